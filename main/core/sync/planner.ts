@@ -1,0 +1,135 @@
+/**
+ * The planner decides, at each tick, which (domain, signal) fetches of one account run now. It is pure:
+ * the caller passes the jobs, the clock reading and how many requests it may spend.
+ *
+ * Policy:
+ * - Each job has a target period (how fresh the user wants it) and a priority weight.
+ * - Demand is Σ cost/period (requests per minute). When demand exceeds the sync capacity (rate limit minus
+ *   the headroom kept for the user's own edits), every period is stretched by the SAME factor
+ *   demand/capacity: fair, proportional degradation; the effective periods are what we report.
+ * - A job is due when its age since the last success reaches its effective period and no backoff holds it.
+ * - Due jobs run in order of urgency = (age / effective period) × priority, within the spendable budget.
+ * - Jobs never fetched (first sync, newly added domains, freshly opened panels) come first, grouped by
+ *   domain so a backfill completes whole domains and its progress moves steadily.
+ */
+
+/** What the planner needs to know about one fetch. */
+export interface PlanJob {
+  /** Stable identity, e.g. "12:dns_changes". */
+  key: string;
+  /** Domain id (or null for account-level jobs such as the domain list); groups backfill work. */
+  domainId: number | null;
+  /** Weight ≥ 1: how much more urgent one period of staleness is than for a weight-1 job. */
+  priority: number;
+  /** Wanted freshness in milliseconds. */
+  targetPeriodMs: number;
+  /** Expected requests per fetch (pages), ≥ 1. */
+  cost: number;
+  /** Epoch ms of the last successful fetch, or null when never fetched. */
+  lastSuccessAt: number | null;
+  /** Epoch ms before which the job must not run (error backoff, Retry-After), or null. */
+  notBefore: number | null;
+  /** True when the job must not run at all (missing scope, paused account). */
+  stopped?: boolean;
+}
+
+/** How far the targets must stretch to fit the budget. */
+export interface Stretch {
+  /** ≥ 1; effective period = target period × factor. */
+  factor: number;
+  /** Requests per minute the targets would need. */
+  demandPerMinute: number;
+  /** Requests per minute available to sync (rate limit minus headroom). */
+  capacityPerMinute: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/** Proportional stretch of every target period so that the total demand fits the sync capacity. */
+export function computeStretch(jobs: readonly PlanJob[], capacityPerMinute: number): Stretch {
+  let demandPerMinute = 0;
+  for (const job of jobs) {
+    if (job.stopped) continue;
+    demandPerMinute += (Math.max(1, job.cost) * MINUTE_MS) / Math.max(1, job.targetPeriodMs);
+  }
+  const capacity = Math.max(capacityPerMinute, Number.EPSILON);
+  return { factor: Math.max(1, demandPerMinute / capacity), demandPerMinute, capacityPerMinute };
+}
+
+/** The period a job is actually kept at, given the stretch factor. */
+export function effectivePeriodMs(job: Pick<PlanJob, 'targetPeriodMs'>, factor: number): number {
+  return Math.round(job.targetPeriodMs * Math.max(1, factor));
+}
+
+/** Age over effective period (∞ when never fetched); ≥ 1 means stale. */
+export function staleness(job: PlanJob, now: number, factor: number): number {
+  if (job.lastSuccessAt === null) return Number.POSITIVE_INFINITY;
+  return Math.max(0, now - job.lastSuccessAt) / effectivePeriodMs(job, factor);
+}
+
+/** True when the job may and should run at `now`. */
+export function isDue(job: PlanJob, now: number, factor: number): boolean {
+  if (job.stopped) return false;
+  if (job.notBefore !== null && job.notBefore > now) return false;
+  return staleness(job, now, factor) >= 1;
+}
+
+/** Orders due jobs: never-fetched first (by domain, account-level first, then priority), then urgency. */
+export function compareUrgency(a: PlanJob, b: PlanJob, now: number, factor: number): number {
+  const sa = staleness(a, now, factor);
+  const sb = staleness(b, now, factor);
+  const freshA = sa === Number.POSITIVE_INFINITY;
+  const freshB = sb === Number.POSITIVE_INFINITY;
+  if (freshA !== freshB) return freshA ? -1 : 1;
+  if (freshA && freshB) {
+    const da = a.domainId ?? -1;
+    const db = b.domainId ?? -1;
+    if (da !== db) return da - db;
+    if (a.priority !== b.priority) return b.priority - a.priority;
+    return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  }
+  const ua = sa * a.priority;
+  const ub = sb * b.priority;
+  if (ua !== ub) return ub - ua;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** Options of one planning step. */
+export interface PlanOptions {
+  now: number;
+  /** Requests the tick may spend (budget available minus headroom); ≤ 0 plans nothing. */
+  spendable: number;
+  /** Stretch factor from computeStretch. */
+  factor: number;
+}
+
+/**
+ * The jobs to run this tick, most urgent first, whose summed cost fits `spendable`. The order is strict:
+ * planning stops at the first job that does not fit, so an expensive job is never starved by cheap ones.
+ */
+export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJob[] {
+  const { now, factor } = options;
+  const due = jobs.filter((job) => isDue(job, now, factor));
+  due.sort((a, b) => compareUrgency(a, b, now, factor));
+  const picked: PlanJob[] = [];
+  let left = Math.floor(options.spendable);
+  for (const job of due) {
+    const cost = Math.max(1, Math.ceil(job.cost));
+    if (cost > left) break;
+    picked.push(job);
+    left -= cost;
+  }
+  return picked;
+}
+
+/** The next moment any job becomes due (for "next sync in …" displays), or null when none will. */
+export function nextDueAt(jobs: readonly PlanJob[], factor: number): number | null {
+  let next: number | null = null;
+  for (const job of jobs) {
+    if (job.stopped) continue;
+    const staleAt = job.lastSuccessAt === null ? 0 : job.lastSuccessAt + effectivePeriodMs(job, factor);
+    const at = Math.max(staleAt, job.notBefore ?? 0);
+    if (next === null || at < next) next = at;
+  }
+  return next;
+}

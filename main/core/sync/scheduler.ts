@@ -1,0 +1,53 @@
+import cron from 'node-cron';
+
+/** Something that calls `onTick` repeatedly until stopped. Injected so tests drive ticks by hand. */
+export interface TickScheduler {
+  /** Starts ticking; the returned handle stops it. */
+  start(onTick: () => Promise<void>): { stop(): Promise<void> };
+}
+
+/** Every 10 seconds: fine enough to spend a 60/minute budget evenly, coarse enough to cost nothing idle. */
+export const DEFAULT_TICK_CRON = '*/10 * * * * *';
+
+/** Ticks from node-cron; a tick still running when the next is due is skipped rather than stacked. */
+export function cronScheduler(expression: string = DEFAULT_TICK_CRON): TickScheduler {
+  return {
+    start(onTick) {
+      const task = cron.schedule(expression, () => onTick(), { noOverlap: true, name: 'authwatch-sync' });
+      return {
+        async stop() {
+          await task.stop();
+          await task.destroy();
+        },
+      };
+    },
+  };
+}
+
+/** A scheduler whose ticks happen only when a test calls `tick()`. */
+export interface ManualScheduler extends TickScheduler {
+  /** Runs one tick and resolves when it finished; does nothing when not started. */
+  tick(): Promise<void>;
+  readonly running: boolean;
+}
+
+/** A scheduler for tests: no timers, ticks on demand. */
+export function manualScheduler(): ManualScheduler {
+  let handler: (() => Promise<void>) | null = null;
+  return {
+    start(onTick) {
+      handler = onTick;
+      return {
+        async stop() {
+          handler = null;
+        },
+      };
+    },
+    async tick() {
+      if (handler) await handler();
+    },
+    get running() {
+      return handler !== null;
+    },
+  };
+}
