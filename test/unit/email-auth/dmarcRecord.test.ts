@@ -204,7 +204,7 @@ describe('buildDmarcRecord', () => {
         rua: fc.array(uri, { minLength: 1, maxLength: 3 }),
         ruf: fc.array(uri, { minLength: 1, maxLength: 2 }),
         fo: fc.uniqueArray(fc.constantFrom('0', '1', 'd', 's'), { minLength: 1 }),
-        rf: fc.constant(['afrf']),
+        rf: fc.constant<string[]>(['afrf']),
         ri: fc.integer({ min: 0, max: 4294967295 }),
       },
       { requiredKeys: ['v', 'p'] },
