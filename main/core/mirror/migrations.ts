@@ -1,0 +1,317 @@
+import type { Database } from 'better-sqlite3';
+import { MirrorError } from './mirrorError.ts';
+
+/** One schema step: after `up`, the database is at `version` (stored in PRAGMA user_version). */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+// Timestamps are ISO 8601 UTC text (they sort as text). Every per-domain table cascades from domains,
+// which cascades from accounts: removing an account removes its mirror. There is deliberately no column
+// for a token or any other secret.
+const V1_INITIAL = `
+CREATE TABLE accounts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  label TEXT NOT NULL UNIQUE,
+  base_url TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  paused_reason TEXT
+);
+
+CREATE TABLE domains (
+  id INTEGER PRIMARY KEY,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  remote_id INTEGER NOT NULL,
+  fqdn TEXT NOT NULL,
+  raw_json TEXT,
+  first_seen_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  removed_at TEXT,
+  UNIQUE (account_id, remote_id)
+);
+
+CREATE TABLE health_snapshots (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  scanned_at TEXT NOT NULL,
+  remote_id INTEGER,
+  source TEXT,
+  result TEXT,
+  mail_provider TEXT,
+  protocols_json TEXT NOT NULL,
+  protocols_passing INTEGER,
+  total_protocols INTEGER,
+  dmarc_record TEXT,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, scanned_at)
+);
+
+CREATE TABLE security_scores (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  computed_at TEXT NOT NULL,
+  score REAL NOT NULL,
+  max_score REAL,
+  interpretation TEXT,
+  message TEXT,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, computed_at)
+);
+
+CREATE TABLE score_history (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  scanned_at TEXT NOT NULL,
+  derived_score REAL NOT NULL,
+  protocols_passing INTEGER,
+  total_protocols INTEGER,
+  result TEXT,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, scanned_at)
+);
+
+-- One row per fetch of failed-sources / sending-services for a window ('' = the default window), so an
+-- empty answer is remembered as empty.
+CREATE TABLE source_windows (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('failed', 'sending')),
+  window_start TEXT NOT NULL,
+  window_end TEXT NOT NULL,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, kind, window_start, window_end)
+);
+
+CREATE TABLE source_entries (
+  domain_id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  window_start TEXT NOT NULL,
+  window_end TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  source_name TEXT NOT NULL,
+  total_count INTEGER,
+  dmarc_pass INTEGER,
+  dmarc_fail INTEGER,
+  compliance REAL,
+  status TEXT,
+  is_registered_threat INTEGER NOT NULL DEFAULT 0,
+  raw_json TEXT NOT NULL,
+  PRIMARY KEY (domain_id, kind, window_start, window_end, position),
+  FOREIGN KEY (domain_id, kind, window_start, window_end)
+    REFERENCES source_windows (domain_id, kind, window_start, window_end) ON DELETE CASCADE
+);
+
+-- Registered threats ever seen per domain: a threat is announced once per source, whatever the window.
+CREATE TABLE threat_sources_seen (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  source_name TEXT NOT NULL,
+  first_seen_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, source_name)
+);
+
+CREATE TABLE mail_volume_days (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  date TEXT NOT NULL,
+  total INTEGER,
+  delivered INTEGER,
+  quarantined INTEGER,
+  rejected INTEGER,
+  dmarc_pass INTEGER,
+  dmarc_fail INTEGER,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, date)
+);
+
+CREATE TABLE dns_events (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  remote_id INTEGER NOT NULL,
+  record_type TEXT NOT NULL,
+  action TEXT NOT NULL,
+  record_value TEXT,
+  status_before TEXT,
+  status_after TEXT,
+  occurred_at TEXT NOT NULL,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, remote_id)
+);
+CREATE INDEX dns_events_by_type_time ON dns_events (domain_id, record_type, occurred_at);
+
+CREATE TABLE dns_timeline_summary (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  protocol TEXT NOT NULL,
+  current_status TEXT,
+  last_connected TEXT,
+  last_disconnected TEXT,
+  connection_count INTEGER,
+  disconnection_count INTEGER,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, protocol)
+);
+
+CREATE TABLE dns_current (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  protocol TEXT NOT NULL,
+  current_status TEXT,
+  verified INTEGER,
+  status TEXT,
+  last_connected TEXT,
+  last_disconnected TEXT,
+  record_value TEXT,
+  lookup_count INTEGER,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, protocol)
+);
+
+CREATE TABLE dns_record_history (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  record_type TEXT NOT NULL,
+  occurred_at TEXT NOT NULL,
+  record_value TEXT,
+  lookup_count INTEGER,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX dns_record_history_row
+  ON dns_record_history (domain_id, record_type, occurred_at, ifnull(record_value, ''));
+
+CREATE TABLE dns_snapshots (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  record_type TEXT NOT NULL,
+  remote_id INTEGER NOT NULL,
+  record_value TEXT,
+  occurred_at TEXT NOT NULL,
+  lookup_count INTEGER,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, record_type, remote_id)
+);
+
+CREATE TABLE tls_rpt_summaries (
+  domain_id INTEGER PRIMARY KEY REFERENCES domains(id) ON DELETE CASCADE,
+  config_json TEXT,
+  failures_json TEXT,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL
+);
+
+CREATE TABLE dashboard_cache (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  window_start TEXT NOT NULL,
+  window_end TEXT NOT NULL,
+  cached INTEGER NOT NULL,
+  cached_at TEXT,
+  data_json TEXT,
+  raw_json TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  PRIMARY KEY (domain_id, window_start, window_end)
+);
+
+CREATE TABLE sync_state (
+  id INTEGER PRIMARY KEY,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+  signal TEXT NOT NULL,
+  last_success_at TEXT,
+  last_attempt_at TEXT,
+  error_code TEXT,
+  error_status INTEGER,
+  error_message TEXT,
+  error_request_id TEXT,
+  error_retryable INTEGER,
+  error_missing_scope TEXT,
+  error_at TEXT,
+  consecutive_failures INTEGER NOT NULL DEFAULT 0,
+  next_due_at TEXT,
+  period_seconds INTEGER NOT NULL
+);
+-- NULL domain = account-level signal; ifnull makes (account, NULL, signal) unique too.
+CREATE UNIQUE INDEX sync_state_key ON sync_state (account_id, ifnull(domain_id, 0), signal);
+
+CREATE TABLE alerts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+  fqdn TEXT,
+  rule TEXT NOT NULL,
+  severity TEXT NOT NULL CHECK (severity IN ('critical', 'warning', 'info')),
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  dedupe_key TEXT NOT NULL,
+  details_json TEXT NOT NULL DEFAULT '{}',
+  first_seen_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  resolved_at TEXT,
+  acknowledged_at TEXT,
+  delivered_at TEXT
+);
+-- One open episode per dedupe key: the database itself refuses a duplicate notification.
+CREATE UNIQUE INDEX alerts_open_episode ON alerts (dedupe_key) WHERE resolved_at IS NULL;
+CREATE INDEX alerts_by_account ON alerts (account_id, first_seen_at);
+
+CREATE TABLE alert_deliveries (
+  id INTEGER PRIMARY KEY,
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  channel TEXT NOT NULL,
+  delivered_at TEXT NOT NULL
+);
+CREATE INDEX alert_deliveries_by_alert ON alert_deliveries (alert_id);
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value_json TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+`;
+
+// v2: snooze an alert, mute a domain, and remember that an alert was raised while muted.
+const V2_SNOOZE_AND_MUTE = `
+ALTER TABLE alerts ADD COLUMN snoozed_until TEXT;
+ALTER TABLE alerts ADD COLUMN suppressed TEXT CHECK (suppressed IS NULL OR suppressed = 'muted');
+
+CREATE TABLE domain_mutes (
+  domain_id INTEGER PRIMARY KEY REFERENCES domains(id) ON DELETE CASCADE,
+  muted_at TEXT NOT NULL,
+  until TEXT
+);
+`;
+
+/** Every schema step, oldest first. Append only: a released step is never edited. */
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
+  { version: 2, name: 'alert snooze and domain mutes', up: (db) => db.exec(V2_SNOOZE_AND_MUTE) },
+];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Bring the database up to the last step of `migrations`, one transaction per step, so a crash leaves it at
+ * a whole version. A database from newer code is refused rather than guessed at.
+ */
+export function migrate(
+  db: Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): { from: number; to: number } {
+  const from = db.pragma('user_version', { simple: true }) as number;
+  const target = migrations.at(-1)?.version ?? 0;
+  if (from > target) {
+    throw new MirrorError(
+      'newer_schema',
+      `the mirror database is at schema version ${from}, newer than this app understands (${target})`,
+    );
+  }
+  for (const step of migrations) {
+    if (step.version <= from) continue;
+    db.transaction(() => {
+      step.up(db);
+      db.pragma(`user_version = ${step.version}`);
+    })();
+  }
+  return { from, to: target };
+}

@@ -1,0 +1,365 @@
+import type { AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
+import type { SignalName, SignalPayload } from '../signals/catalog.ts';
+import type { Protocol } from '../signals/primitives.ts';
+
+/** A point in time given to the mirror: epoch milliseconds, an ISO string or a Date. Stored as ISO UTC. */
+export type Instant = number | string | Date;
+
+/** The mirror's only source of "now" (structurally compatible with the API client's clock). */
+export interface MirrorClock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** A watched account: a label and a base URL. The token lives in the SecretStore, never here. */
+export interface Account {
+  id: number;
+  label: string;
+  baseUrl: string;
+  createdAt: string;
+  /** Why polling is paused (e.g. "token_invalid"), or null when active. */
+  pausedReason: string | null;
+}
+
+/** A domain of an account as the mirror knows it. `domainId` is always the remote (interface) id. */
+export interface MirrorDomain {
+  accountId: number;
+  domainId: number;
+  fqdn: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  /** When the domain vanished from the account's domain list (its history is kept), or null. */
+  removedAt: string | null;
+}
+
+/** A failed call as the poller reports it (the fields of an ApiError, without the token, ever). */
+export interface SyncErrorInput {
+  /** HTTP status, 0 when no answer came. */
+  status: number;
+  code: string;
+  message: string;
+  requestId: string;
+  retryable: boolean;
+  /** The scope an insufficient_scope answer lacked, when known. */
+  missingScope?: string | null;
+}
+
+/** The last error of a signal, as stored. */
+export interface SyncError {
+  status: number;
+  code: string;
+  message: string;
+  requestId: string;
+  retryable: boolean;
+  missingScope: string | null;
+  at: string;
+}
+
+/** Freshness and health of one (account, domain|account-level, signal). */
+export interface SyncState {
+  accountId: number;
+  /** Remote domain id, or null for account-level signals. */
+  domainId: number | null;
+  fqdn: string | null;
+  signal: SignalName;
+  lastSuccessAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: SyncError | null;
+  consecutiveFailures: number;
+  nextDueAt: string | null;
+  periodSeconds: number;
+}
+
+/** An alert episode. */
+export interface Alert {
+  id: number;
+  accountId: number;
+  rule: AlertRuleName;
+  severity: Severity;
+  /** Remote domain id and name; null for account alerts. */
+  domainId: number | null;
+  fqdn: string | null;
+  title: string;
+  body: string;
+  dedupeKey: string;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  resolvedAt: string | null;
+  acknowledgedAt: string | null;
+  snoozedUntil: string | null;
+  /** When a notifier last delivered it, or null while it waits. */
+  deliveredAt: string | null;
+  /** "muted" when raised while its domain was muted: recorded, never notified. */
+  suppressed: 'muted' | null;
+  details: Record<string, unknown>;
+}
+
+/** One row of the delivery log. */
+export interface AlertDelivery {
+  alertId: number;
+  channel: string;
+  deliveredAt: string;
+}
+
+/** Input of writeSignal. */
+export interface WriteSignalInput<S extends SignalName = SignalName> {
+  accountId: number;
+  /** Remote domain id; null for account-level signals (domains). */
+  domainId: number | null;
+  signal: S;
+  /** The decoded payload (decodeSignal's value). */
+  payload: SignalPayload<S>;
+  fetchedAt: Instant;
+  /** The start_date/end_date the call used (YYYY-MM-DD), for windowed signals. */
+  window?: { start: string; end: string };
+  /** When to fetch again; default fetchedAt + the state's period. */
+  nextDueAt?: Instant;
+}
+
+/** What a write or an error record changed in the alert list. */
+export interface WriteResult {
+  /** Episodes opened by this call (each is new: an already-open episode is refreshed, not returned). */
+  alerts: Alert[];
+  /** Episodes this call closed. */
+  resolved: Alert[];
+}
+
+/** Input of recordSyncError. */
+export interface RecordSyncErrorInput {
+  accountId: number;
+  domainId: number | null;
+  signal: SignalName;
+  error: SyncErrorInput;
+  at: Instant;
+  nextDueAt?: Instant;
+}
+
+/** The account-level alert kinds. */
+export type AccountAlertKind =
+  'token_invalid' | 'scope_missing' | 'plan_not_eligible' | 'api_access_disabled';
+
+/** Input of raiseAccountAlert. */
+export interface RaiseAccountAlertInput {
+  accountId: number;
+  kind: AccountAlertKind;
+  /** For scope_missing: the scope the token lacks. */
+  missingScope?: string | null;
+  /** The server's words, shown under the alert's own text. */
+  message?: string;
+  at?: Instant;
+}
+
+/** Input of setNextDue. */
+export interface SetNextDueInput {
+  accountId: number;
+  domainId: number | null;
+  signal: SignalName;
+  nextDueAt: Instant | null;
+  periodSeconds?: number;
+}
+
+/** How fresh one signal of a domain is. */
+export interface SignalAge {
+  lastSuccessAt: string | null;
+  /** Seconds since lastSuccessAt at query time, or null when never fetched. */
+  ageSeconds: number | null;
+  lastError: SyncError | null;
+}
+
+/** One domain of the overview. */
+export interface OverviewRow {
+  accountId: number;
+  accountLabel: string;
+  domainId: number;
+  fqdn: string;
+  health: {
+    protocols: Partial<Record<Protocol, boolean>>;
+    passing: number | null;
+    total: number | null;
+    result: string | null;
+    scannedAt: string;
+  } | null;
+  score: { score: number; maxScore: number | null; interpretation: string | null; computedAt: string } | null;
+  openAlerts: number;
+  /** Per signal fetched at least once (or failed): its age and last error. */
+  data: Partial<Record<SignalName, SignalAge>>;
+  /** The most recent error among this domain's signals that has not been followed by a success. */
+  lastError: (SyncError & { signal: SignalName }) | null;
+}
+
+/** Everything the mirror holds about one domain, for the domain screen. Payloads are the stored JSON. */
+export interface DomainDetail {
+  domain: MirrorDomain;
+  health: Record<string, unknown> | null;
+  score: Record<string, unknown> | null;
+  dnsCurrent: Record<string, Record<string, unknown>>;
+  dnsSummary: Record<string, Record<string, unknown>>;
+  /** Latest fetched window of failed sources / sending services (empty list when fetched and empty). */
+  failedSources: {
+    window: { start: string; end: string } | null;
+    fetchedAt: string;
+    sources: Record<string, unknown>[];
+  } | null;
+  sendingServices: {
+    window: { start: string; end: string } | null;
+    fetchedAt: string;
+    sources: Record<string, unknown>[];
+  } | null;
+  tlsRpt: {
+    config: Record<string, unknown> | null;
+    failures: Record<string, unknown> | null;
+    fetchedAt: string;
+  } | null;
+  dashboardCache: Record<string, unknown> | null;
+  syncStates: SyncState[];
+  openAlerts: Alert[];
+  muted: { until: string | null } | null;
+}
+
+/** Which history to read. */
+export type HistoryKind = 'health' | 'score' | 'mail_volume' | 'dns_events';
+
+/** A history query; rows come oldest first, `limit` keeps the newest ones. */
+export interface HistoryQuery {
+  accountId: number;
+  domainId: number;
+  since?: Instant;
+  until?: Instant;
+  limit?: number;
+}
+
+/** A point of the health history. */
+export interface HealthPoint {
+  at: string;
+  result: string | null;
+  protocols: Partial<Record<Protocol, boolean>>;
+  passing: number | null;
+  total: number | null;
+}
+
+/** A point of the score history: measured (security_score) or derived (score_history). */
+export interface ScorePoint {
+  at: string;
+  score: number;
+  kind: 'measured' | 'derived';
+}
+
+/** A day of mail volume. */
+export interface MailVolumePoint {
+  date: string;
+  total: number | null;
+  delivered: number | null;
+  quarantined: number | null;
+  rejected: number | null;
+  dmarcPass: number | null;
+  dmarcFail: number | null;
+}
+
+/** A DNS connect/disconnect event. */
+export interface DnsEventPoint {
+  eventId: number;
+  recordType: string;
+  action: string;
+  recordValue: string | null;
+  statusBefore: string | null;
+  statusAfter: string | null;
+  occurredAt: string;
+}
+
+/** The row type of each history kind. */
+export interface HistoryRows {
+  health: HealthPoint;
+  score: ScorePoint;
+  mail_volume: MailVolumePoint;
+  dns_events: DnsEventPoint;
+}
+
+/** Filter of listAlerts; rows come newest first. */
+export interface ListAlertsQuery {
+  accountId?: number;
+  /** Remote domain id (with accountId). */
+  domainId?: number;
+  open?: boolean;
+  rule?: AlertRuleName;
+  /** Default 100. */
+  limit?: number;
+}
+
+/** Input of muteDomain. */
+export interface MuteDomainInput {
+  accountId: number;
+  domainId: number;
+  /** Until when; null: until unmuted. */
+  until: Instant | null;
+}
+
+/**
+ * The local mirror: every read the UI does and every write the pollers do. All methods are synchronous
+ * (better-sqlite3); each write method is one transaction.
+ */
+export interface Mirror {
+  /** Create an account, or update the base URL of the account with this label (or, with id, rename it). */
+  upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account;
+  /** Every account, by label. */
+  listAccounts(): Account[];
+  /** Remove an account and everything mirrored for it. Returns false when it did not exist. */
+  removeAccount(id: number): boolean;
+  /** Pause polling of an account (reason), or resume it (null). */
+  setAccountPaused(id: number, reason: string | null): void;
+  /** The account's domains (removed ones only with includeRemoved). */
+  listDomains(accountId: number, options?: { includeRemoved?: boolean }): MirrorDomain[];
+
+  /** Store a fetched signal, mark it fresh, run the alert rules: all in one transaction. */
+  writeSignal<S extends SignalName>(input: WriteSignalInput<S>): WriteResult;
+  /** Record a failed fetch on the signal's sync state (data untouched); raises account alerts for auth errors. */
+  recordSyncError(input: RecordSyncErrorInput): WriteResult;
+  /** Raise an account-level alert explicitly (e.g. after a token check). */
+  raiseAccountAlert(input: RaiseAccountAlertInput): WriteResult;
+  /** Every sync state of the account. */
+  getSyncStates(accountId: number): SyncState[];
+  /** Set when a signal is next due (and optionally its period). */
+  setNextDue(input: SetNextDueInput): void;
+  /**
+   * The newest remote time the mirror holds for the signal (DNS events: occurred_at; health and score
+   * history: scanned_at; score: computed_at; mail volume: the last date; others: last success), or null.
+   */
+  lastSeen(accountId: number, signal: SignalName, domainId: number | null): string | null;
+
+  /** Every (non-removed) domain with its posture, open alerts and data age; all accounts when no id. */
+  overview(accountId?: number): OverviewRow[];
+  /** Everything mirrored about one domain, or null when unknown. */
+  domainDetail(accountId: number, domainId: number): DomainDetail | null;
+  /** A history series of a domain, oldest first. */
+  history<K extends HistoryKind>(kind: K, query: HistoryQuery): HistoryRows[K][];
+
+  /** Alerts, newest first. */
+  listAlerts(query?: ListAlertsQuery): Alert[];
+  /** One alert by id, or null. */
+  getAlert(id: number): Alert | null;
+  /** Mark alerts as seen by the user: they are not (or no longer) notified. */
+  acknowledgeAlerts(ids: number[], at?: Instant): void;
+  /** Hold an alert's notification until a time; an open, delivered alert is notified again then. */
+  snoozeAlert(id: number, until: Instant): void;
+  /** Mute a domain: alerts raised while muted are recorded but never notified. */
+  muteDomain(input: MuteDomainInput): void;
+  /** Lift a domain's mute. */
+  unmuteDomain(accountId: number, domainId: number): void;
+  /** Alerts a notifier should deliver now: undelivered, not acknowledged/snoozed/muted, outside quiet hours. */
+  pendingDeliveries(now?: Instant): Alert[];
+  /** Record that alerts were delivered on a channel (delivery log + delivered state). */
+  markDelivered(ids: number[], channel: string, at?: Instant): void;
+  /** The delivery log of an alert. */
+  deliveries(alertId: number): AlertDelivery[];
+
+  /** A stored setting (JSON value), or undefined. */
+  getSetting(key: string): unknown;
+  /** Store a setting (any JSON value). */
+  setSetting(key: string, value: unknown): void;
+  /** Alert thresholds and quiet hours, with defaults filled in. */
+  getAlertSettings(): AlertSettings;
+  /** Change some alert settings; returns the full result. Invalid values throw a MirrorError. */
+  setAlertSettings(patch: Partial<AlertSettings>): AlertSettings;
+
+  /** Close the database (checkpoints the WAL). */
+  close(): void;
+}

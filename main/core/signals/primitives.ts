@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** The five protocols the interface tracks, in the order it lists them. */
+export const PROTOCOLS = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** True when `name` is one of the five tracked protocols (other record types are kept but not alerted on). */
+export function isProtocol(name: string): name is Protocol {
+  return (PROTOCOLS as readonly string[]).includes(name);
+}
+
+/** An ISO 8601 timestamp: a string that Date.parse understands (the interface promises UTC ISO strings). */
+export const timestamp = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO 8601 timestamp');
+
+/** A calendar date, YYYY-MM-DD. */
+export const calendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD date');
+
+/** A count or an integer identifier. */
+export const integer = z.number().int();
+
+/**
+ * Connection status words (current_status, status_before, status_after, action). The interface names
+ * connected/disconnected; any other word is kept as a string so a new state never breaks decoding.
+ */
+export const connectionWord = z.string();
