@@ -140,8 +140,30 @@ function retryOptions(partial: Partial<RetryOptions> | undefined): RetryOptions 
 
 /** Loose runtime view of the call arguments (the types above are what callers see). */
 interface LooseInit extends CallOptions {
-  params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
+  params?: {
+    path?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    header?: Record<string, unknown>;
+  };
   body?: unknown;
+}
+
+/** Takes X-Request-Id (any case) out of header params, so exactly one id is sent and reported. */
+function splitRequestIdHeader(params: LooseInit['params']): {
+  params: LooseInit['params'];
+  headerRequestId?: string;
+} {
+  if (!params?.header) return { params };
+  const header: Record<string, unknown> = {};
+  let headerRequestId: string | undefined;
+  for (const [name, value] of Object.entries(params.header)) {
+    if (name.toLowerCase() === 'x-request-id') {
+      if (typeof value === 'string' && value) headerRequestId = value;
+    } else {
+      header[name] = value;
+    }
+  }
+  return { params: { ...params, header }, ...(headerRequestId ? { headerRequestId } : {}) };
 }
 
 /**
@@ -171,10 +193,12 @@ export function createTypedApiClient<Paths extends object>(options: ApiClientOpt
   const pathPrefix = new URL(baseUrl).pathname;
 
   async function call(method: Method, path: string, init: LooseInit = {}): Promise<ApiResult<unknown>> {
+    // The spec also declares X-Request-Id as a header parameter; one given there counts as the call's id.
+    const { params, headerRequestId } = splitRequestIdHeader(init.params);
     const ctx: CallContext = {
       method: method.toUpperCase(),
       path: pathPrefix + path,
-      requestId: init.requestId ?? globalThis.crypto.randomUUID(),
+      requestId: init.requestId ?? headerRequestId ?? globalThis.crypto.randomUUID(),
     };
     try {
       if (!HEADER_SAFE.test(ctx.requestId)) {
@@ -210,7 +234,7 @@ export function createTypedApiClient<Paths extends object>(options: ApiClientOpt
         i: Record<string, unknown>,
       ) => Promise<unknown>;
       await request(method, path, {
-        ...(init.params ? { params: init.params } : {}),
+        ...(params ? { params } : {}),
         ...(init.body !== undefined ? { body: init.body } : {}),
         headers,
         parseAs: 'stream',
