@@ -1,0 +1,98 @@
+/**
+ * `npm run service -- --port 8787 --seed demo --token <value> --sandbox-key <value> [--db <file>]
+ *  [--rate-limit <n>] [--host 127.0.0.1]`
+ *
+ * Starts the reference service, prints its base URL (one line on stdout, e.g. http://127.0.0.1:8787/api/v1)
+ * and serves until SIGINT/SIGTERM. Without --seed the database starts empty; `--seed demo` creates the demo
+ * account; `--token` registers that value as a token of the demo owner with every v1 scope (expires in
+ * 365 days). Without --db the database is in memory.
+ */
+import { parseArgs } from 'node:util';
+import { openServiceDb } from './db/openServiceDb.ts';
+import { buildService } from './app.ts';
+import { seedDemo } from './seed/demo.ts';
+import { demoOwnerId } from './sandbox/tokens.ts';
+import { expiryAfterDays, findTokenBySecret, issueToken } from './auth/tokenStore.ts';
+import { ALL_V1_SCOPE_IDS } from './auth/scopes.ts';
+
+const USAGE =
+  'usage: npm run service -- [--port 8787] [--host 127.0.0.1] [--seed demo] [--token <value>] ' +
+  '[--sandbox-key <value>] [--db <file>] [--rate-limit <n>]';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      seed: { type: 'string' },
+      token: { type: 'string' },
+      'sandbox-key': { type: 'string' },
+      db: { type: 'string', default: ':memory:' },
+      'rate-limit': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = Number(values.port);
+  const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0-65535\n${USAGE}`);
+  if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 1)) {
+    throw new Error(`--rate-limit must be a positive integer\n${USAGE}`);
+  }
+  if (values.seed !== undefined && values.seed !== 'demo')
+    throw new Error(`--seed accepts only "demo"\n${USAGE}`);
+
+  const db = openServiceDb(values.db);
+  const now = new Date();
+  if (values.seed === 'demo') seedDemo(db, { now });
+  if (values.token !== undefined) {
+    const owner = demoOwnerId(db);
+    if (owner === undefined) throw new Error('--token needs an account: add --seed demo');
+    if (!values.token.trim()) throw new Error('--token must not be empty');
+    if (!findTokenBySecret(db, values.token)) {
+      issueToken(db, {
+        userId: owner,
+        name: 'cli token',
+        scopes: ALL_V1_SCOPE_IDS,
+        expiresAt: expiryAfterDays(now, 365),
+        now,
+        secret: values.token,
+      });
+    }
+  }
+
+  const app = buildService({
+    db,
+    sandboxKey: values['sandbox-key'] ?? null,
+    rateLimitPerMinute: rateLimit,
+    logger: { level: 'warn' },
+  });
+  await app.listen({ port, host: values.host });
+  const address = app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const host = values.host.includes(':') ? `[${values.host}]` : values.host;
+  process.stdout.write(`http://${host}:${actualPort}/api/v1\n`);
+
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    app
+      .close()
+      .then(() => db.close())
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+/**
+ * The sandbox DNS zone: the `dns_records` table served as a `DnsResolve`.
+ *
+ * Names are compared lower-cased without a trailing dot. TXT values are stored as one string and answered
+ * as one record split into 255-character strings ([[value]] when short); MX values are stored as
+ * "priority exchange". A name with no records of the asked type answers ENODATA when it exists in the zone
+ * (it holds other records, has records below it, or is a zone apex / registered domain), ENOTFOUND otherwise.
+ */
+import type { DnsRecordType, DnsResolve, MxRecord } from '../../shared/email-auth/dns.ts';
+import { DnsError } from '../../shared/email-auth/dns.ts';
+import type { ServiceDb } from '../db/openServiceDb.ts';
+
+/** Lower-case, trimmed, without trailing dot. */
+export function normalizeName(name: string): string {
+  return name.trim().toLowerCase().replace(/\.$/, '');
+}
+
+/** Splits a TXT value into DNS character-strings of at most 255 characters. */
+export function txtStrings(value: string): string[] {
+  if (value.length <= 255) return [value];
+  const chunks: string[] = [];
+  for (let i = 0; i < value.length; i += 255) chunks.push(value.slice(i, i + 255));
+  return chunks;
+}
+
+/** Parses a stored MX value "10 mx1.example.com". */
+export function parseMx(value: string): MxRecord {
+  const [priority, exchange] = value.trim().split(/\s+/);
+  return { priority: Number(priority), exchange: normalizeName(exchange ?? '') };
+}
+
+/**
+ * True when the zone is authoritative for `name`: records at it, or it is at/under a zone apex used by the
+ * sandbox, or at/under a domain registered in the service (of any team).
+ */
+export function zoneOwns(db: ServiceDb, rawName: string): boolean {
+  const name = normalizeName(rawName);
+  const hit = db
+    .prepare<{ name: string }, { one: number }>(
+      `SELECT 1 AS one FROM dns_records
+         WHERE name = @name OR zone = @name OR substr(@name, -length(zone) - 1) = '.' || zone
+       UNION ALL
+       SELECT 1 FROM domains WHERE fqdn = @name OR substr(@name, -length(fqdn) - 1) = '.' || fqdn
+       LIMIT 1`,
+    )
+    .get({ name });
+  return hit !== undefined;
+}
+
+function nameExists(db: ServiceDb, name: string): boolean {
+  const hit = db
+    .prepare<{ name: string }, { one: number }>(
+      `SELECT 1 AS one FROM dns_records
+         WHERE name = @name OR zone = @name OR substr(name, -length(@name) - 1) = '.' || @name
+       UNION ALL
+       SELECT 1 FROM domains WHERE fqdn = @name
+       LIMIT 1`,
+    )
+    .get({ name });
+  return hit !== undefined;
+}
+
+/** A resolver answering from `dns_records`. */
+export function createSandboxZoneResolver(db: ServiceDb): DnsResolve {
+  const select = db.prepare<[string, string], { value: string }>(
+    'SELECT value FROM dns_records WHERE name = ? AND rrtype = ? ORDER BY id',
+  );
+  const resolve = async (rawName: string, rrtype: DnsRecordType) => {
+    const name = normalizeName(rawName);
+    const values = select.all(name, rrtype).map((r) => r.value);
+    if (values.length === 0) {
+      throw new DnsError(nameExists(db, name) ? 'ENODATA' : 'ENOTFOUND', rawName, rrtype);
+    }
+    if (rrtype === 'TXT') return values.map(txtStrings);
+    if (rrtype === 'MX') return values.map(parseMx);
+    return values;
+  };
+  return resolve as DnsResolve;
+}
+
+/** One stored record set change: replaces the records of (name, rrtype) that `replaces` selects. */
+export interface ZoneWrite {
+  /** Apex the records are published under (the zone is authoritative at and below it). */
+  zone: string;
+  name: string;
+  rrtype: DnsRecordType;
+  /** New values (empty: only delete). */
+  values: string[];
+  /** Which existing values of (name, rrtype) are replaced; default all. */
+  replaces?: (value: string) => boolean;
+  now: Date;
+}
+
+/** Writes a record set into the sandbox zone (one transaction). */
+export function writeZoneRecords(db: ServiceDb, w: ZoneWrite): void {
+  const name = normalizeName(w.name);
+  const zone = normalizeName(w.zone);
+  const existing = db
+    .prepare<[string, string], { id: number; value: string }>(
+      'SELECT id, value FROM dns_records WHERE name = ? AND rrtype = ?',
+    )
+    .all(name, w.rrtype);
+  db.transaction(() => {
+    const del = db.prepare('DELETE FROM dns_records WHERE id = ?');
+    for (const row of existing) if (!w.replaces || w.replaces(row.value)) del.run(row.id);
+    const insert = db.prepare(
+      'INSERT INTO dns_records (zone, name, rrtype, value, updated_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const value of w.values) insert.run(zone, name, w.rrtype, value, w.now.toISOString());
+  })();
+}

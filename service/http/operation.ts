@@ -1,0 +1,93 @@
+/**
+ * The operation contract: every v1 operation of `shared/api/openapi.yaml` is served by one handler,
+ * keyed by the document's `operationId`, in one of the group files `service/operations/*.ts`.
+ *
+ * Before a handler runs, the pipeline (service/http/pipeline.ts) has already:
+ *   authenticated the token, checked api access, plan, rate limit, the operation's `x-scope` and
+ *   `x-owner-only`, and validated path/query parameters and the JSON body against the document
+ *   (integers coerced, documented defaults applied — so `query.limit` is present when the document gives
+ *   it a default).
+ *
+ * A handler returns `{ data }` (rendered `{"data": …}`) or `{ data, pagination }` (the list envelope;
+ * build it with `paginated()` from ./pagination.ts) and optionally `status` (default 200; 201/202/204 when the
+ * document says so — 204 sends no body). To fail, it throws `ServiceError` (./serviceError.ts); anything
+ * else thrown becomes 500 internal_error. Handlers never see the API token itself.
+ *
+ * Example:
+ *   export const handlers: OperationHandlers = {
+ *     getDomain: (req, ctx) => ({ data: present(requireDomain(ctx, req.auth, req.params.domain_id)) }),
+ *   };
+ */
+import type { ServiceDb } from '../db/openServiceDb.ts';
+import type { DnsResolve } from '../../shared/email-auth/dns.ts';
+import type { Pagination } from './pagination.ts';
+
+/** Identity behind a valid token. `null` only on the public operations (health, scopes). */
+export interface AuthContext {
+  tokenId: number;
+  tokenName: string;
+  userId: number;
+  teamId: number;
+  /** The user is the team owner (what `x-owner-only` operations require). */
+  isOwner: boolean;
+  /** Scopes carried by the token (v1 and legacy ids). */
+  scopes: readonly string[];
+}
+
+/** What a handler receives. params/query/body are already validated against the document. */
+export interface OperationRequest<
+  P = Record<string, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  Q = Record<string, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  B = any, // eslint-disable-line @typescript-eslint/no-explicit-any
+> {
+  operationId: string;
+  method: string;
+  /** Path without the base prefix, e.g. `/domains/12/hosted-spf`. */
+  path: string;
+  params: P;
+  query: Q;
+  /** Parsed JSON body (undefined when none was sent). */
+  body: B;
+  auth: AuthContext | null;
+  /** UUID echoed in errors, in the X-Request-Id response header and in the audit log. */
+  requestId: string;
+  ip: string;
+}
+
+/** Settings fixed at start-up. */
+export interface ServiceConfig {
+  /** Reported by GET /health. */
+  version: 'v1';
+  rateLimitPerMinute: number;
+  /** Applied by POST /auth/tokens when expires_in_days is omitted. */
+  defaultTokenExpiryDays: number;
+  /** Sandbox controls are mounted only when set. */
+  sandboxKey: string | null;
+}
+
+/** Dependencies every handler may use; inject fakes in tests. */
+export interface ServiceContext {
+  db: ServiceDb;
+  /** The only source of "now" (rate limit, expiry, date windows, timestamps). */
+  clock: () => Date;
+  /** DNS lookups (sandbox zone first, then the system resolver). */
+  resolver: DnsResolve;
+  config: ServiceConfig;
+}
+
+/** What a handler returns. */
+export interface OperationResult {
+  data?: unknown;
+  pagination?: Pagination;
+  /** HTTP status; default 200. */
+  status?: number;
+}
+
+/** One operation's implementation. */
+export type OperationHandler = (
+  req: OperationRequest,
+  ctx: ServiceContext,
+) => Promise<OperationResult> | OperationResult;
+
+/** Handlers of one group file, keyed by operationId. */
+export type OperationHandlers = Record<string, OperationHandler>;

@@ -1,0 +1,26 @@
+/**
+ * Request bodies: JSON is parsed leniently so that a malformed body does not jump the check order
+ * (an unauthenticated caller gets 401, not a parse error). The pipeline turns the markers below into
+ * 422 validation_error with field `body` on operations that take a body, and ignores bodies elsewhere.
+ */
+import type { FastifyInstance } from 'fastify';
+
+/** The body was not valid JSON. */
+export const MALFORMED_JSON: unique symbol = Symbol('malformed JSON body');
+/** The body was sent with a content type other than application/json. */
+export const UNSUPPORTED_MEDIA: unique symbol = Symbol('unsupported media type');
+
+/** Installs the lenient JSON parser and a catch-all parser for other content types. */
+export function installBodyParsers(app: FastifyInstance): void {
+  const strict = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    strict(req, text, (err, value) => done(null, err ? MALFORMED_JSON : value));
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, UNSUPPORTED_MEDIA));
+}
