@@ -11,7 +11,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Health check */
+    /**
+     * Health check
+     * @description Public. data.status is ok when the service is reachable; data.version is v1.
+     */
     get: operations['getHealth'];
     put?: never;
     post?: never;
@@ -28,7 +31,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List assignable scopes */
+    /**
+     * List assignable scopes
+     * @description Public. Scopes a token can be given, in two groups: v1 and legacy (legacy scopes stay valid on existing tokens).
+     */
     get: operations['listScopes'];
     put?: never;
     post?: never;
@@ -45,7 +51,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Authenticated account and token metadata */
+    /**
+     * Authenticated account and token metadata
+     * @description Authenticated account and metadata for the token used; GET /account is an alias.
+     */
     get: operations['getAuthMe'];
     put?: never;
     post?: never;
@@ -62,7 +71,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Authenticated account (alias of GET /auth/me) */
+    /**
+     * Authenticated account (alias of GET /auth/me)
+     * @description Alias of GET /auth/me named by the interface; same scope and payload.
+     */
     get: operations['getAccount'];
     put?: never;
     post?: never;
@@ -82,7 +94,10 @@ export interface paths {
     /** List active API tokens */
     get: operations['listTokens'];
     put?: never;
-    /** Create an API token */
+    /**
+     * Create an API token
+     * @description The full token is returned once, in data.plain_text, and cannot be retrieved again. expires_in_days is 1 to 365.
+     */
     post: operations['createToken'];
     delete?: never;
     options?: never;
@@ -100,7 +115,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an API token */
+    /**
+     * Revoke an API token
+     * @description Revokes a token of the account (scope tokens:write, as the interface says; the endpoint itself is not detailed there). Later calls with it get 401 invalid_api_token.
+     */
     delete: operations['revokeToken'];
     options?: never;
     head?: never;
@@ -121,7 +139,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Update the current user profile */
+    /**
+     * Update the current user profile
+     * @description name is at most 50 characters; send at least one field.
+     */
     patch: operations['updateMe'];
     trace?: never;
   };
@@ -132,7 +153,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Effective permissions */
+    /**
+     * Effective permissions
+     * @description Effective permissions derived from role and account settings.
+     */
     get: operations['getMyPermissions'];
     put?: never;
     post?: never;
@@ -183,7 +207,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List assignable roles */
+    /**
+     * List assignable roles
+     * @description Assignable roles; Owner, Admin and Editor are not assignable.
+     */
     get: operations['listRoles'];
     put?: never;
     post?: never;
@@ -220,7 +247,10 @@ export interface paths {
     /** List team users */
     get: operations['listUsers'];
     put?: never;
-    /** Invite a user */
+    /**
+     * Invite a user
+     * @description Creates an invitation; the invite email is sent unless send_invite is false.
+     */
     post: operations['inviteUser'];
     delete?: never;
     options?: never;
@@ -239,7 +269,10 @@ export interface paths {
     get: operations['getUser'];
     put?: never;
     post?: never;
-    /** Remove a team member */
+    /**
+     * Remove a team member
+     * @description Deletes the team member.
+     */
     delete: operations['deleteUser'];
     options?: never;
     head?: never;
@@ -307,7 +340,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Resend the invitation email */
+    /**
+     * Resend the invitation email
+     * @description Resends the invitation email.
+     */
     post: operations['reinviteUser'];
     delete?: never;
     options?: never;
@@ -359,7 +395,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Add domains in bulk */
+    /**
+     * Add domains in bulk
+     * @description Starts a background job; poll GET /domains/bulk/{job_id} for status and per-domain results.
+     */
     post: operations['bulkCreateDomains'];
     delete?: never;
     options?: never;
@@ -391,11 +430,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a domain */
+    /**
+     * Get a domain
+     * @description Details including DNS and verification status.
+     */
     get: operations['getDomain'];
     put?: never;
     post?: never;
-    /** Delete a domain and its hosted records */
+    /**
+     * Delete a domain and its hosted records
+     * @description Deletes the domain and its hosted records.
+     */
     delete: operations['deleteDomain'];
     options?: never;
     head?: never;
@@ -412,7 +457,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Verify the domain records */
+    /**
+     * Verify the domain records
+     * @description Verifies the domain; the optional body strings give record values to check against instead of the live DNS.
+     */
     post: operations['verifyDomain'];
     delete?: never;
     options?: never;
@@ -429,7 +477,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Run a DNS fetch/check and store the result */
+    /**
+     * Run a DNS fetch/check and store the result
+     * @description Runs a DNS fetch/check. The full result is returned and stored; it can be read back for 7 days.
+     */
     post: operations['checkDomainDns'];
     delete?: never;
     options?: never;
@@ -444,7 +495,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Latest stored check-dns result (kept 7 days) */
+    /**
+     * Latest stored check-dns result (kept 7 days)
+     * @description Latest stored check-dns result. 404 not_found when none is stored or it is older than 7 days.
+     */
     get: operations['getDnsFetchResult'];
     put?: never;
     post?: never;
@@ -485,7 +539,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Replace attached sending services */
+    /**
+     * Replace attached sending services
+     * @description Replaces the attached sending services with service_ids (an empty array detaches all).
+     */
     patch: operations['replaceDomainServices'];
     trace?: never;
   };
@@ -518,7 +575,10 @@ export interface paths {
     get: operations['getDomainGroup'];
     put?: never;
     post?: never;
-    /** Delete a group (members become ungrouped) */
+    /**
+     * Delete a group (members become ungrouped)
+     * @description Deletes the group; its member domains become ungrouped, not deleted.
+     */
     delete: operations['deleteDomainGroup'];
     options?: never;
     head?: never;
@@ -554,7 +614,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a domain from a group (it becomes ungrouped) */
+    /**
+     * Remove a domain from a group (it becomes ungrouped)
+     * @description The domain becomes ungrouped.
+     */
     delete: operations['removeDomainFromGroup'];
     options?: never;
     head?: never;
@@ -568,16 +631,28 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Hosted DMARC record */
+    /**
+     * Hosted DMARC record
+     * @description Hosted record name, value, enablement status and current policy. 404 not_found when hosted DMARC is not provisioned for the domain.
+     */
     get: operations['getHostedDmarc'];
     put?: never;
-    /** Provision the hosted DMARC record */
+    /**
+     * Provision the hosted DMARC record
+     * @description Provisions the service-hosted DMARC TXT record; optional body sets initial tags.
+     */
     post: operations['createHostedDmarc'];
-    /** Remove the hosted DMARC record */
+    /**
+     * Remove the hosted DMARC record
+     * @description Removes the hosted record from the service's DNS.
+     */
     delete: operations['deleteHostedDmarc'];
     options?: never;
     head?: never;
-    /** Update DMARC tags */
+    /**
+     * Update DMARC tags
+     * @description Updates advanced tags: p, sp, pct, adkim, aspf, rua, ruf, fo, ri.
+     */
     patch: operations['updateHostedDmarc'];
     trace?: never;
   };
@@ -595,7 +670,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Change the enforcement policy only */
+    /**
+     * Change the enforcement policy only
+     * @description Enforcement only: body policy or p (none, quarantine, reject).
+     */
     patch: operations['updateDmarcPolicy'];
     trace?: never;
   };
@@ -606,7 +684,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** DMARC activity logs and snapshots */
+    /**
+     * DMARC activity logs and snapshots
+     * @description Activity logs and record snapshots, newest first.
+     */
     get: operations['listDmarcHistory'];
     put?: never;
     post?: never;
@@ -625,7 +706,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Recommended enforcement level */
+    /**
+     * Recommended enforcement level
+     * @description Recommended enforcement level from alignment stats and the monitoring period. Read-style POST (scope domains:read).
+     */
     post: operations['getDmarcRecommendation'];
     delete?: never;
     options?: never;
@@ -640,12 +724,18 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Hosted SPF record */
+    /**
+     * Hosted SPF record
+     * @description Hosted record name/value, the record to publish at the domain, enablement, terminal all qualifier and lookup count. 404 not_found when hosted SPF is not provisioned for the domain.
+     */
     get: operations['getHostedSpf'];
     put?: never;
     /** Provision the hosted SPF record */
     post: operations['createHostedSpf'];
-    /** Disable hosted SPF and remove the record */
+    /**
+     * Disable hosted SPF and remove the record
+     * @description Disables hosted SPF and removes the record.
+     */
     delete: operations['deleteHostedSpf'];
     options?: never;
     head?: never;
@@ -660,7 +750,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** SPF activity logs and snapshots */
+    /**
+     * SPF activity logs and snapshots
+     * @description Activity logs and record snapshots, newest first.
+     */
     get: operations['listSpfHistory'];
     put?: never;
     post?: never;
@@ -733,7 +826,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove an IP action */
+    /**
+     * Remove an IP action
+     * @description Removes an IP action. Not in the interface; needed to undo POST /spf/ip-actions from the app.
+     */
     delete: operations['deleteSpfIpAction'];
     options?: never;
     head?: never;
@@ -749,7 +845,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Flatten the SPF record */
+    /**
+     * Flatten the SPF record
+     * @description Flattened record, IPv4 and IPv6 lists, and the DNS lookup count against the limit of 10. Flattens the hosted record, or record_value when given. Read-style POST (scope domains:read).
+     */
     post: operations['flattenSpf'];
     delete?: never;
     options?: never;
@@ -764,7 +863,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Partner BIMI registration requests */
+    /**
+     * Partner BIMI registration requests
+     * @description Partner BIMI registration requests for the account team.
+     */
     get: operations['listBimiRegistrations'];
     put?: never;
     post?: never;
@@ -781,16 +883,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** BIMI configuration */
+    /**
+     * BIMI configuration
+     * @description Record details, DNS targets, logo/VMC status and SVG inspection results. 404 not_found when BIMI is not provisioned for the domain.
+     */
     get: operations['getBimi'];
     put?: never;
     /** Provision hosted BIMI */
     post: operations['createBimi'];
-    /** Delete BIMI configuration, hosted files and DNS record */
+    /**
+     * Delete BIMI configuration, hosted files and DNS record
+     * @description Deletes the configuration, the hosted files and the managed-DNS record.
+     */
     delete: operations['deleteBimi'];
     options?: never;
     head?: never;
-    /** Re-sync from uploaded files or override the record */
+    /**
+     * Re-sync from uploaded files or override the record
+     * @description Without a body: re-sync from the uploaded files. With record_value: manual override of the record.
+     */
     patch: operations['updateBimi'];
     trace?: never;
   };
@@ -803,7 +914,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Convert and validate an SVG for SVG Tiny PS */
+    /**
+     * Convert and validate an SVG for SVG Tiny PS
+     * @description Converts and validates an SVG for the SVG Tiny PS profile. Read-style POST (scope domains:read).
+     */
     post: operations['convertBimiSvg'];
     delete?: never;
     options?: never;
@@ -818,7 +932,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Full VMC analysis */
+    /**
+     * Full VMC analysis
+     * @description Full VMC analysis (DNS, certificate chain, validation). refresh=true bypasses the cache.
+     */
     get: operations['getBimiVmc'];
     put?: never;
     post?: never;
@@ -837,7 +954,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Inspect a PEM certificate without uploading */
+    /**
+     * Inspect a PEM certificate without uploading
+     * @description Inspects a PEM certificate without uploading it. Read-style POST (scope domains:read).
+     */
     post: operations['inspectBimiVmc'];
     delete?: never;
     options?: never;
@@ -852,7 +972,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** BIMI readiness checklist */
+    /**
+     * BIMI readiness checklist
+     * @description Checklist with score, protocol status and per-check pass/fail.
+     */
     get: operations['getBimiReadiness'];
     put?: never;
     post?: never;
@@ -869,7 +992,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** MTA-STS status and policy */
+    /**
+     * MTA-STS status and policy
+     * @description Status, policy mode, customer CNAME targets, hosted DNS records, sync check metadata. 404 not_found when MTA-STS is not provisioned for the domain.
+     */
     get: operations['getMtaSts'];
     put?: never;
     post?: never;
@@ -886,7 +1012,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Content of the served policy file */
+    /**
+     * Content of the served policy file
+     * @description Content of the policy file served at https://mta-sts.<domain>/.well-known/mta-sts.txt.
+     */
     get: operations['getMtaStsWebFile'];
     put?: never;
     post?: never;
@@ -905,7 +1034,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Provision hosted MTA-STS and TLS-RPT */
+    /**
+     * Provision hosted MTA-STS and TLS-RPT
+     * @description Provisions hosted MTA-STS and TLS-RPT records. When no policy exists yet, a default policy with mode none is created from the live MX records.
+     */
     post: operations['setupMtaSts'];
     delete?: never;
     options?: never;
@@ -926,7 +1058,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Replace the policy */
+    /**
+     * Replace the policy
+     * @description Body: raw policy text (policy_text), or mode and max_age with optional mx hostnames.
+     */
     patch: operations['updateMtaStsPolicy'];
     trace?: never;
   };
@@ -943,7 +1078,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Set the policy mode */
+    /**
+     * Set the policy mode
+     * @description Sets the policy mode; the MX lines are refreshed from live DNS.
+     */
     patch: operations['setMtaStsMode'];
     trace?: never;
   };
@@ -956,7 +1094,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Reset the policy to defaults */
+    /**
+     * Reset the policy to defaults
+     * @description Resets the policy to mode none, the current MX records and max_age 604800.
+     */
     post: operations['resetMtaSts'];
     delete?: never;
     options?: never;
@@ -973,7 +1114,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Validate MTA-STS */
+    /**
+     * Validate MTA-STS
+     * @description Runs validation through the checker service. deploy_policy defaults to true when verify_dns is true. Read-style POST (scope domains:read).
+     */
     post: operations['checkMtaSts'];
     delete?: never;
     options?: never;
@@ -988,14 +1132,20 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** TLS-RPT configuration */
+    /**
+     * TLS-RPT configuration
+     * @description Configuration, DNS targets, verification status and total report count. 404 not_found when TLS-RPT is not provisioned for the domain.
+     */
     get: operations['getTlsRpt'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Republish the TLS-RPT record */
+    /**
+     * Republish the TLS-RPT record
+     * @description Republishes the record; record_value, when given, must start with v=TLSRPTv1.
+     */
     patch: operations['updateTlsRpt'];
     trace?: never;
   };
@@ -1008,7 +1158,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Provision hosted TLS-RPT */
+    /**
+     * Provision hosted TLS-RPT
+     * @description Provisions hosted TLS-RPT in a managed DNS service with the service's reporting address.
+     */
     post: operations['setupTlsRpt'];
     delete?: never;
     options?: never;
@@ -1040,7 +1193,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a TLS report */
+    /**
+     * Get a TLS report
+     * @description One report by database id or report UUID.
+     */
     get: operations['getTlsRptReport'];
     put?: never;
     post?: never;
@@ -1057,7 +1213,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** TLS sessions by sending MTA IP */
+    /**
+     * TLS sessions by sending MTA IP
+     * @description TLS sessions grouped by sending MTA IP; same date and policy filters as the report list.
+     */
     get: operations['getTlsRptBySource'];
     put?: never;
     post?: never;
@@ -1074,7 +1233,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Failed sessions by result type */
+    /**
+     * Failed sessions by result type
+     * @description Failed sessions grouped by TLS result type. The filters are x-inferred (the interface names none here).
+     */
     get: operations['getTlsRptByResult'];
     put?: never;
     post?: never;
@@ -1091,7 +1253,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Success/failure totals and failure reasons */
+    /**
+     * Success/failure totals and failure reasons
+     * @description Success/fail totals and breakdown by failure reason code. The filters are x-inferred.
+     */
     get: operations['getTlsRptFailures'];
     put?: never;
     post?: never;
@@ -1108,7 +1273,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Rows with failures */
+    /**
+     * Rows with failures
+     * @description Paginated rows with non-zero failure counts or failure reason codes. The filters are x-inferred.
+     */
     get: operations['listTlsRptFailureDetails'];
     put?: never;
     post?: never;
@@ -1125,7 +1293,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Domain health snapshot */
+    /**
+     * Domain health snapshot
+     * @description source guard_history: the latest guard scan; live: fallback to live verification flags when no scan exists.
+     */
     get: operations['getHealthSnapshot'];
     put?: never;
     post?: never;
@@ -1142,7 +1313,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Health snapshot history, newest first */
+    /**
+     * Health snapshot history, newest first
+     * @description Snapshot rows, newest first. Date window defaults to the last 30 days.
+     */
     get: operations['listHealthHistory'];
     put?: never;
     post?: never;
@@ -1159,7 +1333,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Email security score (0-10) */
+    /**
+     * Email security score (0-10)
+     * @description Score 0-10. May be slower after a cache miss; 503 score_unavailable when it cannot be computed.
+     */
     get: operations['getSecurityScore'];
     put?: never;
     post?: never;
@@ -1176,7 +1353,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Security score history */
+    /**
+     * Security score history
+     * @description derived_score = protocols_passing / 5 x 10.
+     */
     get: operations['getSecurityScoreHistory'];
     put?: never;
     post?: never;
@@ -1193,7 +1373,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Mail volume from DMARC aggregate reports */
+    /**
+     * Mail volume from DMARC aggregate reports
+     * @description Totals and a per-day timeline derived from DMARC aggregate reports.
+     */
     get: operations['getMailVolume'];
     put?: never;
     post?: never;
@@ -1227,7 +1410,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Sources failing DMARC alignment */
+    /**
+     * Sources failing DMARC alignment
+     * @description Sources that failed DMARC alignment in the window, by failing volume descending.
+     */
     get: operations['listFailedSources'];
     put?: never;
     post?: never;
@@ -1244,7 +1430,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Cached dashboard snapshot */
+    /**
+     * Cached dashboard snapshot
+     * @description When no snapshot exists, cached is false and data is null.
+     */
     get: operations['getDashboardCache'];
     put?: never;
     post?: never;
@@ -1261,7 +1450,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Connect/disconnect timeline */
+    /**
+     * Connect/disconnect timeline
+     * @description Summary keyed by protocol plus the events of the window.
+     */
     get: operations['getDnsTimeline'];
     put?: never;
     post?: never;
@@ -1295,7 +1487,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** DMARC and SPF record history */
+    /**
+     * DMARC and SPF record history
+     * @description Chronological merge of DMARC and SPF snapshots; spf rows add lookup_count.
+     */
     get: operations['listDnsHistory'];
     put?: never;
     post?: never;
@@ -1329,7 +1524,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** DMARC and SPF snapshots */
+    /**
+     * DMARC and SPF snapshots
+     * @description Separate dmarc and spf snapshot arrays; spf rows add lookup_count.
+     */
     get: operations['getDnsSnapshots'];
     put?: never;
     post?: never;
@@ -1346,7 +1544,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List audit log entries, newest first */
+    /**
+     * List audit log entries, newest first
+     * @description Every mutating request (POST, PUT, PATCH, DELETE) plus sensitive reads of the authenticated account, newest first.
+     */
     get: operations['listAuditLogs'];
     put?: never;
     post?: never;
@@ -1363,7 +1564,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get an audit log entry */
+    /**
+     * Get an audit log entry
+     * @description 404 not_found when the entry does not belong to the authenticated account.
+     */
     get: operations['getAuditLog'];
     put?: never;
     post?: never;
@@ -1402,7 +1606,7 @@ export interface components {
       details?: components['schemas']['ValidationIssue'][];
     };
     ValidationIssue: {
-      /** @description Where the bad value is: body.<pointer>, query.<name> or path.<name>, e.g. body.expires_in_days. */
+      /** @description Where the bad value is: body.<field path>, query.<name> or path.<name>, e.g. body.expires_in_days, body.domains[0], query.limit, path.domain_id. */
       field: string;
       /** @description What is wrong with it. */
       message: string;
