@@ -1,0 +1,127 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+/** Raised for a command line we cannot run; the CLI prints the message and exits with status 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Options every command shares. */
+export interface CommonOptions {
+  /** Mirror database file. */
+  db: string;
+  /** Base URL of the v1 interface, when given. */
+  baseUrl?: string;
+  /** Account label, when given. */
+  label?: string;
+}
+
+/** A parsed command line. */
+export type Command =
+  | ({ name: 'sync'; mode: 'once' | 'watch' } & CommonOptions)
+  | ({ name: 'status'; json: boolean } & CommonOptions)
+  | ({ name: 'alerts'; json: boolean; open: boolean } & CommonOptions)
+  | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
+  | { name: 'help' };
+
+export const USAGE = `Usage: authwatch <command> [options]
+
+Commands:
+  sync --once | --watch     fetch what is stale once, or keep syncing until interrupted
+  status [--json]           accounts, sync freshness, effective periods and errors
+  alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
+  export --format csv|json  every domain's posture from the local mirror [--out FILE]
+
+Options:
+  --db FILE        mirror database (default $AUTHWATCH_DB or ~/.authwatch/mirror.db)
+  --base-url URL   the v1 interface, e.g. https://host/api/v1 (adds the account when new)
+  --label NAME     which account (default: the only one, or "default" for a new one)
+  -h, --help       this text
+
+The API token comes from the OS keychain or the AUTHWATCH_TOKEN environment variable, never from a flag.
+
+Exit status: 0 ok, 1 failure (sync errors, account paused, I/O), 2 usage error.`;
+
+const TOKEN_REFUSAL =
+  'authwatch does not accept the API token as a command-line option: arguments are visible to every user ' +
+  'of the machine (ps) and are kept in shell history. Set the AUTHWATCH_TOKEN environment variable, or ' +
+  'store the token in the OS keychain through the desktop app.';
+
+/** The default mirror location: $AUTHWATCH_DB, else ~/.authwatch/mirror.db. */
+export function defaultDbPath(env: NodeJS.ProcessEnv, home: string = homedir()): string {
+  return env.AUTHWATCH_DB?.trim() || join(home, '.authwatch', 'mirror.db');
+}
+
+/** Parses argv (without node and script) into a Command, or throws UsageError. */
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
+  // Checked before parsing so the refusal explains itself even when other options are wrong too.
+  if (argv.some((arg) => /^--?token(=|$)/i.test(arg) || /^--api-token(=|$)/i.test(arg))) {
+    throw new UsageError(TOKEN_REFUSAL);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        once: { type: 'boolean' },
+        watch: { type: 'boolean' },
+        json: { type: 'boolean' },
+        open: { type: 'boolean' },
+        format: { type: 'string' },
+        out: { type: 'string' },
+        db: { type: 'string' },
+        'base-url': { type: 'string' },
+        label: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [name, ...extra] = positionals;
+  if (values.help || name === 'help') return { name: 'help' };
+  if (!name) throw new UsageError('No command given.');
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+
+  const common: CommonOptions = { db: values.db?.trim() || defaultDbPath(env) };
+  if (values['base-url'] !== undefined) common.baseUrl = values['base-url'];
+  if (values.label !== undefined) {
+    if (!values.label.trim()) throw new UsageError('--label must not be empty.');
+    common.label = values.label.trim();
+  }
+
+  const allowed: Record<string, readonly string[]> = {
+    sync: ['once', 'watch'],
+    status: ['json'],
+    alerts: ['json', 'open'],
+    export: ['format', 'out'],
+  };
+  const own = allowed[name];
+  if (!own) throw new UsageError(`Unknown command: ${name}`);
+  for (const key of ['once', 'watch', 'json', 'open', 'format', 'out'] as const) {
+    if (values[key] !== undefined && !own.includes(key)) {
+      throw new UsageError(`--${key} does not apply to "${name}".`);
+    }
+  }
+
+  switch (name) {
+    case 'sync': {
+      if (values.once === values.watch) throw new UsageError('sync needs exactly one of --once or --watch.');
+      return { name, mode: values.once ? 'once' : 'watch', ...common };
+    }
+    case 'status':
+      return { name, json: values.json === true, ...common };
+    case 'alerts':
+      return { name, json: values.json === true, open: values.open === true, ...common };
+    default: {
+      const format = values.format;
+      if (format !== 'csv' && format !== 'json')
+        throw new UsageError('export needs --format csv or --format json.');
+      return { name: 'export', format, ...(values.out ? { out: values.out } : {}), ...common };
+    }
+  }
+}

@@ -1,0 +1,605 @@
+import type { RateBudget } from '../../../shared/api/rateBudget.ts';
+import type { Mirror, SyncState } from '../mirror/types.ts';
+import { SIGNALS, type SignalName } from '../signals/catalog.ts';
+import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import type { SyncEvent, SyncEventHandler } from './events.ts';
+import {
+  accountBlockText,
+  classifyFailure,
+  type AccountBlockReason,
+  type FailureOutcome,
+} from './failurePolicy.ts';
+import type { LooseApi } from './looseApi.ts';
+import {
+  compareUrgency,
+  computeStretch,
+  effectivePeriodMs,
+  isDue,
+  nextDueAt,
+  planTick,
+  type Stretch,
+} from './planner.ts';
+import { fetchSignal } from './signalFetcher.ts';
+import {
+  buildJobs,
+  CORE_SIGNALS,
+  HISTORY_SIGNALS,
+  jobKey,
+  SCOPE_RECHECK_MS,
+  type SyncJob,
+} from './syncJobs.ts';
+
+/** Signals whose next fetch starts where the mirror's data ends. */
+const INCREMENTAL: ReadonlySet<SignalName> = new Set(['dns_changes', 'health_history', 'score_history']);
+/** Paused for plan or access reasons, the account is re-checked hourly with GET /auth/me (1 request). */
+export const PAUSED_RECHECK_MS = 3_600_000;
+
+/** Minimal logger; messages never contain the token (errors are scrubbed by the client). */
+export interface SyncLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** The clock the syncer runs on (tests pass a fake one). */
+export interface SyncClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Everything one account's syncer needs. */
+export interface AccountSyncerOptions {
+  mirror: Mirror;
+  accountId: number;
+  api: LooseApi;
+  /** The account's token bucket; its headroom is what sync leaves for the user's edits. */
+  budget: RateBudget;
+  /** The token's limit in requests per minute (60 by default). */
+  ratePerMinute: number;
+  clock: SyncClock;
+  emit: SyncEventHandler;
+  /** Called after every mirror write (deliver notifications). */
+  afterWrite: () => Promise<void>;
+  logger?: SyncLogger;
+  /** Parallel fetches within a tick (default 4). */
+  concurrency?: number;
+  backoff?: BackoffPolicy;
+  /** A manual pass waits out rate-limit holds up to this long, then gives up (default 5 min). */
+  maxPassHoldMs?: number;
+}
+
+/** One failed job, as a pass reports it. */
+export interface PassError {
+  domainId: number | null;
+  fqdn: string | null;
+  signal: SignalName;
+  code: string;
+  message: string;
+  missingScope?: string | null;
+}
+
+/** What a pass (sync now / sync --once) did. */
+export interface PassResult {
+  accountId: number;
+  fetched: number;
+  failed: number;
+  requestsSpent: number;
+  errors: PassError[];
+  /** Set when the account is paused (the pass stopped). */
+  paused: AccountBlockReason | null;
+  /** Set when the pass gave up waiting for the rate limit. */
+  rateLimitedUntil: number | null;
+}
+
+/** Freshness and health of one account, for syncStatus(). */
+export interface AccountSyncStatus {
+  accountId: number;
+  state: 'active' | 'paused' | 'rate_limited';
+  pausedReason: string | null;
+  rateLimitedUntil: number | null;
+  budget: { available: number; capacity: number; headroom: number; ratePerMinute: number };
+  /** Requests/minute the targets need, the sync's share of the limit, and the stretch factor (≥ 1). */
+  demandPerMinute: number;
+  capacityPerMinute: number;
+  stretchFactor: number;
+  /** Per tracked signal: target and achievable (effective) period in seconds. */
+  periods: Partial<Record<SignalName, { targetSeconds: number; effectiveSeconds: number; jobs: number }>>;
+  backfill: { domainsDone: number; domainsTotal: number; complete: boolean };
+  requestsSpent: number;
+  lastSuccessAt: string | null;
+  nextDueAt: string | null;
+  errors: PassError[];
+}
+
+/** Syncs one account: ticks plan within the budget, passes fetch everything stale now. */
+export class AccountSyncer {
+  private readonly o: AccountSyncerOptions;
+  private readonly backoff: BackoffPolicy;
+  private heldUntil = 0;
+  private lastPausedCheck = 0;
+  private running: Promise<unknown> | null = null;
+  private readonly requested = new Set<string>();
+  private requests = 0;
+
+  constructor(options: AccountSyncerOptions) {
+    this.o = options;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+  }
+
+  /** Id of the synced account. */
+  get accountId(): number {
+    return this.o.accountId;
+  }
+
+  /** Counts one HTTP attempt of this account (wired to the API client's events). */
+  noteRequest(): void {
+    this.requests += 1;
+  }
+
+  /** Requests sent since the syncer was created. */
+  get requestsSpent(): number {
+    return this.requests;
+  }
+
+  /** Marks signals of a domain wanted now (the user opened it); the next tick fetches them first. */
+  request(domainId: number | null, signals: readonly SignalName[]): void {
+    for (const signal of signals) this.requested.add(jobKey(domainId, signal));
+  }
+
+  /** Forgets a rate-limit hold and lets paused checks happen at once (new token, user action). */
+  resetHolds(): void {
+    this.heldUntil = 0;
+    this.lastPausedCheck = 0;
+  }
+
+  /** One scheduler tick: fetch the most urgent due jobs that fit the budget's spendable part. */
+  async tick(): Promise<void> {
+    if (this.running) return; // a pass or a slow tick is still at work; the next tick will come
+    const run = this.tickOnce();
+    this.running = run;
+    try {
+      await run;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async tickOnce(): Promise<void> {
+    const account = this.account();
+    if (!account) return;
+    const now = this.o.clock.now();
+    if (account.pausedReason) {
+      await this.maybeRecheckPaused(account.pausedReason, now);
+      return;
+    }
+    if (this.heldUntil > now) return;
+    const jobs = this.jobs(now);
+    const stretch = this.stretch(jobs);
+    const spendable = this.o.budget.available({ priority: 'background' });
+    const picked = planTick(jobs, { now, spendable, factor: stretch.factor }) as SyncJob[];
+    if (picked.length === 0) return;
+    const backfill = this.isBackfilling(jobs);
+    const start = this.requests;
+    await this.runJobs(picked, stretch, () => {
+      if (backfill) this.emitProgress('backfill', start);
+    });
+  }
+
+  /**
+   * Fetches everything stale against the TARGET periods (and everything failing, backoff ignored) now,
+   * waiting for the budget as needed: "sync now" and `authwatch sync --once`.
+   */
+  async runPass(options: { signal?: AbortSignal } = {}): Promise<PassResult> {
+    while (this.running) await this.running.catch(() => undefined);
+    const run = this.passOnce(options.signal);
+    this.running = run;
+    try {
+      return await run;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async passOnce(abort?: AbortSignal): Promise<PassResult> {
+    const start = this.requests;
+    const result: PassResult = {
+      accountId: this.o.accountId,
+      fetched: 0,
+      failed: 0,
+      requestsSpent: 0,
+      errors: [],
+      paused: null,
+      rateLimitedUntil: null,
+    };
+    const attempted = new Set<string>();
+    const maxHold = this.o.maxPassHoldMs ?? 5 * 60_000;
+    // A manual pass is the user asking: a paused account is tried again (one request tells).
+    const account = this.account();
+    if (account?.pausedReason) this.o.mirror.setAccountPaused(this.o.accountId, null);
+    this.heldUntil = 0;
+
+    for (;;) {
+      if (abort?.aborted) break;
+      const now = this.o.clock.now();
+      if (this.heldUntil > now) {
+        if (this.heldUntil - now > maxHold) {
+          result.rateLimitedUntil = this.heldUntil;
+          break;
+        }
+        await this.o.clock.sleep(this.heldUntil - now, abort).catch(() => undefined);
+        continue;
+      }
+      const jobs = this.jobs(now).filter((job) => !attempted.has(job.key) && !job.stopped);
+      const due = jobs.filter((job) => isDue({ ...job, notBefore: null }, now, 1));
+      if (due.length === 0) break;
+      due.sort((a, b) => compareUrgency(a, b, now, 1));
+      // The domain list first, alone: it decides which domains the rest of the pass covers.
+      const batch = due[0]!.signal === 'domains' ? [due[0]!] : due;
+      const stretch = this.stretch(this.jobs(now));
+      const outcome = await this.runJobs(
+        batch,
+        stretch,
+        () => this.emitProgress('pass', start, attempted.size, due.length),
+        (job, ok, error) => {
+          if (ok) {
+            attempted.add(job.key);
+            result.fetched += 1;
+          } else if (error && error.kind !== 'rate_limited') {
+            attempted.add(job.key);
+            result.failed += 1;
+            result.errors.push(passError(job, error));
+          }
+        },
+        abort,
+      );
+      if (outcome === 'paused') {
+        result.paused = (this.account()?.pausedReason as AccountBlockReason | null) ?? 'token_invalid';
+        break;
+      }
+    }
+    result.requestsSpent = this.requests - start;
+    return result;
+  }
+
+  /** Status of the account's sync for displays and the CLI. */
+  status(): AccountSyncStatus {
+    const now = this.o.clock.now();
+    const account = this.account();
+    const jobs = this.jobs(now);
+    const stretch = this.stretch(jobs);
+    const periods: AccountSyncStatus['periods'] = {};
+    for (const job of jobs) {
+      const entry = (periods[job.signal] ??= {
+        targetSeconds: Math.round(job.targetPeriodMs / 1000),
+        effectiveSeconds: Math.round(effectivePeriodMs(job, stretch.factor) / 1000),
+        jobs: 0,
+      });
+      entry.jobs += 1;
+    }
+    const budget = this.o.budget.snapshot();
+    const successes = jobs.map((j) => j.state?.lastSuccessAt).filter((s): s is string => !!s);
+    const next = nextDueAt(jobs, stretch.factor);
+    const progress = this.backfillProgress(jobs);
+    return {
+      accountId: this.o.accountId,
+      state: account?.pausedReason ? 'paused' : this.heldUntil > now ? 'rate_limited' : 'active',
+      pausedReason: account?.pausedReason ?? null,
+      rateLimitedUntil: this.heldUntil > now ? this.heldUntil : null,
+      budget: {
+        available: budget.available,
+        capacity: budget.capacity,
+        headroom: budget.headroom,
+        ratePerMinute: this.o.ratePerMinute,
+      },
+      demandPerMinute: round2(stretch.demandPerMinute),
+      capacityPerMinute: stretch.capacityPerMinute,
+      stretchFactor: round2(stretch.factor),
+      periods,
+      backfill: { ...progress, complete: progress.domainsDone === progress.domainsTotal },
+      requestsSpent: this.requests,
+      lastSuccessAt: successes.length ? successes.reduce((a, b) => (a > b ? a : b)) : null,
+      nextDueAt: next === null ? null : new Date(Math.max(next, now)).toISOString(),
+      errors: jobs
+        .filter((job) => job.state?.lastError && job.state.consecutiveFailures > 0)
+        .map((job) => ({
+          domainId: job.domainId,
+          fqdn: job.fqdn,
+          signal: job.signal,
+          code: job.state!.lastError!.code,
+          message: job.state!.lastError!.message,
+          missingScope: job.state!.lastError!.missingScope,
+        })),
+    };
+  }
+
+  private account() {
+    return this.o.mirror.listAccounts().find((a) => a.id === this.o.accountId) ?? null;
+  }
+
+  private jobs(now: number): SyncJob[] {
+    return buildJobs({
+      domains: this.o.mirror.listDomains(this.o.accountId),
+      states: this.o.mirror.getSyncStates(this.o.accountId),
+      now,
+      requested: this.requested,
+    });
+  }
+
+  private stretch(jobs: SyncJob[]): Stretch {
+    return computeStretch(jobs, Math.max(1, this.o.ratePerMinute - this.o.budget.headroom));
+  }
+
+  private isBackfilling(jobs: SyncJob[]): boolean {
+    const p = this.backfillProgress(jobs);
+    return (
+      p.domainsDone < p.domainsTotal || jobs.some((j) => j.signal === 'domains' && !j.state?.lastAttemptAt)
+    );
+  }
+
+  /** A domain is backfilled once each of its core and history signals was attempted. */
+  private backfillProgress(jobs: SyncJob[]): { domainsDone: number; domainsTotal: number } {
+    const pending = new Set<number>();
+    const all = new Set<number>();
+    for (const job of jobs) {
+      if (
+        job.domainId === null ||
+        !(CORE_SIGNALS.includes(job.signal) || HISTORY_SIGNALS.includes(job.signal))
+      )
+        continue;
+      all.add(job.domainId);
+      if (!job.state?.lastAttemptAt) pending.add(job.domainId);
+    }
+    return { domainsDone: all.size - pending.size, domainsTotal: all.size };
+  }
+
+  private emitProgress(
+    phase: 'backfill' | 'pass',
+    startRequests: number,
+    done?: number,
+    planned?: number,
+  ): void {
+    const now = this.o.clock.now();
+    const jobs = this.jobs(now);
+    const progress = this.backfillProgress(jobs);
+    const capacity = Math.max(1, this.o.ratePerMinute - this.o.budget.headroom);
+    let remaining: number;
+    if (phase === 'backfill') {
+      remaining = jobs.filter((j) => !j.state?.lastAttemptAt).reduce((n, j) => n + j.cost, 0);
+    } else {
+      remaining = Math.max(0, (planned ?? 0) - (done ?? 0));
+    }
+    this.emit({
+      type: 'progress',
+      accountId: this.o.accountId,
+      phase,
+      domainsDone: progress.domainsDone,
+      domainsTotal: progress.domainsTotal,
+      requestsSpent: this.requests - startRequests,
+      etaSeconds: Math.round((remaining / capacity) * 60),
+    });
+  }
+
+  /**
+   * Runs jobs with bounded parallelism. Stops launching new ones when the account gets paused or held
+   * by the rate limit. Returns 'paused', 'held' or 'done'.
+   */
+  private async runJobs(
+    jobs: SyncJob[],
+    stretch: Stretch,
+    afterEach: () => void,
+    report?: (job: SyncJob, ok: boolean, error?: FailureOutcome) => void,
+    abort?: AbortSignal,
+  ): Promise<'paused' | 'held' | 'done'> {
+    let stop: 'paused' | 'held' | null = null;
+    let next = 0;
+    const worker = async () => {
+      while (stop === null && next < jobs.length && !abort?.aborted) {
+        const job = jobs[next++]!;
+        const outcome = await this.runJob(job, stretch);
+        if (outcome === null) report?.(job, true);
+        else {
+          report?.(job, false, outcome);
+          if (outcome.kind === 'account_blocked') stop = 'paused';
+          else if (outcome.kind === 'rate_limited') stop ??= 'held';
+        }
+        afterEach();
+      }
+    };
+    const width = Math.max(1, Math.min(this.o.concurrency ?? 4, jobs.length));
+    await Promise.all(Array.from({ length: width }, worker));
+    return stop ?? 'done';
+  }
+
+  /** Fetches and stores one job; returns null on success or the failure's outcome. Never throws. */
+  private async runJob(job: SyncJob, stretch: Stretch): Promise<FailureOutcome | null> {
+    const { mirror, accountId } = this.o;
+    const startedAt = this.o.clock.now();
+    this.requested.delete(job.key);
+    try {
+      const lastSeen = INCREMENTAL.has(job.signal)
+        ? mirror.lastSeen(accountId, job.signal, job.domainId)
+        : null;
+      const fetched = await fetchSignal(job.signal, {
+        api: this.o.api,
+        domainId: job.domainId,
+        now: startedAt,
+        lastSeen,
+      });
+      const fetchedAt = this.o.clock.now();
+      const written = mirror.writeSignal({
+        accountId,
+        domainId: job.domainId,
+        signal: job.signal,
+        payload: fetched.payload,
+        fetchedAt,
+        ...(fetched.window ? { window: fetched.window } : {}),
+        nextDueAt: fetchedAt + effectivePeriodMs(job, stretch.factor),
+      } as Parameters<Mirror['writeSignal']>[0]);
+      this.emit({ type: 'changed', accountId, domainId: job.domainId, signal: job.signal });
+      if (written.alerts.length || written.resolved.length) await this.afterWrite();
+      return null;
+    } catch (error) {
+      return this.handleFailure(job, error, startedAt);
+    }
+  }
+
+  private async handleFailure(job: SyncJob, error: unknown, at: number): Promise<FailureOutcome> {
+    const { mirror, accountId } = this.o;
+    const meta = SIGNALS[job.signal];
+    const outcome = classifyFailure(error, { method: 'GET', pathTemplate: meta.path });
+    const requestId = (error as { requestId?: unknown })?.requestId;
+    const base = {
+      status: (error as { status?: unknown })?.status as number,
+      code: outcome.code,
+      message: outcome.message,
+      requestId: typeof requestId === 'string' ? requestId : '',
+    };
+    if (typeof base.status !== 'number') base.status = 0;
+    try {
+      switch (outcome.kind) {
+        case 'rate_limited': {
+          // Nothing is wrong with the signal: the token's budget is spent. The transport already penalized
+          // the bucket on a 429; hold every job of the account until the server's Retry-After.
+          this.heldUntil = Math.max(this.heldUntil, at + outcome.retryAfterMs);
+          this.emit({ type: 'rate_limited', accountId, until: this.heldUntil });
+          break;
+        }
+        case 'account_blocked': {
+          const account = this.account();
+          const label = account?.label ?? `account ${accountId}`;
+          if (!account?.pausedReason) {
+            mirror.setAccountPaused(accountId, outcome.reason);
+            const kind =
+              outcome.reason === 'api_plan_not_eligible'
+                ? 'plan_not_eligible'
+                : outcome.reason === 'api_access_disabled'
+                  ? 'api_access_disabled'
+                  : 'token_invalid';
+            mirror.raiseAccountAlert({
+              accountId,
+              kind,
+              message: `${accountBlockText(outcome.reason, label).body} (${outcome.message})`,
+              at,
+            });
+            this.o.logger?.warn('account paused', { accountId, reason: outcome.reason });
+            this.emit({
+              type: 'account_paused',
+              accountId,
+              reason: outcome.reason,
+              message: outcome.message,
+            });
+            await this.afterWrite();
+          }
+          this.lastPausedCheck = at;
+          break;
+        }
+        case 'scope_missing': {
+          mirror.recordSyncError({
+            accountId,
+            domainId: job.domainId,
+            signal: job.signal,
+            error: { ...base, retryable: false, missingScope: outcome.scope },
+            at,
+            nextDueAt: at + SCOPE_RECHECK_MS,
+          });
+          this.emit({
+            type: 'sync_error',
+            accountId,
+            domainId: job.domainId,
+            signal: job.signal,
+            code: base.code,
+            message: base.message,
+          });
+          await this.afterWrite();
+          break;
+        }
+        case 'signal_failed': {
+          const failures = (job.state?.consecutiveFailures ?? 0) + 1;
+          mirror.recordSyncError({
+            accountId,
+            domainId: job.domainId,
+            signal: job.signal,
+            error: { ...base, status: outcome.status, retryable: true },
+            at,
+            nextDueAt: at + backoffDelayMs(failures, this.backoff),
+          });
+          this.o.logger?.warn('signal fetch failed', {
+            accountId,
+            domainId: job.domainId,
+            signal: job.signal,
+            code: base.code,
+          });
+          this.emit({
+            type: 'sync_error',
+            accountId,
+            domainId: job.domainId,
+            signal: job.signal,
+            code: base.code,
+            message: base.message,
+          });
+          break;
+        }
+      }
+    } catch (storeError) {
+      // The mirror refused (e.g. the domain vanished meanwhile): log it, never crash the sync.
+      this.o.logger?.error('could not record a sync failure', {
+        accountId,
+        signal: job.signal,
+        error: storeError instanceof Error ? storeError.message : String(storeError),
+      });
+    }
+    return outcome;
+  }
+
+  /** Paused for plan or access reasons, the account is probed hourly; success resumes it. */
+  private async maybeRecheckPaused(reason: string, now: number): Promise<void> {
+    if (reason === 'token_invalid' || reason === 'token_missing') return; // only a new token helps
+    if (now - this.lastPausedCheck < PAUSED_RECHECK_MS) return;
+    this.lastPausedCheck = now;
+    try {
+      await this.o.api.get('/auth/me', { priority: 'background' });
+      this.o.mirror.setAccountPaused(this.o.accountId, null);
+      this.o.logger?.info('account resumed', { accountId: this.o.accountId });
+    } catch {
+      // Still blocked; the open account alert says why.
+    }
+  }
+
+  private async afterWrite(): Promise<void> {
+    try {
+      await this.o.afterWrite();
+    } catch (error) {
+      this.o.logger?.error('notification delivery failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  private emit(event: SyncEvent): void {
+    try {
+      this.o.emit(event);
+    } catch {
+      // A listener must not break the sync.
+    }
+  }
+}
+
+function passError(job: SyncJob, outcome: FailureOutcome): PassError {
+  return {
+    domainId: job.domainId,
+    fqdn: job.fqdn,
+    signal: job.signal,
+    code: outcome.code,
+    message: outcome.message,
+    ...(outcome.kind === 'scope_missing' ? { missingScope: outcome.scope } : {}),
+  };
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** Sync states whose last error was a missing scope (for re-checking after a token change). */
+export function scopeStoppedStates(states: readonly SyncState[]): SyncState[] {
+  return states.filter((s) => s.consecutiveFailures > 0 && s.lastError?.code === 'insufficient_scope');
+}

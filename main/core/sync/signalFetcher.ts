@@ -1,0 +1,117 @@
+import { ApiError, isApiError } from '../../../shared/api/apiError.ts';
+import { decodeSignal, SIGNALS, type SignalName, type SignalPayload } from '../signals/index.ts';
+import type { LooseApi, LooseCallInit } from './looseApi.ts';
+
+/** Days of history fetched the first time a windowed signal of a domain is synced. */
+export const BACKFILL_DAYS = 90;
+/** The window the interface uses by default; later fetches of non-incremental signals ask for it. */
+export const DEFAULT_WINDOW_DAYS = 30;
+/** Signals fetched incrementally: start_date from the newest remote date the mirror holds. */
+const INCREMENTAL: ReadonlySet<SignalName> = new Set(['dns_changes', 'health_history', 'score_history']);
+
+/** Lists that take only `limit` (default 10): asked for the interface's maximum of 100. */
+const LIMIT_ONLY: ReadonlySet<SignalName> = new Set([
+  'sending_services',
+  'failed_sources',
+  'score_history',
+  'dns_snapshots',
+  'dns_timeline',
+]);
+
+/** What a fetch needs to know beyond the signal. */
+export interface FetchContext {
+  api: LooseApi;
+  /** Remote domain id (null for account-level signals). */
+  domainId: number | null;
+  now: number;
+  /** The newest remote timestamp/date the mirror holds for this signal (mirror.lastSeen), or null. */
+  lastSeen: string | null;
+  signal?: AbortSignal;
+}
+
+/** A decoded signal ready for mirror.writeSignal. */
+export interface FetchedSignal<S extends SignalName = SignalName> {
+  signal: S;
+  payload: SignalPayload<S>;
+  window?: { start: string; end: string };
+}
+
+/** YYYY-MM-DD of an instant, in UTC (the interface's dates are UTC calendar days). */
+export function utcDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+const DAY_MS = 86_400_000;
+
+/** The start_date/end_date window of a windowed signal's next fetch. */
+export function fetchWindow(
+  signal: SignalName,
+  now: number,
+  lastSeen: string | null,
+): { start: string; end: string } {
+  const end = utcDate(now);
+  if (INCREMENTAL.has(signal)) {
+    const seen = lastSeen ? Date.parse(lastSeen) : Number.NaN;
+    // The seen day is fetched again (dates are inclusive); the mirror dedupes by event id / timestamp.
+    if (Number.isFinite(seen) && seen <= now) return { start: utcDate(seen), end };
+    return { start: utcDate(now - BACKFILL_DAYS * DAY_MS), end };
+  }
+  return { start: utcDate(now - DEFAULT_WINDOW_DAYS * DAY_MS), end };
+}
+
+/** Fetches one signal of one domain (all pages, all parts), decodes it, and throws ApiError on any failure. */
+export async function fetchSignal<S extends SignalName>(
+  signal: S,
+  ctx: FetchContext,
+): Promise<FetchedSignal<S>> {
+  const meta = SIGNALS[signal];
+  const pathParams = ctx.domainId === null ? undefined : { domain_id: ctx.domainId };
+  const window = meta.windowed ? fetchWindow(signal, ctx.now, ctx.lastSeen) : undefined;
+  const query: Record<string, string | number> = {};
+  if (window) Object.assign(query, { start_date: window.start, end_date: window.end });
+  // Lists with only `limit` get the largest page the interface allows, so one call covers the window.
+  if (LIMIT_ONLY.has(signal)) query.limit = 100;
+  const init = (path?: Record<string, number>): LooseCallInit => ({
+    params: { ...(path ? { path } : {}), query },
+    priority: 'background',
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+
+  let data: unknown;
+  if (meta.parts) {
+    const composed: Record<string, unknown> = {};
+    for (const [key, path] of Object.entries(meta.parts)) {
+      try {
+        composed[key] = (
+          await ctx.api.get(path, { ...init(pathParams), params: { path: pathParams ?? {} } })
+        ).data;
+      } catch (error) {
+        // A part the domain has not set up answers 404; the summary keeps it as null.
+        if (isApiError(error) && error.status === 404) composed[key] = null;
+        else throw error;
+      }
+    }
+    data = composed;
+  } else if (meta.paginated) {
+    const items: unknown[] = [];
+    for await (const item of ctx.api.paginate(meta.path, init(pathParams), { limit: 100 })) items.push(item);
+    data = items;
+  } else {
+    data = (await ctx.api.get(meta.path, init(pathParams))).data;
+  }
+
+  const decoded = decodeSignal(signal, data);
+  if (!decoded.ok) {
+    throw new ApiError({
+      status: 200,
+      code: 'malformed_response',
+      message: `The server's ${signal} data does not match the interface: ${decoded.error.message}`,
+      requestId: '',
+      retryable: false,
+      details: decoded.error.issues,
+      method: 'GET',
+      path: meta.path,
+    });
+  }
+  return { signal, payload: decoded.value, ...(window ? { window } : {}) };
+}

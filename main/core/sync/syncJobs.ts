@@ -1,0 +1,106 @@
+import { SIGNALS, type SignalName } from '../signals/catalog.ts';
+import type { MirrorDomain, SyncState } from '../mirror/types.ts';
+import type { PlanJob } from './planner.ts';
+
+/** Signals polled for every domain at their target period: what the alerts watch. */
+export const CORE_SIGNALS: readonly SignalName[] = [
+  'dns_changes',
+  'health',
+  'failed_sources',
+  'security_score',
+];
+/**
+ * History series backfilled for every domain on its first sync and then kept warm at their slow period,
+ * so each domain's history can be reviewed offline.
+ */
+export const HISTORY_SIGNALS: readonly SignalName[] = ['health_history', 'score_history'];
+/** Signals fetched when the user opens a domain, then kept warm slowly (their sync state marks them wanted). */
+export const ON_DEMAND_SIGNALS: readonly SignalName[] = (Object.keys(SIGNALS) as SignalName[]).filter(
+  (name) => SIGNALS[name].onDemand && !HISTORY_SIGNALS.includes(name),
+);
+/** A missing scope is re-checked once a day (and at once when the token is replaced). */
+export const SCOPE_RECHECK_MS = 24 * 3_600_000;
+
+/** One (domain | account, signal) the account syncs. */
+export interface SyncJob extends PlanJob {
+  signal: SignalName;
+  fqdn: string | null;
+  /** The stored state, when the signal was ever planned. */
+  state: SyncState | null;
+  /** True when the last attempt lacked a scope: excluded from demand until re-checked. */
+  scopeMissing: boolean;
+}
+
+/** The planner weight of a catalog priority (1 = most urgent → weight 5). */
+export function weightOf(priority: number): number {
+  return Math.max(1, 6 - priority);
+}
+
+/** Job key of a (domain | account, signal). */
+export function jobKey(domainId: number | null, signal: SignalName): string {
+  return `${domainId ?? 'account'}:${signal}`;
+}
+
+function parseInstant(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** Inputs of buildJobs. */
+export interface BuildJobsInput {
+  domains: readonly MirrorDomain[];
+  states: readonly SyncState[];
+  now: number;
+  /** Keys the user asked for now (open domain, sync now): due regardless of freshness. */
+  requested?: ReadonlySet<string>;
+}
+
+/** The account's jobs: its domain list, every domain's core and history signals, and wanted panels. */
+export function buildJobs(input: BuildJobsInput): SyncJob[] {
+  const stateByKey = new Map(input.states.map((s) => [jobKey(s.domainId, s.signal), s]));
+  const active = input.domains.filter((d) => d.removedAt === null);
+  const jobs: SyncJob[] = [];
+
+  const add = (domainId: number | null, fqdn: string | null, signal: SignalName) => {
+    const key = jobKey(domainId, signal);
+    const state = stateByKey.get(key) ?? null;
+    const meta = SIGNALS[signal];
+    const failing = (state?.consecutiveFailures ?? 0) > 0;
+    const notBefore = failing ? parseInstant(state?.nextDueAt) : null;
+    const scopeMissing = failing && state?.lastError?.code === 'insufficient_scope';
+    const requested = input.requested?.has(key) ?? false;
+    jobs.push({
+      key,
+      domainId,
+      fqdn,
+      signal,
+      state,
+      scopeMissing,
+      priority: weightOf(meta.priority),
+      targetPeriodMs: meta.periodSeconds * 1000,
+      cost:
+        signal === 'domains'
+          ? Math.max(1, Math.ceil(active.length / 100))
+          : meta.parts
+            ? Object.keys(meta.parts).length
+            : 1,
+      lastSuccessAt: requested ? null : parseInstant(state?.lastSuccessAt),
+      notBefore,
+      stopped: scopeMissing && notBefore !== null && notBefore > input.now,
+    });
+  };
+
+  add(null, null, 'domains');
+  for (const domain of active) {
+    for (const signal of CORE_SIGNALS) add(domain.domainId, domain.fqdn, signal);
+    for (const signal of HISTORY_SIGNALS) add(domain.domainId, domain.fqdn, signal);
+  }
+  const activeIds = new Map(active.map((d) => [d.domainId, d.fqdn]));
+  for (const state of input.states) {
+    if (state.domainId === null || !ON_DEMAND_SIGNALS.includes(state.signal)) continue;
+    const fqdn = activeIds.get(state.domainId);
+    if (fqdn !== undefined) add(state.domainId, fqdn, state.signal);
+  }
+  return jobs;
+}
