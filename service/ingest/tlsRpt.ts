@@ -58,7 +58,8 @@ export function parseTlsRptJson(json: string): TlsReport {
       cause: error,
     });
   }
-  const parsed = reportSchema.safeParse(data);
+  // reportInput puts the offending value on each issue, which tells "missing" from "wrong".
+  const parsed = reportSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) throw schemaError(parsed.error);
   const report = parsed.data;
 

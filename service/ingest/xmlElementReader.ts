@@ -22,14 +22,14 @@ export class XmlElementReader {
   element(parent: XmlElement, name: string, path: string): XmlElement | undefined {
     const value = this.single(parent, name, path);
     if (value === undefined) return undefined;
-    return this.asElement(value, `${path}/${name}`);
+    return this.asElement(value, join(path, name));
   }
 
   /** Like element(), but absence is an error. */
   requiredElement(parent: XmlElement, name: string, path: string): XmlElement {
     const element = this.element(parent, name, path);
     if (element === undefined) {
-      throw new ReportParseError('missing_field', `required element ${path}/${name} is missing`);
+      throw new ReportParseError('missing_field', `required element ${join(path, name)} is missing`);
     }
     return element;
   }
@@ -39,7 +39,7 @@ export class XmlElementReader {
     const value = Object.hasOwn(parent, name) ? parent[name] : undefined;
     if (value === undefined) return [];
     const list = Array.isArray(value) ? value : [value];
-    return list.map((item, i) => this.asElement(item, `${path}/${name}[${i}]`));
+    return list.map((item, i) => this.asElement(item, `${join(path, name)}[${i}]`));
   }
 
   /** Texts of every child `name` (zero or more), empty ones left out. */
@@ -52,7 +52,7 @@ export class XmlElementReader {
         if (typeof item !== 'string') {
           throw new ReportParseError(
             'invalid_value',
-            `${path}/${name}[${i}] should hold text, not child elements`,
+            `${join(path, name)}[${i}] should hold text, not child elements`,
           );
         }
         return item;
@@ -65,7 +65,7 @@ export class XmlElementReader {
     const value = this.single(parent, name, path);
     if (value === undefined || value === '') return undefined;
     if (typeof value !== 'string') {
-      throw new ReportParseError('invalid_value', `${path}/${name} should hold text, not child elements`);
+      throw new ReportParseError('invalid_value', `${join(path, name)} should hold text, not child elements`);
     }
     return value;
   }
@@ -74,7 +74,7 @@ export class XmlElementReader {
   requiredText(parent: XmlElement, name: string, path: string): string {
     const value = this.text(parent, name, path);
     if (value === undefined) {
-      throw new ReportParseError('missing_field', `required element ${path}/${name} is missing or empty`);
+      throw new ReportParseError('missing_field', `required element ${join(path, name)} is missing or empty`);
     }
     return value;
   }
@@ -90,7 +90,7 @@ export class XmlElementReader {
     if (Array.isArray(value)) {
       throw new ReportParseError(
         'invalid_value',
-        `${path}/${name} appears ${value.length} times; the report format allows it once`,
+        `${join(path, name)} appears ${value.length} times; the report format allows it once`,
       );
     }
     return value;
@@ -113,6 +113,10 @@ export class XmlElementReader {
     }
     return value;
   }
+}
+
+function join(path: string, name: string): string {
+  return path === '' ? name : `${path}/${name}`;
 }
 
 function clip(text: string): string {

@@ -301,3 +301,31 @@ describe('DMARC aggregate: refusals name what is wrong', () => {
     expect(error.message).toMatch(message);
   });
 });
+
+describe('DMARC aggregate: hostile XML', () => {
+  it('never expands nested DOCTYPE entities (billion laughs)', () => {
+    const xml =
+      '<?xml version="1.0"?><!DOCTYPE f [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>' +
+      report()
+        .replace(/^<\?xml[^>]*>/, '')
+        .replace('receiver.example</org_name>', '&b;</org_name>');
+    expect(parseDmarcAggregateXml(xml).org_name).toBe('&b;');
+  });
+
+  it('refuses external entities', () => {
+    const xml =
+      '<?xml version="1.0"?><!DOCTYPE f [<!ENTITY x SYSTEM "file:///etc/passwd">]><feedback>&x;</feedback>';
+    expect(catchReportParseError(() => parseDmarcAggregateXml(xml)).kind).toBe('malformed');
+  });
+
+  it('refuses absurd nesting', () => {
+    const xml = `<feedback>${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}</feedback>`;
+    expect(catchReportParseError(() => parseDmarcAggregateXml(xml)).message).toMatch(/nested/i);
+  });
+
+  it('refuses element names that would pollute prototypes, and pollutes nothing', () => {
+    const xml = report().replace('<version>1.0</version>', '<__proto__><polluted>yes</polluted></__proto__>');
+    catchReportParseError(() => parseDmarcAggregateXml(xml));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
