@@ -1,6 +1,6 @@
 /** Rows of `api_tokens`: issue, look up by secret, list, revoke. The secret itself is never stored. */
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import { generateTokenSecret, hashTokenSecret, tokenDisplayPrefix } from './tokenSecret.ts';
+import { generateTokenSecret, hashTokenSecret, tokenDisplayPrefix, tokenLastFour } from './tokenSecret.ts';
 
 /** A token row as stored (never holds the secret). */
 export interface TokenRow {
@@ -8,6 +8,7 @@ export interface TokenRow {
   user_id: number;
   name: string;
   prefix: string;
+  last_four: string;
   scopes: string;
   expires_at: string;
   revoked_at: string | null;
@@ -40,13 +41,14 @@ export function issueToken(
   const secret = input.secret ?? generateTokenSecret();
   const result = db
     .prepare(
-      `INSERT INTO api_tokens (user_id, name, prefix, token_hash, scopes, expires_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO api_tokens (user_id, name, prefix, last_four, token_hash, scopes, expires_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       input.userId,
       input.name,
       tokenDisplayPrefix(secret),
+      tokenLastFour(secret),
       hashTokenSecret(secret),
       JSON.stringify([...new Set(input.scopes)]),
       input.expiresAt.toISOString(),
@@ -78,15 +80,15 @@ export function tokenScopes(row: TokenRow): string[] {
   return JSON.parse(row.scopes) as string[];
 }
 
-/** The public shape of a token (GET /auth/tokens, POST /auth/tokens, /auth/me): never the hash or secret. */
+/** The public shape of a token (schema ApiToken): never the hash or the secret. */
 export function presentToken(row: TokenRow): Record<string, unknown> {
   return {
     id: row.id,
     name: row.name,
-    prefix: row.prefix,
     scopes: tokenScopes(row),
-    created_at: row.created_at,
-    expires_at: row.expires_at,
+    last_four: row.last_four,
     last_used_at: row.last_used_at,
+    expires_at: row.expires_at,
+    created_at: row.created_at,
   };
 }

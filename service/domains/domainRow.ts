@@ -17,6 +17,7 @@ export interface DomainRow {
   tls_rpt_verified: number;
   bimi_verified: number;
   verified_at: string | null;
+  dns_checked_at: string | null;
   created_at: string;
   updated_at: string;
 }

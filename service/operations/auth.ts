@@ -12,19 +12,7 @@ import { pageParams, paginated } from '../http/pagination.ts';
 import { isKnownScope } from '../auth/scopes.ts';
 import { expiryAfterDays, getToken, issueToken, presentToken } from '../auth/tokenStore.ts';
 import type { TokenRow } from '../auth/tokenStore.ts';
-import { ELIGIBLE_PLANS } from '../auth/authenticate.ts';
-
-interface AccountRow {
-  user_id: number;
-  user_name: string;
-  email: string;
-  role_name: string;
-  is_owner: number;
-  team_id: number;
-  team_name: string;
-  plan: string;
-  api_access: number;
-}
+import { loadProfile, presentProfile, presentTeam } from '../account/profile.ts';
 
 function authOf(auth: AuthContext | null): AuthContext {
   // Protected operations always have auth; this guards handlers wired to a public operation by mistake.
@@ -32,32 +20,15 @@ function authOf(auth: AuthContext | null): AuthContext {
   return auth;
 }
 
-/** The account (team + user) and the metadata of the token used. */
+/** The account (user + team) and the metadata of the token used (schema AuthMe). */
 export function authMe(ctx: ServiceContext, auth: AuthContext): Record<string, unknown> {
-  const row = ctx.db
-    .prepare<[number], AccountRow>(
-      `SELECT u.id AS user_id, u.name AS user_name, u.email, r.name AS role_name, u.is_owner,
-              t.id AS team_id, t.name AS team_name, t.plan, t.api_access
-       FROM users u JOIN teams t ON t.id = u.team_id JOIN roles r ON r.id = u.role_id WHERE u.id = ?`,
-    )
-    .get(auth.userId);
+  const profile = loadProfile(ctx.db, auth.userId);
   const token = getToken(ctx.db, auth.tokenId);
-  if (!row || !token) throw notFound('Account');
+  if (!token) throw notFound('Token');
   return {
-    user: {
-      id: row.user_id,
-      name: row.user_name,
-      email: row.email,
-      role: row.role_name,
-      is_owner: row.is_owner === 1,
-    },
-    team: {
-      id: row.team_id,
-      name: row.team_name,
-      plan: row.plan,
-      api_access: row.api_access === 1,
-      api_eligible: row.api_access === 1 && ELIGIBLE_PLANS.includes(row.plan),
-    },
+    user: presentProfile(profile),
+    team: presentTeam(profile),
+    is_team_owner: profile.is_owner === 1,
     token: presentToken(token),
   };
 }

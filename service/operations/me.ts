@@ -1,81 +1,31 @@
 /**
  * Current-user operations: GET/PATCH /me, GET /me/permissions, GET /me/domains, GET /me/security.
  *
- * Permissions = the role's permission list, narrowed by the account settings: without API access (or on a
- * plan without the API) `tokens:manage` is dropped, and the API's writes on team, domain and hosted-record
- * resources are the owner's only (`api_writes`).
+ * Permissions = the role's permission names, adjusted by the account settings: without API access (or on a
+ * plan without the API) `tokens.manage` is dropped; the team owner gets `api.write`, since the API's writes on
+ * team, domain and hosted-record resources are the owner's only.
  */
-import type { AuthContext, OperationHandlers, ServiceContext } from '../http/operation.ts';
-import { ServiceError, notFound } from '../http/serviceError.ts';
+import type { AuthContext, OperationHandlers } from '../http/operation.ts';
+import { ServiceError } from '../http/serviceError.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { ELIGIBLE_PLANS } from '../auth/authenticate.ts';
+import { loadProfile, presentProfile } from '../account/profile.ts';
 import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
-import { presentDomain } from '../domains/presentDomain.ts';
-import type { DomainRow } from '../domains/domainRow.ts';
-
-interface ProfileRow {
-  id: number;
-  team_id: number;
-  name: string;
-  email: string;
-  language: string;
-  role_id: number;
-  role_name: string;
-  role_permissions: string;
-  status: string;
-  is_owner: number;
-  enforce_2fa: number;
-  mfa_enabled: number;
-  mfa_method: string | null;
-  passkey_count: number;
-  last_login_at: string | null;
-  created_at: string;
-  updated_at: string;
-  team_name: string;
-  plan: string;
-  api_access: number;
-}
+import { DOMAIN_SELECT, presentDomain } from '../domains/presentDomain.ts';
+import type { DomainListRow } from '../domains/presentDomain.ts';
 
 function authOf(auth: AuthContext | null): AuthContext {
   if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
   return auth;
 }
 
-function profileRow(ctx: ServiceContext, userId: number): ProfileRow {
-  const row = ctx.db
-    .prepare<[number], ProfileRow>(
-      `SELECT u.*, r.name AS role_name, r.permissions AS role_permissions,
-              t.name AS team_name, t.plan, t.api_access
-       FROM users u JOIN roles r ON r.id = u.role_id JOIN teams t ON t.id = u.team_id WHERE u.id = ?`,
-    )
-    .get(userId);
-  if (!row) throw notFound('User');
-  return row;
-}
-
-function presentProfile(row: ProfileRow): Record<string, unknown> {
-  return {
-    id: row.id,
-    name: row.name,
-    email: row.email,
-    language: row.language,
-    role: { id: row.role_id, name: row.role_name },
-    status: row.status,
-    is_owner: row.is_owner === 1,
-    team: { id: row.team_id, name: row.team_name },
-    last_login_at: row.last_login_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
 export const handlers: OperationHandlers = {
-  getMe: (req, ctx) => ({ data: presentProfile(profileRow(ctx, authOf(req.auth).userId)) }),
+  getMe: (req, ctx) => ({ data: presentProfile(loadProfile(ctx.db, authOf(req.auth).userId)) }),
 
   updateMe: (req, ctx) => {
     const auth = authOf(req.auth);
     const body = req.body as { name?: string; language?: string };
-    const current = profileRow(ctx, auth.userId);
+    const current = loadProfile(ctx.db, auth.userId);
     ctx.db
       .prepare('UPDATE users SET name = ?, language = ?, updated_at = ? WHERE id = ?')
       .run(
@@ -84,25 +34,17 @@ export const handlers: OperationHandlers = {
         ctx.clock().toISOString(),
         auth.userId,
       );
-    return { data: presentProfile(profileRow(ctx, auth.userId)) };
+    return { data: presentProfile(loadProfile(ctx.db, auth.userId)) };
   },
 
   getMyPermissions: (req, ctx) => {
-    const row = profileRow(ctx, authOf(req.auth).userId);
+    const row = loadProfile(ctx.db, authOf(req.auth).userId);
     const apiEligible = row.api_access === 1 && ELIGIBLE_PLANS.includes(row.plan);
     const permissions = (JSON.parse(row.role_permissions) as string[]).filter(
-      (p) => apiEligible || p !== 'tokens:manage',
+      (p) => apiEligible || p !== 'tokens.manage',
     );
-    return {
-      data: {
-        role: { id: row.role_id, name: row.role_name },
-        is_owner: row.is_owner === 1,
-        permissions,
-        api_access: row.api_access === 1,
-        plan: row.plan,
-        api_writes: row.is_owner === 1,
-      },
-    };
+    if (row.is_owner === 1) permissions.push('api.write');
+    return { data: { role: row.role_name, is_team_owner: row.is_owner === 1, permissions } };
   },
 
   listMyDomains: (req, ctx) => {
@@ -115,23 +57,27 @@ export const handlers: OperationHandlers = {
       )
       .get(args)!.n;
     const rows = ctx.db
-      .prepare<[typeof args & { limit: number; offset: number }], DomainRow>(
-        `SELECT d.* FROM domains d WHERE ${VISIBLE_DOMAIN_CONDITION}
-         ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
+      .prepare<[typeof args & { limit: number; offset: number }], DomainListRow>(
+        `${DOMAIN_SELECT} WHERE ${VISIBLE_DOMAIN_CONDITION} ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
       )
       .all({ ...args, limit: page.limit, offset: page.offset });
     return paginated(total, rows.map(presentDomain), page);
   },
 
   getMySecurity: (req, ctx) => {
-    const row = profileRow(ctx, authOf(req.auth).userId);
+    const auth = authOf(req.auth);
+    const row = loadProfile(ctx.db, auth.userId);
+    const passkeys = ctx.db
+      .prepare<[number], { id: number; name: string; created_at: string; last_used_at: string | null }>(
+        'SELECT id, name, created_at, last_used_at FROM user_passkeys WHERE user_id = ? ORDER BY id',
+      )
+      .all(auth.userId);
     return {
       data: {
-        mfa_enabled: row.mfa_enabled === 1,
-        mfa_method: row.mfa_method,
-        passkey_enabled: row.passkey_count > 0,
-        passkey_count: row.passkey_count,
-        enforce_2fa: row.enforce_2fa === 1,
+        two_factor_enabled: row.mfa_enabled === 1,
+        two_factor_methods: JSON.parse(row.mfa_methods) as string[],
+        two_factor_enforced: row.enforce_2fa === 1,
+        passkeys,
       },
     };
   },

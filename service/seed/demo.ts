@@ -39,15 +39,22 @@ export function seedDemo(db: ServiceDb, options: { now: Date }): DemoSeed {
       ownerEmail: DEMO_OWNER_EMAIL,
       now: options.now,
     });
-    db.prepare(
-      'UPDATE users SET mfa_enabled = 1, mfa_method = ?, passkey_count = 1 WHERE team_id = ? AND is_owner = 1',
-    ).run('totp', teamId);
+    const ownerId = db
+      .prepare<[number], { id: number }>('SELECT id FROM users WHERE team_id = ? AND is_owner = 1')
+      .get(teamId)!.id;
+    db.prepare(`UPDATE users SET mfa_enabled = 1, mfa_methods = '["totp"]' WHERE id = ?`).run(ownerId);
+    db.prepare('INSERT INTO user_passkeys (user_id, name, created_at) VALUES (?, ?, ?)').run(
+      ownerId,
+      'MacBook Touch ID',
+      at,
+    );
     const insert = db.prepare(
-      `INSERT INTO users (team_id, name, email, role_id, status, is_owner, mfa_enabled, mfa_method, created_at, updated_at)
+      `INSERT INTO users (team_id, name, email, role_id, status, is_owner, mfa_enabled, mfa_methods, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'enabled', 0, ?, ?, ?, ?)`,
     );
-    for (const m of MEMBERS)
-      insert.run(teamId, m.name, m.email, m.roleId, m.mfa, m.mfa ? 'totp' : null, at, at);
+    for (const m of MEMBERS) {
+      insert.run(teamId, m.name, m.email, m.roleId, m.mfa, m.mfa ? '["totp"]' : '[]', at, at);
+    }
     return readSeed(db, teamId);
   })();
 }

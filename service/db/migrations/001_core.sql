@@ -22,17 +22,17 @@ CREATE TABLE roles (
 
 INSERT INTO roles (id, name, description, assignable, permissions) VALUES
   (1, 'Owner', 'Account owner: full control of the team, domains, hosted records and billing.', 0,
-   '["domains:view","domains:manage","records:manage","users:view","users:manage","reports:view","audit:view","tokens:manage","billing:manage"]'),
+   '["domains.view","domains.edit","records.edit","users.view","users.manage","reports.view","audit.view","tokens.manage","billing.manage"]'),
   (2, 'Admin', 'Full control of domains, hosted records and members, except billing.', 0,
-   '["domains:view","domains:manage","records:manage","users:view","users:manage","reports:view","audit:view","tokens:manage"]'),
+   '["domains.view","domains.edit","records.edit","users.view","users.manage","reports.view","audit.view","tokens.manage"]'),
   (3, 'Editor', 'Edits domains and hosted records of every domain.', 0,
-   '["domains:view","domains:manage","records:manage","reports:view","tokens:manage"]'),
+   '["domains.view","domains.edit","records.edit","reports.view","tokens.manage"]'),
   (4, 'Viewer', 'Read-only access to the domains granted to the member.', 1,
-   '["domains:view","reports:view"]'),
+   '["domains.view","reports.view"]'),
   (5, 'Analyst', 'Reads reports, analytics and audit logs of the granted domains.', 1,
-   '["domains:view","reports:view","audit:view"]'),
+   '["domains.view","reports.view","audit.view"]'),
   (6, 'Domain Manager', 'Manages the granted domains and their hosted records.', 1,
-   '["domains:view","domains:manage","records:manage","reports:view"]');
+   '["domains.view","domains.edit","records.edit","reports.view"]');
 
 CREATE TABLE users (
   id               INTEGER PRIMARY KEY,
@@ -45,8 +45,7 @@ CREATE TABLE users (
   is_owner         INTEGER NOT NULL DEFAULT 0 CHECK (is_owner IN (0, 1)),
   enforce_2fa      INTEGER NOT NULL DEFAULT 0 CHECK (enforce_2fa IN (0, 1)),
   mfa_enabled      INTEGER NOT NULL DEFAULT 0 CHECK (mfa_enabled IN (0, 1)),
-  mfa_method       TEXT,                                   -- totp | sms | null
-  passkey_count    INTEGER NOT NULL DEFAULT 0,
+  mfa_methods      TEXT    NOT NULL DEFAULT '[]',          -- JSON array: totp, email, sms
   invited_at       TEXT,
   last_login_at    TEXT,
   created_at       TEXT    NOT NULL,
@@ -57,12 +56,23 @@ CREATE INDEX users_team ON users (team_id);
 -- One owner per team.
 CREATE UNIQUE INDEX users_one_owner ON users (team_id) WHERE is_owner = 1;
 
--- API tokens: only the sha256 of the secret is stored; prefix is the non-secret display head.
+-- Registered passkeys (WebAuthn credentials) of a user; only their labels matter to the API.
+CREATE TABLE user_passkeys (
+  id            INTEGER PRIMARY KEY,
+  user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  name          TEXT    NOT NULL,
+  created_at    TEXT    NOT NULL,
+  last_used_at  TEXT
+);
+CREATE INDEX user_passkeys_user ON user_passkeys (user_id);
+
+-- API tokens: only the sha256 of the secret is stored; prefix ("awt_" + 4) and last_four are display hints.
 CREATE TABLE api_tokens (
   id            INTEGER PRIMARY KEY,
   user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   name          TEXT    NOT NULL,
   prefix        TEXT    NOT NULL,
+  last_four     TEXT    NOT NULL,
   token_hash    TEXT    NOT NULL UNIQUE,
   scopes        TEXT    NOT NULL,                          -- JSON array of scope ids
   expires_at    TEXT    NOT NULL,
@@ -113,6 +123,7 @@ CREATE TABLE domains (
   tls_rpt_verified   INTEGER NOT NULL DEFAULT 0 CHECK (tls_rpt_verified IN (0, 1)),
   bimi_verified      INTEGER NOT NULL DEFAULT 0 CHECK (bimi_verified IN (0, 1)),
   verified_at        TEXT,
+  dns_checked_at     TEXT,                                 -- last check-dns run
   created_at         TEXT    NOT NULL,
   updated_at         TEXT    NOT NULL,
   UNIQUE (team_id, fqdn)
