@@ -12,6 +12,10 @@ export type AlertRuleName =
   | 'plan_not_eligible'
   | 'api_access_disabled';
 
+/** The account-level alert kinds (raised from sync errors, not from signal data). */
+export type AccountAlertKind =
+  'token_invalid' | 'scope_missing' | 'plan_not_eligible' | 'api_access_disabled';
+
 /** How loud an alert is: critical and warning alerts are conditions, info alerts are notices. */
 export type Severity = 'critical' | 'warning' | 'info';
 
@@ -83,6 +87,8 @@ export type LatestDnsEvents = Partial<Record<Protocol, { action: string; occurre
 /** Everything a rule may look at besides previous and next. Built by the mirror inside the write. */
 export interface RuleContext {
   accountId: number;
+  /** The account's label, for alert texts. */
+  accountLabel: string;
   /** The domain being written, or null for account-level rules. */
   domain: AlertDomain | null;
   /** The write's time (ISO). */

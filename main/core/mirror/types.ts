@@ -1,6 +1,8 @@
-import type { AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
+import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
+
+export type { AccountAlertKind } from '../alerts/types.ts';
 
 /** A point in time given to the mirror: epoch milliseconds, an ISO string or a Date. Stored as ISO UTC. */
 export type Instant = number | string | Date;
@@ -133,10 +135,6 @@ export interface RecordSyncErrorInput {
   at: Instant;
   nextDueAt?: Instant;
 }
-
-/** The account-level alert kinds. */
-export type AccountAlertKind =
-  'token_invalid' | 'scope_missing' | 'plan_not_eligible' | 'api_access_disabled';
 
 /** Input of raiseAccountAlert. */
 export interface RaiseAccountAlertInput {

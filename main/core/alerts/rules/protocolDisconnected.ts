@@ -1,0 +1,55 @@
+import { PROTOCOLS, type Protocol } from '../../signals/primitives.ts';
+import { disconnectedKey } from '../keys.ts';
+import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../protocolReading.ts';
+import type { AlertEvent, AlertRuleFn, Severity } from '../types.ts';
+
+// Losing DMARC or SPF exposes the domain to spoofing at once; the other three weaken it.
+const SEVERITY: Record<Protocol, Severity> = {
+  dmarc: 'critical',
+  spf: 'critical',
+  mta_sts: 'warning',
+  tls_rpt: 'warning',
+  bimi: 'warning',
+};
+
+/**
+ * protocol_disconnected: a new DNS event with action disconnected, or a health flag going true → false.
+ * Both paths share one dedupe key per (account, domain, protocol), so whichever signal sees it first opens
+ * the episode and the other only refreshes it. The first reading of a signal is a baseline (previous null)
+ * and raises nothing: a protocol that was never set up is not news. A health flip is ignored when a DNS
+ * event newer than the scan says the protocol is connected (the scan is stale).
+ */
+export const protocolDisconnected: AlertRuleFn<ProtocolReading | null, ProtocolReading> = (
+  previous,
+  next,
+  ctx,
+) => {
+  const domain = ctx.domain;
+  if (!previous || !domain) return [];
+  const events: AlertEvent[] = [];
+  for (const protocol of PROTOCOLS) {
+    const now = next.protocols[protocol];
+    if (!now || now.status !== 'disconnected') continue;
+    const before = previous.protocols[protocol];
+    const isNew = next.source === 'dns' ? before?.eventId !== now.eventId : before?.status === 'connected';
+    if (!isNew) continue;
+    if (next.source === 'health' && newerDnsEventSays(ctx.latestDnsEvents, protocol, now.at, 'connected'))
+      continue;
+    const key = disconnectedKey(ctx.accountId, domain.fqdn, protocol);
+    const open = ctx.openAlerts.get(key);
+    const label = PROTOCOL_LABELS[protocol];
+    const seenBy = next.source === 'dns' ? 'a DNS change event' : 'the health scan';
+    events.push({
+      type: 'raise',
+      rule: 'protocol_disconnected',
+      severity: SEVERITY[protocol],
+      dedupeKey: key,
+      domain,
+      title: `${label} record of ${domain.fqdn} disconnected`,
+      body: `The ${label} record of ${domain.fqdn} is no longer connected (reported by ${seenBy} at ${now.at}).`,
+      // An open episode keeps the time it started; the restore rule compares against it.
+      details: open?.details ?? { protocol, disconnectedAt: now.at, source: next.source },
+    });
+  }
+  return events;
+};

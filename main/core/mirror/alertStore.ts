@@ -1,0 +1,268 @@
+import type { Database } from 'better-sqlite3';
+import type { AlertEvent, AlertRuleName, OpenAlertView, Severity } from '../alerts/types.ts';
+import { MirrorError } from './mirrorError.ts';
+import type { Alert, AlertDelivery, ListAlertsQuery, WriteResult } from './types.ts';
+
+interface AlertRow {
+  id: number;
+  account_id: number;
+  domain_id: number | null;
+  remote_domain_id: number | null;
+  fqdn: string | null;
+  rule: AlertRuleName;
+  severity: Severity;
+  title: string;
+  body: string;
+  dedupe_key: string;
+  details_json: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  resolved_at: string | null;
+  acknowledged_at: string | null;
+  snoozed_until: string | null;
+  delivered_at: string | null;
+  suppressed: 'muted' | null;
+}
+
+const SELECT =
+  'SELECT a.*, d.remote_id AS remote_domain_id FROM alerts a LEFT JOIN domains d ON d.id = a.domain_id';
+
+function toAlert(row: AlertRow): Alert {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    rule: row.rule,
+    severity: row.severity,
+    domainId: row.remote_domain_id,
+    fqdn: row.fqdn,
+    title: row.title,
+    body: row.body,
+    dedupeKey: row.dedupe_key,
+    firstSeenAt: row.first_seen_at,
+    lastSeenAt: row.last_seen_at,
+    resolvedAt: row.resolved_at,
+    acknowledgedAt: row.acknowledged_at,
+    snoozedUntil: row.snoozed_until,
+    deliveredAt: row.delivered_at,
+    suppressed: row.suppressed,
+    details: JSON.parse(row.details_json) as Record<string, unknown>,
+  };
+}
+
+/** Alert episodes, their delivery log and domain mutes. */
+export class AlertStore {
+  constructor(private readonly db: Database) {}
+
+  /** Open alerts of an account (and of one domain plus the account-level ones), keyed by dedupe key. */
+  openAlerts(accountId: number, domainPk: number | null): Map<string, OpenAlertView> {
+    const rows = this.db
+      .prepare(
+        `SELECT id, rule, dedupe_key, first_seen_at, details_json FROM alerts
+         WHERE account_id = ? AND resolved_at IS NULL AND (domain_id IS NULL OR domain_id = ?)`,
+      )
+      .all(accountId, domainPk) as Pick<
+      AlertRow,
+      'id' | 'rule' | 'dedupe_key' | 'first_seen_at' | 'details_json'
+    >[];
+    return new Map(
+      rows.map((r) => [
+        r.dedupe_key,
+        {
+          id: r.id,
+          rule: r.rule,
+          dedupeKey: r.dedupe_key,
+          firstSeenAt: r.first_seen_at,
+          details: JSON.parse(r.details_json) as Record<string, unknown>,
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Apply rule events in order. A raise whose key is already open refreshes that episode (text, details,
+   * last_seen) and is not returned: it was notified when it opened. Everything else is new and returned.
+   */
+  apply(accountId: number, domainPk: number | null, events: AlertEvent[], at: string): WriteResult {
+    const raised: number[] = [];
+    const resolved: number[] = [];
+    for (const event of events) {
+      if (event.type === 'resolve') {
+        const rows = this.db
+          .prepare(
+            'UPDATE alerts SET resolved_at = ? WHERE dedupe_key = ? AND resolved_at IS NULL RETURNING id',
+          )
+          .all(at, event.dedupeKey) as { id: number }[];
+        resolved.push(...rows.map((r) => r.id));
+        continue;
+      }
+      const details = JSON.stringify(event.details ?? {});
+      const refreshed = this.db
+        .prepare(
+          `UPDATE alerts SET severity = ?, title = ?, body = ?, details_json = ?, last_seen_at = ?
+           WHERE dedupe_key = ? AND resolved_at IS NULL`,
+        )
+        .run(event.severity, event.title, event.body, details, at, event.dedupeKey).changes;
+      if (refreshed > 0) continue;
+      const alertDomainPk = event.domain ? domainPk : null;
+      const muted =
+        alertDomainPk !== null &&
+        this.db
+          .prepare('SELECT 1 FROM domain_mutes WHERE domain_id = ? AND (until IS NULL OR until > ?)')
+          .get(alertDomainPk, at) !== undefined;
+      const id = this.db
+        .prepare(
+          `INSERT INTO alerts (account_id, domain_id, fqdn, rule, severity, title, body, dedupe_key, details_json,
+             first_seen_at, last_seen_at, resolved_at, suppressed)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          accountId,
+          alertDomainPk,
+          event.domain?.fqdn ?? null,
+          event.rule,
+          event.severity,
+          event.title,
+          event.body,
+          event.dedupeKey,
+          details,
+          at,
+          at,
+          event.notice ? at : null,
+          muted ? 'muted' : null,
+        ).lastInsertRowid;
+      raised.push(Number(id));
+    }
+    // An alert opened and closed within the same batch is reported as raised only.
+    return {
+      alerts: raised.map((id) => this.require(id)),
+      resolved: resolved.filter((id) => !raised.includes(id)).map((id) => this.require(id)),
+    };
+  }
+
+  /** One alert or undefined. */
+  get(id: number): Alert | undefined {
+    const row = this.db.prepare(`${SELECT} WHERE a.id = ?`).get(id) as AlertRow | undefined;
+    return row && toAlert(row);
+  }
+
+  private require(id: number): Alert {
+    const alert = this.get(id);
+    if (!alert) throw new MirrorError('unknown_alert', `no alert ${id}`);
+    return alert;
+  }
+
+  /** Alerts by filter, newest first. */
+  list(query: ListAlertsQuery): Alert[] {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.accountId !== undefined) {
+      where.push('a.account_id = ?');
+      params.push(query.accountId);
+    }
+    if (query.domainId !== undefined) {
+      where.push('d.remote_id = ?');
+      params.push(query.domainId);
+    }
+    if (query.open !== undefined)
+      where.push(query.open ? 'a.resolved_at IS NULL' : 'a.resolved_at IS NOT NULL');
+    if (query.rule !== undefined) {
+      where.push('a.rule = ?');
+      params.push(query.rule);
+    }
+    const limit = Math.max(1, Math.min(query.limit ?? 100, 10_000));
+    const sql = `${SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY a.first_seen_at DESC, a.id DESC LIMIT ${limit}`;
+    return (this.db.prepare(sql).all(...params) as AlertRow[]).map(toAlert);
+  }
+
+  /** Count of open alerts per local domain key (account alerts under null). */
+  openCounts(): Map<number | null, number> {
+    const rows = this.db
+      .prepare('SELECT domain_id, count(*) AS n FROM alerts WHERE resolved_at IS NULL GROUP BY domain_id')
+      .all() as { domain_id: number | null; n: number }[];
+    return new Map(rows.map((r) => [r.domain_id, r.n]));
+  }
+
+  /** Mark acknowledged (already acknowledged alerts keep their first acknowledgement). */
+  acknowledge(ids: number[], at: string): void {
+    const stmt = this.db.prepare(
+      'UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, ?) WHERE id = ?',
+    );
+    for (const id of ids) stmt.run(at, id);
+  }
+
+  /** Hold until `until`; an open alert is due again then (a reminder), a resolved one keeps its state. */
+  snooze(id: number, until: string): void {
+    const changes = this.db
+      .prepare(
+        `UPDATE alerts SET snoozed_until = ?,
+           delivered_at = CASE WHEN resolved_at IS NULL THEN NULL ELSE delivered_at END WHERE id = ?`,
+      )
+      .run(until, id).changes;
+    if (changes === 0) throw new MirrorError('unknown_alert', `no alert ${id}`);
+  }
+
+  /** Set or replace a domain's mute. */
+  mute(domainPk: number, at: string, until: string | null): void {
+    this.db
+      .prepare(
+        `INSERT INTO domain_mutes (domain_id, muted_at, until) VALUES (?, ?, ?)
+         ON CONFLICT (domain_id) DO UPDATE SET muted_at = excluded.muted_at, until = excluded.until`,
+      )
+      .run(domainPk, at, until);
+  }
+
+  /** Remove a domain's mute. */
+  unmute(domainPk: number): void {
+    this.db.prepare('DELETE FROM domain_mutes WHERE domain_id = ?').run(domainPk);
+  }
+
+  /** The domain's mute when active at `now`, else null. */
+  muteOf(domainPk: number, now: string): { until: string | null } | null {
+    const row = this.db
+      .prepare('SELECT until FROM domain_mutes WHERE domain_id = ? AND (until IS NULL OR until > ?)')
+      .get(domainPk, now) as { until: string | null } | undefined;
+    return row ?? null;
+  }
+
+  /**
+   * Alerts to notify at `now`, oldest first: never delivered (or snoozed as a reminder), not acknowledged,
+   * not raised while muted, not snoozed past now, domain not muted now. A resolved alert that was never
+   * delivered is still delivered (it was held, e.g. by quiet hours), except after a snooze: a snoozed
+   * reminder about a condition that has cleared is pointless.
+   */
+  pending(now: string): Alert[] {
+    const rows = this.db
+      .prepare(
+        `${SELECT} WHERE a.delivered_at IS NULL AND a.acknowledged_at IS NULL AND a.suppressed IS NULL
+           AND (a.snoozed_until IS NULL OR (a.snoozed_until <= @now AND a.resolved_at IS NULL))
+           AND NOT EXISTS (SELECT 1 FROM domain_mutes m WHERE m.domain_id = a.domain_id
+             AND (m.until IS NULL OR m.until > @now))
+         ORDER BY a.first_seen_at, a.id`,
+      )
+      .all({ now }) as AlertRow[];
+    return rows.map(toAlert);
+  }
+
+  /** Delivered on a channel: state and log. */
+  markDelivered(ids: number[], channel: string, at: string): void {
+    const update = this.db.prepare('UPDATE alerts SET delivered_at = ? WHERE id = ?');
+    const log = this.db.prepare(
+      'INSERT INTO alert_deliveries (alert_id, channel, delivered_at) VALUES (?, ?, ?)',
+    );
+    for (const id of ids) {
+      if (update.run(at, id).changes > 0) log.run(id, channel, at);
+    }
+  }
+
+  /** The delivery log of an alert, oldest first. */
+  deliveries(alertId: number): AlertDelivery[] {
+    return (
+      this.db
+        .prepare(
+          'SELECT alert_id, channel, delivered_at FROM alert_deliveries WHERE alert_id = ? ORDER BY id',
+        )
+        .all(alertId) as { alert_id: number; channel: string; delivered_at: string }[]
+    ).map((r) => ({ alertId: r.alert_id, channel: r.channel, deliveredAt: r.delivered_at }));
+  }
+}

@@ -1,0 +1,115 @@
+import type { Database } from 'better-sqlite3';
+import type { DomainsPayload } from '../signals/domains.ts';
+import { MirrorError } from './mirrorError.ts';
+import type { MirrorDomain } from './types.ts';
+
+/** A domain row with its local key (pk) — the key every per-domain table uses. */
+export interface DomainRecord extends MirrorDomain {
+  pk: number;
+}
+
+interface DomainRow {
+  id: number;
+  account_id: number;
+  remote_id: number;
+  fqdn: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  removed_at: string | null;
+}
+
+function toRecord(row: DomainRow): DomainRecord {
+  return {
+    pk: row.id,
+    accountId: row.account_id,
+    domainId: row.remote_id,
+    fqdn: row.fqdn,
+    firstSeenAt: row.first_seen_at,
+    lastSeenAt: row.last_seen_at,
+    removedAt: row.removed_at,
+  };
+}
+
+/** Strip the local key for callers outside the mirror. */
+export function publicDomain({ pk: _pk, ...domain }: DomainRecord): MirrorDomain {
+  return domain;
+}
+
+/** Domain rows, addressed by (account, remote id). */
+export class DomainsStore {
+  constructor(private readonly db: Database) {}
+
+  /** The domain, or undefined. */
+  find(accountId: number, remoteId: number): DomainRecord | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM domains WHERE account_id = ? AND remote_id = ?')
+      .get(accountId, remoteId) as DomainRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** The domain, or a MirrorError. */
+  require(accountId: number, remoteId: number): DomainRecord {
+    const found = this.find(accountId, remoteId);
+    if (!found)
+      throw new MirrorError('unknown_domain', `account ${accountId} has no domain ${remoteId} in the mirror`);
+    return found;
+  }
+
+  /**
+   * The domain a per-domain payload is about: known already, or learnt from the payload's fqdn (a poller may
+   * fetch a domain before the domain list is stored).
+   */
+  resolve(accountId: number, remoteId: number, fqdn: string | undefined, now: string): DomainRecord {
+    const found = this.find(accountId, remoteId);
+    if (found) return found;
+    if (!fqdn) {
+      throw new MirrorError(
+        'unknown_domain',
+        `account ${accountId} has no domain ${remoteId} in the mirror and the payload does not name it`,
+      );
+    }
+    this.db
+      .prepare(
+        'INSERT INTO domains (account_id, remote_id, fqdn, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(accountId, remoteId, fqdn, now, now);
+    return this.require(accountId, remoteId);
+  }
+
+  /**
+   * Store the complete domain list: new domains are added, known ones refreshed (and revived if they had
+   * vanished), and domains missing from the list are marked removed — their history stays.
+   */
+  replaceList(accountId: number, list: DomainsPayload, now: string): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO domains (account_id, remote_id, fqdn, raw_json, first_seen_at, last_seen_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, remote_id) DO UPDATE SET
+         fqdn = excluded.fqdn, raw_json = excluded.raw_json, last_seen_at = excluded.last_seen_at, removed_at = NULL`,
+    );
+    const seen = new Set<number>();
+    for (const item of list) {
+      seen.add(item.id);
+      upsert.run(accountId, item.id, item.fqdn, JSON.stringify(item), now, now);
+    }
+    const markRemoved = this.db.prepare('UPDATE domains SET removed_at = ? WHERE id = ?');
+    for (const domain of this.list(accountId, false)) {
+      if (!seen.has(domain.domainId)) markRemoved.run(now, domain.pk);
+    }
+  }
+
+  /** The account's domains by name. */
+  list(accountId: number, includeRemoved: boolean): DomainRecord[] {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM domains WHERE account_id = ? ${includeRemoved ? '' : 'AND removed_at IS NULL'} ORDER BY fqdn, id`,
+      )
+      .all(accountId) as DomainRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The domain with this local key. */
+  byPk(pk: number): DomainRecord {
+    return toRecord(this.db.prepare('SELECT * FROM domains WHERE id = ?').get(pk) as DomainRow);
+  }
+}

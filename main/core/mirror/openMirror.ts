@@ -1,0 +1,35 @@
+import Database from 'better-sqlite3';
+import { DEFAULT_RULES, type AlertRules } from '../alerts/ruleSet.ts';
+import { migrate } from './migrations.ts';
+import { SqliteMirror } from './sqliteMirror.ts';
+import type { Mirror, MirrorClock } from './types.ts';
+
+/** Options of openMirror. */
+export interface OpenMirrorOptions {
+  /** Source of "now" (default: the wall clock). */
+  clock?: MirrorClock;
+  /** Replace some alert rules (tests). */
+  rules?: Partial<AlertRules>;
+}
+
+const wallClock: MirrorClock = { now: () => Date.now() };
+
+/**
+ * Open (creating if needed) and migrate the mirror. Files get WAL (readers never block the poller's writes);
+ * every database gets synchronous=FULL (a committed alert survives power loss) and enforced foreign keys.
+ */
+export function openMirror(file: string, options: OpenMirrorOptions = {}): Mirror {
+  const db = new Database(file);
+  try {
+    if (file !== ':memory:' && file !== '') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    // The CLI and the app may share the file; wait for the other writer instead of failing at once.
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return new SqliteMirror(db, options.clock ?? wallClock, { ...DEFAULT_RULES, ...options.rules });
+}

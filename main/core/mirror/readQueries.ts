@@ -1,0 +1,288 @@
+import type { Database } from 'better-sqlite3';
+import type { SignalName } from '../signals/catalog.ts';
+import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
+import type { AlertStore } from './alertStore.ts';
+import { publicDomain, type DomainsStore } from './domainsStore.ts';
+import { publicSyncState, type SyncStateStore } from './syncStateStore.ts';
+import type {
+  DnsEventPoint,
+  DomainDetail,
+  HealthPoint,
+  HistoryKind,
+  HistoryQuery,
+  HistoryRows,
+  MailVolumePoint,
+  OverviewRow,
+  ScorePoint,
+  SignalAge,
+} from './types.ts';
+import { toIsoOrNull } from './isoTime.ts';
+
+type Json = Record<string, unknown>;
+
+const parse = (text: string | null): Json | null => (text === null ? null : (JSON.parse(text) as Json));
+
+function protocolFlags(text: string): Partial<Record<Protocol, boolean>> {
+  const raw = JSON.parse(text) as Json;
+  const flags: Partial<Record<Protocol, boolean>> = {};
+  for (const p of PROTOCOLS) if (typeof raw[p] === 'boolean') flags[p] = raw[p];
+  return flags;
+}
+
+// Histories are returned oldest first; the limit keeps the newest rows (what a chart's right edge shows).
+const DEFAULT_HISTORY_LIMIT = 10_000;
+
+/** The read side the UI, CLI and facade use. */
+export class ReadQueries {
+  constructor(
+    private readonly db: Database,
+    private readonly domains: DomainsStore,
+    private readonly syncStates: SyncStateStore,
+    private readonly alerts: AlertStore,
+  ) {}
+
+  /** See Mirror.overview. */
+  overview(accountId: number | undefined, now: number): OverviewRow[] {
+    const filter = accountId === undefined ? '' : 'AND d.account_id = ?';
+    const args = accountId === undefined ? [] : [accountId];
+    const domains = this.db
+      .prepare(
+        `SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn FROM domains d
+         JOIN accounts a ON a.id = d.account_id WHERE d.removed_at IS NULL ${filter} ORDER BY a.label, d.fqdn`,
+      )
+      .all(...args) as { pk: number; account_id: number; label: string; remote_id: number; fqdn: string }[];
+    const health = new Map(
+      (
+        this.db
+          .prepare(
+            `SELECT * FROM (SELECT h.*, row_number() OVER (PARTITION BY h.domain_id ORDER BY h.scanned_at DESC) AS n
+             FROM health_snapshots h JOIN domains d ON d.id = h.domain_id WHERE 1 ${filter}) WHERE n = 1`,
+          )
+          .all(...args) as {
+          domain_id: number;
+          protocols_json: string;
+          protocols_passing: number | null;
+          total_protocols: number | null;
+          result: string | null;
+          scanned_at: string;
+        }[]
+      ).map((r) => [r.domain_id, r]),
+    );
+    const scores = new Map(
+      (
+        this.db
+          .prepare(
+            `SELECT * FROM (SELECT s.*, row_number() OVER (PARTITION BY s.domain_id ORDER BY s.computed_at DESC) AS n
+             FROM security_scores s JOIN domains d ON d.id = s.domain_id WHERE 1 ${filter}) WHERE n = 1`,
+          )
+          .all(...args) as {
+          domain_id: number;
+          score: number;
+          max_score: number | null;
+          interpretation: string | null;
+          computed_at: string;
+        }[]
+      ).map((r) => [r.domain_id, r]),
+    );
+    const openCounts = this.alerts.openCounts();
+    const states = new Map<number, ReturnType<SyncStateStore['list']>>();
+    for (const s of this.syncStates.list(accountId)) {
+      if (s.domainPk === null) continue;
+      const list = states.get(s.domainPk) ?? [];
+      list.push(s);
+      states.set(s.domainPk, list);
+    }
+    return domains.map((d) => {
+      const h = health.get(d.pk);
+      const s = scores.get(d.pk);
+      const data: Partial<Record<SignalName, SignalAge>> = {};
+      let lastError: OverviewRow['lastError'] = null;
+      for (const st of states.get(d.pk) ?? []) {
+        data[st.signal] = {
+          lastSuccessAt: st.lastSuccessAt,
+          ageSeconds:
+            st.lastSuccessAt === null
+              ? null
+              : Math.max(0, Math.floor((now - Date.parse(st.lastSuccessAt)) / 1000)),
+          lastError: st.lastError,
+        };
+        if (st.lastError && (!lastError || st.lastError.at > lastError.at))
+          lastError = { ...st.lastError, signal: st.signal };
+      }
+      return {
+        accountId: d.account_id,
+        accountLabel: d.label,
+        domainId: d.remote_id,
+        fqdn: d.fqdn,
+        health: h
+          ? {
+              protocols: protocolFlags(h.protocols_json),
+              passing: h.protocols_passing,
+              total: h.total_protocols,
+              result: h.result,
+              scannedAt: h.scanned_at,
+            }
+          : null,
+        score: s
+          ? {
+              score: s.score,
+              maxScore: s.max_score,
+              interpretation: s.interpretation,
+              computedAt: s.computed_at,
+            }
+          : null,
+        openAlerts: openCounts.get(d.pk) ?? 0,
+        data,
+        lastError,
+      };
+    });
+  }
+
+  /** See Mirror.domainDetail. */
+  domainDetail(accountId: number, domainId: number, now: string): DomainDetail | null {
+    const domain = this.domains.find(accountId, domainId);
+    if (!domain) return null;
+    const pk = domain.pk;
+    const one = (sql: string) => this.db.prepare(sql).get(pk) as Json | undefined;
+    const health = one(
+      'SELECT raw_json FROM health_snapshots WHERE domain_id = ? ORDER BY scanned_at DESC LIMIT 1',
+    );
+    const score = one(
+      'SELECT raw_json FROM security_scores WHERE domain_id = ? ORDER BY computed_at DESC LIMIT 1',
+    );
+    const byProtocol = (table: string) =>
+      Object.fromEntries(
+        (
+          this.db
+            .prepare(`SELECT protocol, raw_json FROM ${table} WHERE domain_id = ? ORDER BY protocol`)
+            .all(pk) as {
+            protocol: string;
+            raw_json: string;
+          }[]
+        ).map((r) => [r.protocol, JSON.parse(r.raw_json) as Json]),
+      );
+    const tls = one(
+      'SELECT config_json, failures_json, fetched_at FROM tls_rpt_summaries WHERE domain_id = ?',
+    );
+    const dashboard = one(
+      'SELECT raw_json FROM dashboard_cache WHERE domain_id = ? ORDER BY fetched_at DESC LIMIT 1',
+    );
+    return {
+      domain: publicDomain(domain),
+      health: health ? parse(health.raw_json as string) : null,
+      score: score ? parse(score.raw_json as string) : null,
+      dnsCurrent: byProtocol('dns_current'),
+      dnsSummary: byProtocol('dns_timeline_summary'),
+      failedSources: this.latestSources(pk, 'failed'),
+      sendingServices: this.latestSources(pk, 'sending'),
+      tlsRpt: tls
+        ? {
+            config: parse(tls.config_json as string | null),
+            failures: parse(tls.failures_json as string | null),
+            fetchedAt: tls.fetched_at as string,
+          }
+        : null,
+      dashboardCache: dashboard ? parse(dashboard.raw_json as string) : null,
+      syncStates: this.syncStates
+        .list(accountId)
+        .filter((s) => s.domainPk === pk)
+        .map(publicSyncState),
+      openAlerts: this.alerts.list({ accountId, domainId, open: true, limit: 1000 }),
+      muted: this.alerts.muteOf(pk, now),
+    };
+  }
+
+  private latestSources(pk: number, kind: 'failed' | 'sending'): DomainDetail['failedSources'] {
+    const win = this.db
+      .prepare(
+        `SELECT window_start, window_end, fetched_at FROM source_windows WHERE domain_id = ? AND kind = ?
+         ORDER BY fetched_at DESC LIMIT 1`,
+      )
+      .get(pk, kind) as { window_start: string; window_end: string; fetched_at: string } | undefined;
+    if (!win) return null;
+    const sources = (
+      this.db
+        .prepare(
+          `SELECT raw_json FROM source_entries WHERE domain_id = ? AND kind = ? AND window_start = ? AND window_end = ?
+           ORDER BY position`,
+        )
+        .all(pk, kind, win.window_start, win.window_end) as { raw_json: string }[]
+    ).map((r) => JSON.parse(r.raw_json) as Json);
+    return {
+      window: win.window_start || win.window_end ? { start: win.window_start, end: win.window_end } : null,
+      fetchedAt: win.fetched_at,
+      sources,
+    };
+  }
+
+  /** See Mirror.history. */
+  history<K extends HistoryKind>(kind: K, query: HistoryQuery): HistoryRows[K][] {
+    const domain = this.domains.find(query.accountId, query.domainId);
+    if (!domain) return [];
+    // Mail volume is keyed by calendar date; comparing its date with an ISO instant's date part is exact.
+    const since = toIsoOrNull(query.since);
+    const until = toIsoOrNull(query.until);
+    const dateBound = (iso: string | null) =>
+      iso === null ? null : kind === 'mail_volume' ? iso.slice(0, 10) : iso;
+    const params = {
+      pk: domain.pk,
+      since: dateBound(since),
+      until: dateBound(until),
+      limit: Math.max(1, Math.min(query.limit ?? DEFAULT_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT)),
+    };
+    const range = (col: string) =>
+      `(@since IS NULL OR ${col} >= @since) AND (@until IS NULL OR ${col} <= @until)`;
+    const newestFirst = (sql: string) => (this.db.prepare(sql).all(params) as Json[]).reverse();
+    const rows: Record<HistoryKind, () => unknown[]> = {
+      health: () =>
+        newestFirst(
+          `SELECT * FROM health_snapshots WHERE domain_id = @pk AND ${range('scanned_at')}
+           ORDER BY scanned_at DESC LIMIT @limit`,
+        ).map((r): HealthPoint => ({
+          at: r.scanned_at as string,
+          result: r.result as string | null,
+          protocols: protocolFlags(r.protocols_json as string),
+          passing: r.protocols_passing as number | null,
+          total: r.total_protocols as number | null,
+        })),
+      score: () =>
+        newestFirst(
+          `SELECT * FROM (
+             SELECT computed_at AS at, score, 'measured' AS kind FROM security_scores WHERE domain_id = @pk
+             UNION ALL
+             SELECT scanned_at AS at, derived_score AS score, 'derived' AS kind FROM score_history WHERE domain_id = @pk)
+           WHERE ${range('at')} ORDER BY at DESC, kind DESC LIMIT @limit`,
+        ).map((r): ScorePoint => ({
+          at: r.at as string,
+          score: r.score as number,
+          kind: r.kind as ScorePoint['kind'],
+        })),
+      mail_volume: () =>
+        newestFirst(
+          `SELECT * FROM mail_volume_days WHERE domain_id = @pk AND ${range('date')} ORDER BY date DESC LIMIT @limit`,
+        ).map((r): MailVolumePoint => ({
+          date: r.date as string,
+          total: r.total as number | null,
+          delivered: r.delivered as number | null,
+          quarantined: r.quarantined as number | null,
+          rejected: r.rejected as number | null,
+          dmarcPass: r.dmarc_pass as number | null,
+          dmarcFail: r.dmarc_fail as number | null,
+        })),
+      dns_events: () =>
+        newestFirst(
+          `SELECT * FROM dns_events WHERE domain_id = @pk AND ${range('occurred_at')}
+           ORDER BY occurred_at DESC, remote_id DESC LIMIT @limit`,
+        ).map((r): DnsEventPoint => ({
+          eventId: r.remote_id as number,
+          recordType: r.record_type as string,
+          action: r.action as string,
+          recordValue: r.record_value as string | null,
+          statusBefore: r.status_before as string | null,
+          statusAfter: r.status_after as string | null,
+          occurredAt: r.occurred_at as string,
+        })),
+    };
+    return rows[kind]() as HistoryRows[K][];
+  }
+}

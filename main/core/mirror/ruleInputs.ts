@@ -1,0 +1,104 @@
+import type { Database } from 'better-sqlite3';
+import type { HealthReading } from '../alerts/rules/healthRegressed.ts';
+import type { ScoreReading } from '../alerts/rules/scoreDropped.ts';
+import type { KnownThreats } from '../alerts/rules/threatSourceAppeared.ts';
+import { readingFromDnsEvents, readingFromHealth, type ProtocolReading } from '../alerts/protocolReading.ts';
+import type { LatestDnsEvents } from '../alerts/types.ts';
+import { isProtocol, type Protocol } from '../signals/primitives.ts';
+
+// The rules compare state the mirror holds before a write with state it holds after: reading both from the
+// same tables (rather than from the payload) means backfilled old rows never look like news.
+
+interface HealthRow {
+  scanned_at: string;
+  result: string | null;
+  protocols_json: string;
+  protocols_passing: number | null;
+  total_protocols: number | null;
+}
+
+/** The latest health snapshot of a domain, as protocol and health readings; null when none is stored. */
+export function latestHealth(
+  db: Database,
+  domainPk: number,
+): { protocols: ProtocolReading; health: HealthReading } | null {
+  const row = db
+    .prepare(
+      `SELECT scanned_at, result, protocols_json, protocols_passing, total_protocols FROM health_snapshots
+       WHERE domain_id = ? ORDER BY scanned_at DESC LIMIT 1`,
+    )
+    .get(domainPk) as HealthRow | undefined;
+  if (!row) return null;
+  const flags = JSON.parse(row.protocols_json) as Record<string, unknown>;
+  const passing = row.protocols_passing ?? Object.values(flags).filter((v) => v === true).length;
+  return {
+    protocols: readingFromHealth(flags, row.scanned_at),
+    health: { passing, total: row.total_protocols, result: row.result, at: row.scanned_at },
+  };
+}
+
+/** The latest stored DNS event per protocol (ties on time go to the higher event id). */
+export function latestDnsEventRows(
+  db: Database,
+  domainPk: number,
+): Partial<Record<Protocol, { action: string; occurredAt: string; eventId: number }>> {
+  const rows = db
+    .prepare(
+      `SELECT record_type, action, occurred_at, remote_id FROM (
+         SELECT *, row_number() OVER (PARTITION BY record_type ORDER BY occurred_at DESC, remote_id DESC) AS n
+         FROM dns_events WHERE domain_id = ?) WHERE n = 1`,
+    )
+    .all(domainPk) as { record_type: string; action: string; occurred_at: string; remote_id: number }[];
+  const latest: Partial<Record<Protocol, { action: string; occurredAt: string; eventId: number }>> = {};
+  for (const r of rows) {
+    if (isProtocol(r.record_type)) {
+      latest[r.record_type] = { action: r.action, occurredAt: r.occurred_at, eventId: r.remote_id };
+    }
+  }
+  return latest;
+}
+
+/** The context's view of DNS events (for health rules deferring to fresher DNS). */
+export function latestDnsEvents(db: Database, domainPk: number): LatestDnsEvents {
+  const latest: LatestDnsEvents = {};
+  for (const [p, e] of Object.entries(latestDnsEventRows(db, domainPk))) {
+    latest[p as Protocol] = { action: e.action, occurredAt: e.occurredAt };
+  }
+  return latest;
+}
+
+/**
+ * The DNS protocol reading, or null when the domain's DNS feed was never fetched before (the first fetch is
+ * a baseline: 30 days of old events are history, not news).
+ */
+export function dnsReading(db: Database, domainPk: number, everFetched: boolean): ProtocolReading | null {
+  return everFetched ? readingFromDnsEvents(latestDnsEventRows(db, domainPk)) : null;
+}
+
+/** The latest security score reading, or null. */
+export function latestScore(db: Database, domainPk: number): ScoreReading | null {
+  const row = db
+    .prepare(
+      'SELECT score, computed_at FROM security_scores WHERE domain_id = ? ORDER BY computed_at DESC LIMIT 1',
+    )
+    .get(domainPk) as { score: number; computed_at: string } | undefined;
+  return row ? { score: row.score, at: row.computed_at } : null;
+}
+
+/** Every registered threat ever seen on the domain. */
+export function knownThreats(db: Database, domainPk: number): KnownThreats {
+  const rows = db
+    .prepare('SELECT source_name FROM threat_sources_seen WHERE domain_id = ?')
+    .all(domainPk) as {
+    source_name: string;
+  }[];
+  return { known: new Set(rows.map((r) => r.source_name)) };
+}
+
+/** Remember registered threats as seen (once per source per domain). */
+export function rememberThreats(db: Database, domainPk: number, names: Iterable<string>, at: string): void {
+  const insert = db.prepare(
+    'INSERT INTO threat_sources_seen (domain_id, source_name, first_seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  for (const name of names) insert.run(domainPk, name, at);
+}

@@ -1,0 +1,365 @@
+import type { Database } from 'better-sqlite3';
+import type { AlertRules } from '../alerts/ruleSet.ts';
+import { accountAlertEvent } from '../alerts/rules/accountAlerts.ts';
+import { inQuietHours } from '../alerts/quietHours.ts';
+import type { AlertDomain, AlertEvent, AlertSettings, RuleContext } from '../alerts/types.ts';
+import { SIGNALS, type SignalName, type SignalPayloads } from '../signals/catalog.ts';
+import { AccountsStore } from './accountsStore.ts';
+import { AlertStore } from './alertStore.ts';
+import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
+import { toIso, toIsoOrNull } from './isoTime.ts';
+import { MirrorError } from './mirrorError.ts';
+import { ReadQueries } from './readQueries.ts';
+import {
+  dnsReading,
+  knownThreats,
+  latestDnsEvents,
+  latestHealth,
+  latestScore,
+  rememberThreats,
+} from './ruleInputs.ts';
+import { SettingsStore } from './settingsStore.ts';
+import { writeSignalRows } from './signalRows.ts';
+import { publicSyncState, SyncStateStore } from './syncStateStore.ts';
+import type {
+  Account,
+  Alert,
+  AlertDelivery,
+  DomainDetail,
+  HistoryKind,
+  HistoryQuery,
+  HistoryRows,
+  Instant,
+  ListAlertsQuery,
+  Mirror,
+  MirrorClock,
+  MirrorDomain,
+  MuteDomainInput,
+  OverviewRow,
+  RaiseAccountAlertInput,
+  RecordSyncErrorInput,
+  SetNextDueInput,
+  SyncState,
+  WriteResult,
+  WriteSignalInput,
+} from './types.ts';
+
+const DNS_SIGNALS: readonly SignalName[] = ['dns_changes', 'dns_timeline'];
+
+/** The Mirror over a better-sqlite3 database (opened and migrated by openMirror). */
+export class SqliteMirror implements Mirror {
+  private readonly accounts: AccountsStore;
+  private readonly domains: DomainsStore;
+  private readonly syncStates: SyncStateStore;
+  private readonly alertStore: AlertStore;
+  private readonly settings: SettingsStore;
+  private readonly reads: ReadQueries;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: MirrorClock,
+    private readonly rules: AlertRules,
+  ) {
+    this.accounts = new AccountsStore(db);
+    this.domains = new DomainsStore(db);
+    this.syncStates = new SyncStateStore(db);
+    this.alertStore = new AlertStore(db);
+    this.settings = new SettingsStore(db);
+    this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore);
+  }
+
+  private nowIso(at?: Instant): string {
+    return toIso(at ?? this.clock.now());
+  }
+
+  upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account {
+    return this.accounts.upsert(input, this.nowIso());
+  }
+
+  listAccounts(): Account[] {
+    return this.accounts.list();
+  }
+
+  removeAccount(id: number): boolean {
+    return this.accounts.remove(id);
+  }
+
+  setAccountPaused(id: number, reason: string | null): void {
+    this.accounts.setPaused(id, reason);
+  }
+
+  listDomains(accountId: number, options?: { includeRemoved?: boolean }): MirrorDomain[] {
+    return this.domains.list(accountId, options?.includeRemoved ?? false).map(publicDomain);
+  }
+
+  writeSignal<S extends SignalName>(input: WriteSignalInput<S>): WriteResult {
+    const meta = SIGNALS[input.signal];
+    if (!meta) throw new MirrorError('invalid_input', `unknown signal ${String(input.signal)}`);
+    const at = toIso(input.fetchedAt);
+    const nextDueAt = toIsoOrNull(input.nextDueAt);
+    return this.db.transaction((): WriteResult => {
+      const account = this.accounts.require(input.accountId);
+      if (meta.per === 'account') {
+        this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
+        const events = this.rules.accountAlertsOnSuccess(
+          null,
+          { scope: meta.scope },
+          this.context(account, null, at),
+        );
+        const result = this.alertStore.apply(account.id, null, events, at);
+        this.syncStates.success(account.id, null, input.signal, at, nextDueAt);
+        return result;
+      }
+      if (input.domainId === null) {
+        throw new MirrorError(
+          'invalid_input',
+          `${input.signal} is a per-domain signal: domainId is required`,
+        );
+      }
+      const payload = input.payload as SignalPayloads[Exclude<SignalName, 'domains'>];
+      const fqdn = !Array.isArray(payload) && typeof payload.fqdn === 'string' ? payload.fqdn : undefined;
+      const domain = this.domains.resolve(account.id, input.domainId, fqdn, at);
+      const ctx = this.context(account, domain, at);
+      const evaluate = this.prepareRules(input.signal, domain, account.id);
+      writeSignalRows(this.db, input.signal as Exclude<SignalName, 'domains'>, payload, {
+        domainPk: domain.pk,
+        fetchedAt: at,
+        window: input.window ?? { start: '', end: '' },
+      });
+      const events = [
+        ...evaluate(payload, ctx),
+        ...this.rules.accountAlertsOnSuccess(null, { scope: meta.scope }, ctx),
+      ];
+      const result = this.alertStore.apply(account.id, domain.pk, events, at);
+      this.syncStates.success(account.id, domain.pk, input.signal, at, nextDueAt);
+      return result;
+    })();
+  }
+
+  /**
+   * Read the rules' previous state before the rows are written; the returned function reads the next state
+   * after and runs the signal's rules. Signals without rules return no events.
+   */
+  private prepareRules(
+    signal: SignalName,
+    domain: DomainRecord,
+    accountId: number,
+  ): (payload: unknown, ctx: RuleContext) => AlertEvent[] {
+    const r = this.rules;
+    const pk = domain.pk;
+    switch (signal) {
+      case 'health':
+      case 'health_history': {
+        const before = latestHealth(this.db, pk);
+        return (_payload, ctx) => {
+          const after = latestHealth(this.db, pk);
+          if (!after) return [];
+          return [
+            ...r.protocolDisconnected(before?.protocols ?? null, after.protocols, ctx),
+            ...r.protocolRestored(before?.protocols ?? null, after.protocols, ctx),
+            ...r.healthRegressed(before?.health ?? null, after.health, ctx),
+          ];
+        };
+      }
+      case 'dns_changes':
+      case 'dns_timeline': {
+        const everFetched = DNS_SIGNALS.some(
+          (s) => this.syncStates.find(accountId, pk, s)?.lastSuccessAt != null,
+        );
+        const before = dnsReading(this.db, pk, everFetched);
+        return (_payload, ctx) => {
+          const after = dnsReading(this.db, pk, true)!;
+          return [...r.protocolDisconnected(before, after, ctx), ...r.protocolRestored(before, after, ctx)];
+        };
+      }
+      case 'security_score': {
+        const before = latestScore(this.db, pk);
+        return (_payload, ctx) => {
+          const after = latestScore(this.db, pk);
+          return after ? r.scoreDropped(before, after, ctx) : [];
+        };
+      }
+      case 'failed_sources': {
+        const before = knownThreats(this.db, pk);
+        return (payload, ctx) => {
+          const failed = payload as SignalPayloads['failed_sources'];
+          const events = r.threatSourceAppeared(before, failed, ctx);
+          const threats = failed.failed_sources
+            .filter((s) => s.is_registered_threat === true)
+            .map((s) => s.source_name);
+          rememberThreats(this.db, pk, threats, ctx.at);
+          return events;
+        };
+      }
+      default:
+        return () => [];
+    }
+  }
+
+  private context(account: Account, domain: DomainRecord | null, at: string): RuleContext {
+    const alertDomain: AlertDomain | null = domain ? { id: domain.domainId, fqdn: domain.fqdn } : null;
+    return {
+      accountId: account.id,
+      accountLabel: account.label,
+      domain: alertDomain,
+      at,
+      openAlerts: this.alertStore.openAlerts(account.id, domain?.pk ?? null),
+      settings: this.settings.alertSettings(),
+      latestDnsEvents: domain ? latestDnsEvents(this.db, domain.pk) : {},
+    };
+  }
+
+  recordSyncError(input: RecordSyncErrorInput): WriteResult {
+    const at = toIso(input.at);
+    const nextDueAt = toIsoOrNull(input.nextDueAt);
+    return this.db.transaction((): WriteResult => {
+      const account = this.accounts.require(input.accountId);
+      const domain = input.domainId === null ? null : this.domains.require(account.id, input.domainId);
+      const previous = this.syncStates.find(account.id, domain?.pk ?? null, input.signal)?.lastError ?? null;
+      this.syncStates.failure(account.id, domain?.pk ?? null, input.signal, input.error, at, nextDueAt);
+      const scope = input.error.missingScope ?? SIGNALS[input.signal]?.scope ?? null;
+      const events = this.rules.accountAlertsOnError(
+        previous,
+        { code: String(input.error.code), message: String(input.error.message), scope },
+        this.context(account, null, at),
+      );
+      return this.alertStore.apply(account.id, null, events, at);
+    })();
+  }
+
+  raiseAccountAlert(input: RaiseAccountAlertInput): WriteResult {
+    const at = this.nowIso(input.at);
+    return this.db.transaction((): WriteResult => {
+      const account = this.accounts.require(input.accountId);
+      const event = accountAlertEvent(
+        input.kind,
+        account.id,
+        account.label,
+        input.missingScope ?? null,
+        input.message,
+      );
+      return this.alertStore.apply(account.id, null, [event], at);
+    })();
+  }
+
+  getSyncStates(accountId: number): SyncState[] {
+    return this.syncStates.list(accountId).map(publicSyncState);
+  }
+
+  setNextDue(input: SetNextDueInput): void {
+    const nextDueAt = toIsoOrNull(input.nextDueAt);
+    this.db.transaction(() => {
+      this.accounts.require(input.accountId);
+      const domain = input.domainId === null ? null : this.domains.require(input.accountId, input.domainId);
+      this.syncStates.setNextDue(
+        input.accountId,
+        domain?.pk ?? null,
+        input.signal,
+        nextDueAt,
+        input.periodSeconds,
+      );
+    })();
+  }
+
+  lastSeen(accountId: number, signal: SignalName, domainId: number | null): string | null {
+    const domain = domainId === null ? undefined : this.domains.find(accountId, domainId);
+    if (domainId !== null && !domain) return null;
+    const pk = domain?.pk ?? null;
+    const max = (sql: string) => (this.db.prepare(sql).get(pk) as { v: string | null }).v;
+    switch (signal) {
+      case 'dns_changes':
+      case 'dns_timeline':
+        return max('SELECT max(occurred_at) AS v FROM dns_events WHERE domain_id = ?');
+      case 'health':
+      case 'health_history':
+        return max('SELECT max(scanned_at) AS v FROM health_snapshots WHERE domain_id = ?');
+      case 'security_score':
+        return max('SELECT max(computed_at) AS v FROM security_scores WHERE domain_id = ?');
+      case 'score_history':
+        return max('SELECT max(scanned_at) AS v FROM score_history WHERE domain_id = ?');
+      case 'mail_volume':
+        return max('SELECT max(date) AS v FROM mail_volume_days WHERE domain_id = ?');
+      case 'dns_history':
+        return max('SELECT max(occurred_at) AS v FROM dns_record_history WHERE domain_id = ?');
+      case 'dns_snapshots':
+        return max('SELECT max(occurred_at) AS v FROM dns_snapshots WHERE domain_id = ?');
+      default:
+        return this.syncStates.find(accountId, pk, signal)?.lastSuccessAt ?? null;
+    }
+  }
+
+  overview(accountId?: number): OverviewRow[] {
+    return this.reads.overview(accountId, this.clock.now());
+  }
+
+  domainDetail(accountId: number, domainId: number): DomainDetail | null {
+    return this.reads.domainDetail(accountId, domainId, this.nowIso());
+  }
+
+  history<K extends HistoryKind>(kind: K, query: HistoryQuery): HistoryRows[K][] {
+    return this.reads.history(kind, query);
+  }
+
+  listAlerts(query: ListAlertsQuery = {}): Alert[] {
+    return this.alertStore.list(query);
+  }
+
+  getAlert(id: number): Alert | null {
+    return this.alertStore.get(id) ?? null;
+  }
+
+  acknowledgeAlerts(ids: number[], at?: Instant): void {
+    const when = this.nowIso(at);
+    this.db.transaction(() => this.alertStore.acknowledge(ids, when))();
+  }
+
+  snoozeAlert(id: number, until: Instant): void {
+    this.alertStore.snooze(id, toIso(until));
+  }
+
+  muteDomain(input: MuteDomainInput): void {
+    const domain = this.domains.require(input.accountId, input.domainId);
+    this.alertStore.mute(domain.pk, this.nowIso(), toIsoOrNull(input.until));
+  }
+
+  unmuteDomain(accountId: number, domainId: number): void {
+    this.alertStore.unmute(this.domains.require(accountId, domainId).pk);
+  }
+
+  pendingDeliveries(now?: Instant): Alert[] {
+    const at = toIso(now ?? this.clock.now());
+    const settings = this.settings.alertSettings();
+    // Quiet hours hold everything: nothing is lost, it is all pending again when they end.
+    if (inQuietHours(Date.parse(at), settings.quietHours, settings.timeZone)) return [];
+    return this.alertStore.pending(at);
+  }
+
+  markDelivered(ids: number[], channel: string, at?: Instant): void {
+    const when = this.nowIso(at);
+    this.db.transaction(() => this.alertStore.markDelivered(ids, channel, when))();
+  }
+
+  deliveries(alertId: number): AlertDelivery[] {
+    return this.alertStore.deliveries(alertId);
+  }
+
+  getSetting(key: string): unknown {
+    return this.settings.get(key);
+  }
+
+  setSetting(key: string, value: unknown): void {
+    this.settings.set(key, value, this.nowIso());
+  }
+
+  getAlertSettings(): AlertSettings {
+    return this.settings.alertSettings();
+  }
+
+  setAlertSettings(patch: Partial<AlertSettings>): AlertSettings {
+    return this.settings.setAlertSettings(patch, this.nowIso());
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,170 @@
+import type { Database } from 'better-sqlite3';
+import { SIGNALS, type SignalName } from '../signals/catalog.ts';
+import type { SyncError, SyncErrorInput, SyncState } from './types.ts';
+
+interface SyncRow {
+  id: number;
+  account_id: number;
+  domain_id: number | null;
+  remote_id: number | null;
+  fqdn: string | null;
+  signal: SignalName;
+  last_success_at: string | null;
+  last_attempt_at: string | null;
+  error_code: string | null;
+  error_status: number | null;
+  error_message: string | null;
+  error_request_id: string | null;
+  error_retryable: number | null;
+  error_missing_scope: string | null;
+  error_at: string | null;
+  consecutive_failures: number;
+  next_due_at: string | null;
+  period_seconds: number;
+}
+
+const SELECT = `SELECT s.*, d.remote_id, d.fqdn FROM sync_state s LEFT JOIN domains d ON d.id = s.domain_id`;
+
+function toState(row: SyncRow): SyncState & { domainPk: number | null } {
+  const lastError: SyncError | null =
+    row.error_code === null
+      ? null
+      : {
+          status: row.error_status ?? 0,
+          code: row.error_code,
+          message: row.error_message ?? '',
+          requestId: row.error_request_id ?? '',
+          retryable: row.error_retryable === 1,
+          missingScope: row.error_missing_scope,
+          at: row.error_at ?? row.last_attempt_at ?? '',
+        };
+  return {
+    accountId: row.account_id,
+    domainId: row.remote_id,
+    domainPk: row.domain_id,
+    fqdn: row.fqdn,
+    signal: row.signal,
+    lastSuccessAt: row.last_success_at,
+    lastAttemptAt: row.last_attempt_at,
+    lastError,
+    consecutiveFailures: row.consecutive_failures,
+    nextDueAt: row.next_due_at,
+    periodSeconds: row.period_seconds,
+  };
+}
+
+/** Strip the local key for callers outside the mirror. */
+export function publicSyncState({
+  domainPk: _pk,
+  ...state
+}: SyncState & { domainPk: number | null }): SyncState {
+  return state;
+}
+
+/** One row per (account, domain or account-level, signal). */
+export class SyncStateStore {
+  constructor(private readonly db: Database) {}
+
+  private ensure(accountId: number, domainPk: number | null, signal: SignalName): number {
+    const existing = this.db
+      .prepare(
+        'SELECT id FROM sync_state WHERE account_id = ? AND ifnull(domain_id, 0) = ifnull(?, 0) AND signal = ?',
+      )
+      .get(accountId, domainPk, signal) as { id: number } | undefined;
+    if (existing) return existing.id;
+    return Number(
+      this.db
+        .prepare('INSERT INTO sync_state (account_id, domain_id, signal, period_seconds) VALUES (?, ?, ?, ?)')
+        .run(accountId, domainPk, signal, SIGNALS[signal].periodSeconds).lastInsertRowid,
+    );
+  }
+
+  /** The state, or undefined when the signal was never attempted. */
+  find(
+    accountId: number,
+    domainPk: number | null,
+    signal: SignalName,
+  ): (SyncState & { domainPk: number | null }) | undefined {
+    const row = this.db
+      .prepare(`${SELECT} WHERE s.account_id = ? AND ifnull(s.domain_id, 0) = ifnull(?, 0) AND s.signal = ?`)
+      .get(accountId, domainPk, signal) as SyncRow | undefined;
+    return row && toState(row);
+  }
+
+  /** Every state of an account (or of every account). */
+  list(accountId?: number): (SyncState & { domainPk: number | null })[] {
+    const rows = (
+      accountId === undefined
+        ? this.db.prepare(`${SELECT} ORDER BY s.account_id, d.fqdn, s.signal`).all()
+        : this.db.prepare(`${SELECT} WHERE s.account_id = ? ORDER BY d.fqdn, s.signal`).all(accountId)
+    ) as SyncRow[];
+    return rows.map(toState);
+  }
+
+  /** A success: fresh data, no error, failures reset; next due at nextDueAt or at + period. */
+  success(
+    accountId: number,
+    domainPk: number | null,
+    signal: SignalName,
+    at: string,
+    nextDueAt: string | null,
+  ): void {
+    const id = this.ensure(accountId, domainPk, signal);
+    this.db
+      .prepare(
+        `UPDATE sync_state SET last_success_at = @at, last_attempt_at = @at, error_code = NULL, error_status = NULL,
+           error_message = NULL, error_request_id = NULL, error_retryable = NULL, error_missing_scope = NULL,
+           error_at = NULL, consecutive_failures = 0,
+           next_due_at = coalesce(@next, strftime('%Y-%m-%dT%H:%M:%fZ', @at, '+' || period_seconds || ' seconds'))
+         WHERE id = @id`,
+      )
+      .run({ id, at, next: nextDueAt });
+  }
+
+  /** A failure: the error is recorded, failures counted; the data is not touched. */
+  failure(
+    accountId: number,
+    domainPk: number | null,
+    signal: SignalName,
+    error: SyncErrorInput,
+    at: string,
+    nextDueAt: string | null,
+  ): void {
+    const id = this.ensure(accountId, domainPk, signal);
+    this.db
+      .prepare(
+        `UPDATE sync_state SET last_attempt_at = @at, error_code = @code, error_status = @status,
+           error_message = @message, error_request_id = @requestId, error_retryable = @retryable,
+           error_missing_scope = @missingScope, error_at = @at, consecutive_failures = consecutive_failures + 1,
+           next_due_at = coalesce(@next, next_due_at)
+         WHERE id = @id`,
+      )
+      .run({
+        id,
+        at,
+        code: String(error.code),
+        status: Number.isFinite(error.status) ? error.status : 0,
+        message: String(error.message),
+        requestId: String(error.requestId ?? ''),
+        retryable: error.retryable ? 1 : 0,
+        missingScope: error.missingScope ?? null,
+        next: nextDueAt,
+      });
+  }
+
+  /** Set the next due time, and the period when given. */
+  setNextDue(
+    accountId: number,
+    domainPk: number | null,
+    signal: SignalName,
+    nextDueAt: string | null,
+    periodSeconds: number | undefined,
+  ): void {
+    const id = this.ensure(accountId, domainPk, signal);
+    this.db
+      .prepare(
+        'UPDATE sync_state SET next_due_at = ?, period_seconds = coalesce(?, period_seconds) WHERE id = ?',
+      )
+      .run(nextDueAt, periodSeconds ?? null, id);
+  }
+}
