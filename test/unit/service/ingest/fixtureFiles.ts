@@ -1,8 +1,14 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** The team's read-only real-world fixtures; AUTHWATCH_FIXTURES points elsewhere on machines that keep them apart. */
-export const FIXTURES_DIR = process.env.AUTHWATCH_FIXTURES ?? '/work/shared/fixtures';
+const repoRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
+
+/**
+ * The team's read-only real-world fixtures: `shared/` sits beside the clone (locally and in CI);
+ * AUTHWATCH_FIXTURES points elsewhere on machines that keep them apart.
+ */
+export const FIXTURES_DIR = process.env.AUTHWATCH_FIXTURES ?? resolve(repoRoot, '../shared/fixtures');
 
 /** Every report file in one fixture folder (the README is documentation, not a report). */
 export function listFixtures(folder: 'dmarc-aggregate' | 'tls-rpt'): string[] {
