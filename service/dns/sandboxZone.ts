@@ -5,6 +5,7 @@
  * as one record split into 255-character strings ([[value]] when short); MX values are stored as
  * "priority exchange". A name with no records of the asked type answers ENODATA when it exists in the zone
  * (it holds other records, has records below it, or is a zone apex / registered domain), ENOTFOUND otherwise.
+ * A name holding a CNAME answers other types from the CNAME's target (up to 8 hops), as a recursive resolver does.
  */
 import type { DnsRecordType, DnsResolve, MxRecord } from '../../shared/email-auth/dns.ts';
 import { DnsError } from '../../shared/email-auth/dns.ts';
@@ -60,14 +61,24 @@ function nameExists(db: ServiceDb, name: string): boolean {
   return hit !== undefined;
 }
 
-/** A resolver answering from `dns_records`. */
+const MAX_CNAME_HOPS = 8;
+
+/** A resolver answering from `dns_records`; CNAMEs are followed for other types, as resolvers do. */
 export function createSandboxZoneResolver(db: ServiceDb): DnsResolve {
   const select = db.prepare<[string, string], { value: string }>(
     'SELECT value FROM dns_records WHERE name = ? AND rrtype = ? ORDER BY id',
   );
   const resolve = async (rawName: string, rrtype: DnsRecordType) => {
-    const name = normalizeName(rawName);
-    const values = select.all(name, rrtype).map((r) => r.value);
+    let name = normalizeName(rawName);
+    let values = select.all(name, rrtype).map((r) => r.value);
+    // Like a recursive resolver, follow CNAMEs (a few hops): customers delegate _dmarc, _mta-sts, _smtp._tls
+    // and <selector>._bimi to the service's hosted names this way (service/hosted/serviceDns.ts).
+    for (let hop = 0; values.length === 0 && rrtype !== 'CNAME' && hop < MAX_CNAME_HOPS; hop++) {
+      const target = select.all(name, 'CNAME')[0]?.value;
+      if (target === undefined) break;
+      name = normalizeName(target);
+      values = select.all(name, rrtype).map((r) => r.value);
+    }
     if (values.length === 0) {
       throw new DnsError(nameExists(db, name) ? 'ENODATA' : 'ENOTFOUND', rawName, rrtype);
     }
