@@ -27,9 +27,10 @@ export const TEST_SANDBOX_KEY = 'test-sandbox-key';
 export interface HarnessOptions {
   /** 'demo' (default) seeds the demo account; false starts empty. */
   seed?: 'demo' | false;
-  /** Per-token limit; the harness default is 1000 so suites do not trip it by accident. */
-  rateLimitPerMinute?: number;
-  publicRateLimitPerMinute?: number;
+  /** Per-token limit; the harness default is 1000 so suites do not trip it by accident; null = service default. */
+  rateLimitPerMinute?: number | null;
+  /** Per-IP limit of public operations; harness default 1000; null = service default. */
+  publicRateLimitPerMinute?: number | null;
   /** A manual clock (default: one standing at 2026-06-15T12:00:00Z). */
   clock?: ManualClock;
   /** Sandbox key; null disables the sandbox controls. */
@@ -106,8 +107,10 @@ export async function startService(options: HarnessOptions = {}): Promise<Servic
     db,
     clock: clock.now,
     sandboxKey,
-    rateLimitPerMinute: options.rateLimitPerMinute ?? 1000,
-    publicRateLimitPerMinute: options.publicRateLimitPerMinute ?? 1000,
+    rateLimitPerMinute:
+      options.rateLimitPerMinute === null ? undefined : (options.rateLimitPerMinute ?? 1000),
+    publicRateLimitPerMinute:
+      options.publicRateLimitPerMinute === null ? undefined : (options.publicRateLimitPerMinute ?? 1000),
     handlers: options.handlers,
     baseHandlers: options.baseHandlers,
     resolver: options.resolver,

@@ -1,0 +1,98 @@
+// `npm run service`: starts, prints its base URL, serves the seeded demo with the given token and sandbox
+// key, and exits cleanly on SIGTERM.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const TOKEN = 'awt_cliTestTokenValue0123456789abcdefghijklmn';
+let child: ChildProcess | null = null;
+
+afterAll(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+});
+
+function waitForLine(proc: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no line matching ${pattern} in ${timeoutMs} ms: ${out} ${err}`)),
+      timeoutMs,
+    );
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => pattern.test(l));
+      if (line) {
+        clearTimeout(timer);
+        resolve(line.trim());
+      }
+    });
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code}: ${err}`));
+    });
+  });
+}
+
+describe('service cli', () => {
+  it('serves the demo with --token and --sandbox-key and stops on SIGTERM', async () => {
+    child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'service/cli.ts',
+        '--port',
+        '0',
+        '--seed',
+        'demo',
+        '--token',
+        TOKEN,
+        '--sandbox-key',
+        'k1',
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const baseUrl = await waitForLine(child, /^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/, 60_000);
+
+    const me = await fetch(`${baseUrl}/auth/me`, { headers: { 'x-api-token': TOKEN } });
+    expect(me.status).toBe(200);
+    const body = await me.json();
+    expect(body.data.user.email).toBe('olivia.owner@acme.example');
+    expect(body.data.token.scopes).toEqual(
+      expect.arrayContaining(['domains:write', 'users:write', 'tokens:write']),
+    );
+
+    const sandbox = await fetch(baseUrl.replace('/api/v1', '/_sandbox/threats'), {
+      method: 'POST',
+      headers: { 'x-sandbox-key': 'k1', 'content-type': 'application/json' },
+      body: JSON.stringify({ source_name: 'bad.example' }),
+    });
+    expect(sandbox.status).toBe(201);
+
+    const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('starts empty without --seed and refuses --token then', async () => {
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'service/cli.ts', '--port', '0', '--token', TOKEN],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let err = '';
+    proc.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(err).toContain('--seed demo');
+  });
+});
