@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database, { type Database as DatabaseConnection } from 'better-sqlite3';
 import { DEFAULT_RULES, type AlertRules } from '../alerts/ruleSet.ts';
 import { migrate } from './migrations.ts';
 import { SqliteMirror } from './sqliteMirror.ts';
@@ -15,10 +15,11 @@ export interface OpenMirrorOptions {
 const wallClock: MirrorClock = { now: () => Date.now() };
 
 /**
- * Open (creating if needed) and migrate the mirror. Files get WAL (readers never block the poller's writes);
- * every database gets synchronous=FULL (a committed alert survives power loss) and enforced foreign keys.
+ * Open (creating if needed), configure and migrate the mirror's database. Files get WAL (readers never block
+ * the poller's writes); every database gets synchronous=FULL (a committed alert survives power loss) and
+ * enforced foreign keys (removing an account removes its mirror).
  */
-export function openMirror(file: string, options: OpenMirrorOptions = {}): Mirror {
+export function openMirrorDatabase(file: string): DatabaseConnection {
   const db = new Database(file);
   try {
     if (file !== ':memory:' && file !== '') db.pragma('journal_mode = WAL');
@@ -31,5 +32,11 @@ export function openMirror(file: string, options: OpenMirrorOptions = {}): Mirro
     db.close();
     throw err;
   }
+  return db;
+}
+
+/** Open the mirror on a file (or ':memory:'). Throws MirrorError('newer_schema') for a database of newer code. */
+export function openMirror(file: string, options: OpenMirrorOptions = {}): Mirror {
+  const db = openMirrorDatabase(file);
   return new SqliteMirror(db, options.clock ?? wallClock, { ...DEFAULT_RULES, ...options.rules });
 }
