@@ -1804,7 +1804,13 @@ export interface components {
       /** Format: email */
       email: string;
       role?: components['schemas']['RoleSummary'] | null;
+      /** @description False once the owner disabled the user; an invited user is enabled. */
       enabled: boolean;
+      /**
+       * @description invited (invitation pending), enabled or disabled.
+       * @enum {string}
+       */
+      status?: 'invited' | 'enabled' | 'disabled';
       enforce_2fa?: boolean;
       two_factor_enabled?: boolean;
       is_team_owner?: boolean;
@@ -1816,6 +1822,11 @@ export interface components {
       invitation_status?: string;
       /** @description True when the user can see every domain of the team. */
       all_domains?: boolean;
+      /**
+       * Format: date-time
+       * @description When the invitation email was last sent; null when none was sent (send_invite false).
+       */
+      invite_sent_at?: string | null;
       /** Format: date-time */
       last_login_at?: string | null;
       /** Format: date-time */
@@ -1907,13 +1918,13 @@ export interface components {
       parent_domain_id?: number | null;
     };
     BulkCreateDomainsRequest: {
-      /** @description Domain names (maxItems x-inferred). */
-      domains: components['schemas']['Fqdn'][];
+      /** @description Domain names (maxItems x-inferred). Each name is checked by the job, not by request validation: a name that is not a domain comes back as an invalid result, and the other names are still added. */
+      domains: string[];
     };
     BulkJobResult: {
       fqdn: string;
       /**
-       * @description created, exists, invalid or failed.
+       * @description created; exists (already a domain of the team, or repeated earlier in the list); invalid (not a domain name, error says why); failed (unexpected error).
        * @example created
        */
       status: string;
@@ -1941,8 +1952,11 @@ export interface components {
     UpdateDomainRequest: {
       /** @description null ungroups the domain. */
       group_id?: number | null;
+      /** @description active or inactive. */
       status?: string;
+      /** @description pending, in_progress or completed. */
       onboarding_status?: string;
+      /** @description A domain of the team the domain is a subdomain of; null removes the parent. */
       parent_domain_id?: number | null;
     };
     VerifyDomainRequest: {
@@ -2064,7 +2078,7 @@ export interface components {
     };
     CreateDomainGroupRequest: {
       name: string;
-      /** @description Defaults to active. */
+      /** @description Defaults to active; the service accepts active, inactive and archived. */
       status?: string;
     };
     UpdateDomainGroupRequest: {
