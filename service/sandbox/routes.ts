@@ -17,9 +17,10 @@ import { routes as accounts } from './accounts.ts';
 import { routes as tokens } from './tokens.ts';
 import { routes as dns } from './dns.ts';
 import { routes as threats } from './threats.ts';
+import { routes as scan } from './scan.ts';
 
 /** Every sandbox control. */
-export const SANDBOX_ROUTES: SandboxRoute[] = [...accounts, ...tokens, ...dns, ...threats];
+export const SANDBOX_ROUTES: SandboxRoute[] = [...accounts, ...tokens, ...dns, ...threats, ...scan];
 
 /** Prefix of the sandbox controls (at the root, outside the API base paths). */
 export const SANDBOX_PREFIX = '/_sandbox';
