@@ -86,11 +86,6 @@ export class ApiError extends Error implements ApiErrorFields {
     if (fields.path !== undefined) this.path = fields.path;
   }
 
-  /** A copy with some fields replaced (ApiErrors are immutable). */
-  with(changes: Partial<ApiErrorFields>): ApiError {
-    return new ApiError({ ...this.toJSON(), ...changes });
-  }
-
   /** Plain-data form, so JSON.stringify(error) shows the fields rather than `{}`. */
   toJSON(): ApiErrorFields & { name: 'ApiError' } {
     const out: ApiErrorFields & { name: 'ApiError' } = {

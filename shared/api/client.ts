@@ -10,6 +10,7 @@ export type { PaginateOptions } from './paginate.ts';
 export { RateBudget, RateBudgets, type BudgetPriority, type RateBudgetOptions } from './rateBudget.ts';
 export { DEFAULT_RETRY, type RetryOptions } from './retryPolicy.ts';
 export type { TokenProvider } from './tokenProvider.ts';
+export { validationIssues, type ValidationIssue } from './validationIssues.ts';
 export type { ApiClient, ApiClientOptions, ApiResult, CallOptions, DataOf } from './typedClient.ts';
 
 /** The client of the v1 interface, typed from shared/api/openapi.yaml. */

@@ -99,6 +99,11 @@ export async function fetchWithTimeout(
   }
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const timer = setTimeout(() => controller.abort(new DeadlineReached()), options.timeoutMs);
+  // Racing the abort keeps the deadline even with a fetch implementation that ignores its signal.
+  const abandoned = new Promise<never>((_resolve, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  abandoned.catch(() => undefined);
   try {
     const request = new Request(attempt.url, {
       method: attempt.method,
@@ -107,8 +112,8 @@ export async function fetchWithTimeout(
       signal: controller.signal,
       redirect: 'manual',
     });
-    const response = await fetchImpl(request);
-    const body = await readCapped(response, options.maxBodyBytes);
+    const response = await Promise.race([fetchImpl(request), abandoned]);
+    const body = await Promise.race([readCapped(response, options.maxBodyBytes), abandoned]);
     if (body === 'too_large') {
       throw makeError(ctx, {
         status: response.status,

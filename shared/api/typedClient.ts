@@ -75,8 +75,12 @@ type SuccessBody<O> =
     ? NonNullable<FetchResponse<O, object, 'application/json'>['data']>
     : unknown;
 
-/** The type of the success envelope's `data` for an operation. */
-export type DataOf<O> = SuccessBody<O> extends { data: infer D } ? D : unknown;
+/** The type of the success envelope's `data` for an operation (null when it declares no body). */
+export type DataOf<O> = [SuccessBody<O>] extends [never]
+  ? null
+  : SuccessBody<O> extends { data: infer D }
+    ? D
+    : unknown;
 type PaginationOf<O> = SuccessBody<O> extends { pagination?: infer P } ? NonNullable<P> : Pagination;
 
 /** What one call accepts: the operation's params and body (typed from the spec) and call options. */

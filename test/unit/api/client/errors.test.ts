@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createApiClient } from '../../../../shared/api/client.ts';
+import { ApiError, createApiClient, validationIssues } from '../../../../shared/api/client.ts';
 import { fakeClock } from './fakeClock.ts';
 import { json, raw, specError, startTestServer, type TestServer } from './testServer.ts';
 
@@ -73,6 +73,21 @@ describe("the spec's error table", () => {
     );
     const error = await failure(postGroup());
     expect(error).toMatchObject({ status: 422, code: 'validation_error', retryable: false, details });
+    expect(validationIssues(error)).toEqual([{ field: 'body.name', message: 'must not be empty' }]);
+  });
+
+  it('reads per-field details given as an object of messages too, and nothing from other errors', async () => {
+    server.handle((req, res) =>
+      specError(req, res, 422, 'validation_error', 'Invalid.', {
+        details: { name: ['too long', 'bad chars'], 7: 1 },
+      }),
+    );
+    expect(validationIssues(await failure(postGroup()))).toEqual([
+      { field: 'name', message: 'too long' },
+      { field: 'name', message: 'bad chars' },
+    ]);
+    server.handle((req, res) => specError(req, res, 404, 'not_found', 'Gone.'));
+    expect(validationIssues(await failure(getHealth()))).toEqual([]);
   });
 
   it('uses the request_id the server reports, even when it differs from the one sent', async () => {

@@ -208,6 +208,19 @@ describe('timeouts', () => {
     expect(error).toMatchObject({ status: 0, code: 'timeout', retryable: true });
   });
 
+  it('the deadline holds even when the fetch implementation ignores its abort signal', async () => {
+    const deaf = () => new Promise<Response>(() => undefined);
+    const api = createApiClient({
+      baseUrl: server.origin,
+      fetch: deaf,
+      clock: fakeClock([0]),
+      timeoutMs: 50,
+      retry: { maxAttempts: 2 },
+    });
+    const error = await failure(api.get('/health'));
+    expect(error).toMatchObject({ status: 0, code: 'timeout', retryable: true });
+  });
+
   it('a per-call timeout overrides the client default', async () => {
     sequence(slow);
     const c = client(fakeClock(), { timeoutMs: 60_000, retry: { maxAttempts: 1 } });
