@@ -1,21 +1,38 @@
 /**
  * The operation contract: every v1 operation of `shared/api/openapi.yaml` is served by one handler,
- * keyed by the document's `operationId`, in one of the group files `service/operations/*.ts`.
+ * keyed by the document's `operationId`, in one of the group files `service/operations/*.ts`
+ * (each exports `handlers: OperationHandlers`; service/operations/index.ts merges them).
  *
  * Before a handler runs, the pipeline (service/http/pipeline.ts) has already:
  *   authenticated the token, checked api access, plan, rate limit, the operation's `x-scope` and
  *   `x-owner-only`, and validated path/query parameters and the JSON body against the document
  *   (integers coerced, documented defaults applied — so `query.limit` is present when the document gives
- *   it a default).
+ *   it a default). Handlers do not re-check any of that.
  *
  * A handler returns `{ data }` (rendered `{"data": …}`) or `{ data, pagination }` (the list envelope;
- * build it with `paginated()` from ./pagination.ts) and optionally `status` (default 200; 201/202/204 when the
- * document says so — 204 sends no body). To fail, it throws `ServiceError` (./serviceError.ts); anything
- * else thrown becomes 500 internal_error. Handlers never see the API token itself.
+ * build it with `paginated()`) and optionally `status` (default 200; 201/202 when the document says so —
+ * 204 sends no body). To fail, it throws `ServiceError`; anything else thrown becomes 500 internal_error
+ * (logged, never shown). Handlers never see the API token itself. The audit log entry is written by the
+ * registrar, not by handlers.
+ *
+ * Toolbox:
+ *   requireAuth(req) → AuthContext                         ./requireAuth.ts
+ *   new ServiceError(status, code, message, details?)       ./serviceError.ts
+ *   notFound(what?) → ServiceError 404 not_found            ./serviceError.ts
+ *   validationError([{field, message}], message?) → 422     ./serviceError.ts
+ *   pageParams(query, defaultLimit = 25) → {page, limit, offset}     ./pagination.ts
+ *   paginated(total, rows, {page, limit}) → {data, pagination}       ./pagination.ts
+ *   dateWindow(query, clock, days = 30) → {start_date, end_date, fromTimestamp, toTimestamp}  ./dateWindow.ts
+ *   optionalDateWindow(query) → open-ended bounds (audit log)        ./dateWindow.ts
+ *   isoDate(date) → 'YYYY-MM-DD'                                     ./dateWindow.ts
+ *   requireDomain(ctx, auth, domainId) → DomainRow, else 404         ../domains/domainRow.ts
+ *   DOMAIN_SELECT, presentDomain(row)  (schema Domain)               ../domains/presentDomain.ts
+ *   VISIBLE_DOMAIN_CONDITION (members' domain visibility)            ../domains/visibility.ts
+ *   ctx.resolver(name, 'TXT' | 'MX' | …)  (sandbox zone, then system DNS)   ../dns/compositeResolver.ts
  *
  * Example:
  *   export const handlers: OperationHandlers = {
- *     getDomain: (req, ctx) => ({ data: present(requireDomain(ctx, req.auth, req.params.domain_id)) }),
+ *     getDomain: (req, ctx) => ({ data: presentDomain(requireDomain(ctx, req.auth, req.params.domain_id)) }),
  *   };
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';

@@ -1,6 +1,8 @@
 /**
  * Errors a handler throws to answer with the spec's error envelope
- * `{"error": {"code", "message", "request_id", "details"?}}`.
+ * `{"error": {"code", "message", "request_id", "details"?}}`. Use only statuses the document lists for the
+ * operation (the test harness flags any other): in handlers that is 404 not_found and 422 validation_error
+ * (plus 503 score_unavailable for the security score).
  */
 
 /** One per-field problem of a validation_error; field is `body.name`, `query.limit`, `path.domain_id`. */
@@ -41,9 +43,4 @@ export function notFound(what = 'Resource'): ServiceError {
 /** 422 validation_error with per-field details. */
 export function validationError(details: FieldProblem[], message = 'The request is invalid.'): ServiceError {
   return new ServiceError(422, 'validation_error', message, details);
-}
-
-/** 409 conflict (e.g. a domain or group name that already exists in the team). */
-export function conflict(message: string): ServiceError {
-  return new ServiceError(409, 'conflict', message);
 }

@@ -2,8 +2,9 @@
  * GET /audit-logs (filters, newest first, paginated) and GET /audit-logs/{log_id}; both limited to the
  * caller's team (another team's entry → 404 not_found).
  */
-import type { AuthContext, OperationHandlers } from '../http/operation.ts';
-import { ServiceError, notFound } from '../http/serviceError.ts';
+import type { OperationHandlers } from '../http/operation.ts';
+import { notFound } from '../http/serviceError.ts';
+import { requireAuth } from '../http/requireAuth.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { optionalDateWindow } from '../http/dateWindow.ts';
 
@@ -22,11 +23,6 @@ interface AuditRow {
   created_at: string;
 }
 
-function authOf(auth: AuthContext | null): AuthContext {
-  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
-  return auth;
-}
-
 /** The audit log object (every stored column). */
 function presentAudit(row: AuditRow): AuditRow {
   return { ...row };
@@ -39,7 +35,7 @@ function likeContains(text: string): string {
 
 export const handlers: OperationHandlers = {
   listAuditLogs: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const q = req.query as Record<string, string | number | undefined>;
     const page = pageParams(q);
     const window = optionalDateWindow(q);
@@ -87,7 +83,7 @@ export const handlers: OperationHandlers = {
   },
 
   getAuditLog: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const row = ctx.db
       .prepare<[number, number], AuditRow>('SELECT * FROM audit_logs WHERE id = ? AND team_id = ?')
       .get(req.params.log_id as number, auth.teamId);

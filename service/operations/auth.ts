@@ -8,17 +8,12 @@
  */
 import type { AuthContext, OperationHandlers, ServiceContext } from '../http/operation.ts';
 import { ServiceError, notFound, validationError } from '../http/serviceError.ts';
+import { requireAuth } from '../http/requireAuth.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { isKnownScope } from '../auth/scopes.ts';
 import { expiryAfterDays, getToken, issueToken, presentToken } from '../auth/tokenStore.ts';
 import type { TokenRow } from '../auth/tokenStore.ts';
 import { loadProfile, presentProfile, presentTeam } from '../account/profile.ts';
-
-function authOf(auth: AuthContext | null): AuthContext {
-  // Protected operations always have auth; this guards handlers wired to a public operation by mistake.
-  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
-  return auth;
-}
 
 /** The account (user + team) and the metadata of the token used (schema AuthMe). */
 export function authMe(ctx: ServiceContext, auth: AuthContext): Record<string, unknown> {
@@ -34,12 +29,12 @@ export function authMe(ctx: ServiceContext, auth: AuthContext): Record<string, u
 }
 
 export const handlers: OperationHandlers = {
-  getAuthMe: (req, ctx) => ({ data: authMe(ctx, authOf(req.auth)) }),
+  getAuthMe: (req, ctx) => ({ data: authMe(ctx, requireAuth(req)) }),
 
-  getAccount: (req, ctx) => ({ data: authMe(ctx, authOf(req.auth)) }),
+  getAccount: (req, ctx) => ({ data: authMe(ctx, requireAuth(req)) }),
 
   listTokens: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const page = pageParams(req.query);
     const now = ctx.clock().toISOString();
     const where = 'user_id = ? AND revoked_at IS NULL AND expires_at > ?';
@@ -55,7 +50,7 @@ export const handlers: OperationHandlers = {
   },
 
   createToken: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const body = req.body as { name: string; scopes: string[]; expires_in_days?: number };
     const unknown = body.scopes
       .map((scope, i) => ({ scope, i }))
@@ -83,7 +78,7 @@ export const handlers: OperationHandlers = {
   },
 
   revokeToken: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const id = req.params.token_id as number;
     const row = getToken(ctx.db, id);
     if (!row || row.user_id !== auth.userId || row.revoked_at !== null) throw notFound('Token');

@@ -5,8 +5,8 @@
  * plan without the API) `tokens.manage` is dropped; the team owner gets `api.write`, since the API's writes on
  * team, domain and hosted-record resources are the owner's only.
  */
-import type { AuthContext, OperationHandlers } from '../http/operation.ts';
-import { ServiceError } from '../http/serviceError.ts';
+import type { OperationHandlers } from '../http/operation.ts';
+import { requireAuth } from '../http/requireAuth.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { ELIGIBLE_PLANS } from '../auth/authenticate.ts';
 import { loadProfile, presentProfile } from '../account/profile.ts';
@@ -14,16 +14,11 @@ import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
 import { DOMAIN_SELECT, presentDomain } from '../domains/presentDomain.ts';
 import type { DomainListRow } from '../domains/presentDomain.ts';
 
-function authOf(auth: AuthContext | null): AuthContext {
-  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
-  return auth;
-}
-
 export const handlers: OperationHandlers = {
-  getMe: (req, ctx) => ({ data: presentProfile(loadProfile(ctx.db, authOf(req.auth).userId)) }),
+  getMe: (req, ctx) => ({ data: presentProfile(loadProfile(ctx.db, requireAuth(req).userId)) }),
 
   updateMe: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const body = req.body as { name?: string; language?: string };
     const current = loadProfile(ctx.db, auth.userId);
     ctx.db
@@ -38,7 +33,7 @@ export const handlers: OperationHandlers = {
   },
 
   getMyPermissions: (req, ctx) => {
-    const row = loadProfile(ctx.db, authOf(req.auth).userId);
+    const row = loadProfile(ctx.db, requireAuth(req).userId);
     const apiEligible = row.api_access === 1 && ELIGIBLE_PLANS.includes(row.plan);
     const permissions = (JSON.parse(row.role_permissions) as string[]).filter(
       (p) => apiEligible || p !== 'tokens.manage',
@@ -48,7 +43,7 @@ export const handlers: OperationHandlers = {
   },
 
   listMyDomains: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const page = pageParams(req.query);
     const args = { teamId: auth.teamId, userId: auth.userId };
     const total = ctx.db
@@ -65,7 +60,7 @@ export const handlers: OperationHandlers = {
   },
 
   getMySecurity: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const row = loadProfile(ctx.db, auth.userId);
     const passkeys = ctx.db
       .prepare<[number], { id: number; name: string; created_at: string; last_used_at: string | null }>(
