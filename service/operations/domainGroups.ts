@@ -1,4 +1,125 @@
-/** Operations of this group, keyed by the document's operationId (see service/http/operation.ts). */
-import type { OperationHandlers } from '../http/operation.ts';
+/**
+ * Domain groups: list with domain counts, create, read, edit, delete (members become ungrouped, not
+ * deleted), member list, add a member, remove a member (it becomes ungrouped). Writes are owner-only.
+ * A domain of another team cannot be added: it answers 404 not_found, like any resource of another team.
+ */
+import type { AuthContext, OperationHandlers } from '../http/operation.ts';
+import { ServiceError } from '../http/serviceError.ts';
+import { pageParams, paginated } from '../http/pagination.ts';
+import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
+import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
+import { requireVisibleDomain } from '../domainOps/domainStore.ts';
+import {
+  checkGroupName,
+  checkGroupStatus,
+  listGroups,
+  presentGroup,
+  requireGroup,
+} from '../domainOps/domainGroupStore.ts';
 
-export const handlers: OperationHandlers = {};
+function authOf(auth: AuthContext | null): AuthContext {
+  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
+  return auth;
+}
+
+export const handlers: OperationHandlers = {
+  listDomainGroups: (req, ctx) => ({ data: listGroups(ctx.db, authOf(req.auth)).map(presentGroup) }),
+
+  createDomainGroup: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const body = req.body as { name: string; status?: string };
+    const status = checkGroupStatus(body.status ?? 'active');
+    const at = ctx.clock().toISOString();
+    const id = ctx.db.transaction(() => {
+      const name = checkGroupName(ctx.db, auth.teamId, body.name);
+      return Number(
+        ctx.db
+          .prepare(
+            'INSERT INTO domain_groups (team_id, name, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+          )
+          .run(auth.teamId, name, status, at, at).lastInsertRowid,
+      );
+    })();
+    return { status: 201, data: presentGroup(requireGroup(ctx.db, auth, id)) };
+  },
+
+  getDomainGroup: (req, ctx) => ({
+    data: presentGroup(requireGroup(ctx.db, authOf(req.auth), req.params.group_id as number)),
+  }),
+
+  updateDomainGroup: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const group = requireGroup(ctx.db, auth, req.params.group_id as number);
+    const body = req.body as { name?: string; status?: string };
+    const status = body.status === undefined ? group.status : checkGroupStatus(body.status);
+    ctx.db.transaction(() => {
+      const name =
+        body.name === undefined ? group.name : checkGroupName(ctx.db, auth.teamId, body.name, group.id);
+      ctx.db
+        .prepare('UPDATE domain_groups SET name = ?, status = ?, updated_at = ? WHERE id = ?')
+        .run(name, status, ctx.clock().toISOString(), group.id);
+    })();
+    return { data: presentGroup(requireGroup(ctx.db, auth, group.id)) };
+  },
+
+  deleteDomainGroup: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const group = requireGroup(ctx.db, auth, req.params.group_id as number);
+    const at = ctx.clock().toISOString();
+    ctx.db.transaction(() => {
+      // Ungroup explicitly (not only through ON DELETE SET NULL) so the members' updated_at moves too.
+      ctx.db
+        .prepare('UPDATE domains SET group_id = NULL, updated_at = ? WHERE group_id = ?')
+        .run(at, group.id);
+      ctx.db.prepare('DELETE FROM domain_groups WHERE id = ?').run(group.id);
+    })();
+    return { data: { deleted: true, id: group.id } };
+  },
+
+  listDomainGroupDomains: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const group = requireGroup(ctx.db, auth, req.params.group_id as number);
+    const page = pageParams(req.query);
+    const args = { teamId: auth.teamId, userId: auth.userId, groupId: group.id };
+    const where = `d.group_id = @groupId AND ${VISIBLE_DOMAIN_CONDITION}`;
+    const total = ctx.db
+      .prepare<typeof args, { n: number }>(`SELECT COUNT(*) AS n FROM domains d WHERE ${where}`)
+      .get(args)!.n;
+    const rows = ctx.db
+      .prepare<typeof args & { limit: number; offset: number }, DomainListRow>(
+        `${DOMAIN_SELECT} WHERE ${where} ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...args, limit: page.limit, offset: page.offset });
+    return paginated(total, rows.map(presentDomain), page);
+  },
+
+  addDomainToGroup: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const group = requireGroup(ctx.db, auth, req.params.group_id as number);
+    const domain = requireVisibleDomain(ctx.db, auth, (req.body as { domain_id: number }).domain_id);
+    // A domain is in one group at most: adding it here moves it out of its previous group.
+    if (domain.group_id !== group.id) {
+      ctx.db
+        .prepare('UPDATE domains SET group_id = ?, updated_at = ? WHERE id = ?')
+        .run(group.id, ctx.clock().toISOString(), domain.id);
+    }
+    return { data: presentDomain(requireVisibleDomain(ctx.db, auth, domain.id)) };
+  },
+
+  removeDomainFromGroup: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const group = requireGroup(ctx.db, auth, req.params.group_id as number);
+    const domain = requireVisibleDomain(ctx.db, auth, req.params.domain_id as number);
+    if (domain.group_id !== group.id) {
+      throw new ServiceError(
+        404,
+        'not_found',
+        `Domain ${domain.fqdn} is not a member of group ${group.name}.`,
+      );
+    }
+    ctx.db
+      .prepare('UPDATE domains SET group_id = NULL, updated_at = ? WHERE id = ?')
+      .run(ctx.clock().toISOString(), domain.id);
+    return { data: presentDomain(requireVisibleDomain(ctx.db, auth, domain.id)) };
+  },
+};

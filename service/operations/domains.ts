@@ -1,4 +1,172 @@
-/** Operations of this group, keyed by the document's operationId (see service/http/operation.ts). */
-import type { OperationHandlers } from '../http/operation.ts';
+/**
+ * Domains: list, create, bulk create (background job), read, edit, delete, verify, DNS check and its stored
+ * result, verification status, attached sending services. Writes are owner-only (checked by the pipeline);
+ * reads show a member only the domains it may see; other teams' domains answer 404.
+ */
+import type { AuthContext, OperationHandlers } from '../http/operation.ts';
+import { ServiceError, validationError } from '../http/serviceError.ts';
+import { pageParams, paginated } from '../http/pagination.ts';
+import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
+import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
+import { checkFqdn } from '../domainOps/fqdn.ts';
+import { findDomainByFqdn, insertDomain, requireVisibleDomain } from '../domainOps/domainStore.ts';
+import {
+  DOMAIN_STATUSES,
+  ONBOARDING_STATUSES,
+  requireOneOf,
+  requireParentDomain,
+  requireTeamGroup,
+} from '../domainOps/domainFields.ts';
+import { bulkJobItems, createBulkJob, presentBulkJob, requireBulkJob } from '../domainOps/bulkJobStore.ts';
+import { ensureBulkJobRunning } from '../domainOps/bulkJobRunner.ts';
+import { domainStatus, verifyDomain } from '../domainOps/verification.ts';
+import { runDnsFetch, storedDnsFetch } from '../domainOps/dnsFetch.ts';
+import { attachedServices, replaceAttachedServices } from '../domainOps/sendingServices.ts';
 
-export const handlers: OperationHandlers = {};
+interface UpdateDomainBody {
+  group_id?: number | null;
+  status?: string;
+  onboarding_status?: string;
+  parent_domain_id?: number | null;
+}
+
+function authOf(auth: AuthContext | null): AuthContext {
+  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
+  return auth;
+}
+
+export const handlers: OperationHandlers = {
+  listDomains: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const page = pageParams(req.query);
+    const args = { teamId: auth.teamId, userId: auth.userId };
+    const total = ctx.db
+      .prepare<typeof args, { n: number }>(
+        `SELECT COUNT(*) AS n FROM domains d WHERE ${VISIBLE_DOMAIN_CONDITION}`,
+      )
+      .get(args)!.n;
+    const rows = ctx.db
+      .prepare<typeof args & { limit: number; offset: number }, DomainListRow>(
+        `${DOMAIN_SELECT} WHERE ${VISIBLE_DOMAIN_CONDITION} ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...args, limit: page.limit, offset: page.offset });
+    return paginated(total, rows.map(presentDomain), page);
+  },
+
+  createDomain: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const body = req.body as { fqdn: string; parent_domain_id?: number | null };
+    const checked = checkFqdn(body.fqdn);
+    if ('error' in checked) throw validationError([{ field: 'body.fqdn', message: checked.error }]);
+    const { fqdn } = checked;
+    const id = ctx.db.transaction(() => {
+      if (findDomainByFqdn(ctx.db, auth.teamId, fqdn)) {
+        const message = `${fqdn} is already a domain of this team`;
+        throw validationError([{ field: 'body.fqdn', message }], `Invalid request: ${message}.`);
+      }
+      const parentId = body.parent_domain_id ?? null;
+      if (parentId !== null) requireParentDomain(ctx.db, auth.teamId, fqdn, parentId);
+      return insertDomain(ctx.db, { teamId: auth.teamId, fqdn, parentDomainId: parentId, now: ctx.clock() });
+    })();
+    return { status: 201, data: presentDomain(requireVisibleDomain(ctx.db, auth, id)) };
+  },
+
+  bulkCreateDomains: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const names = (req.body as { domains: string[] }).domains;
+    const jobId = createBulkJob(ctx.db, {
+      teamId: auth.teamId,
+      userId: auth.userId,
+      names,
+      now: ctx.clock(),
+    });
+    const job = requireBulkJob(ctx.db, auth.teamId, jobId);
+    const data = presentBulkJob(job, bulkJobItems(ctx.db, jobId));
+    ensureBulkJobRunning(ctx, job);
+    return { status: 202, data };
+  },
+
+  getBulkJob: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const job = requireBulkJob(ctx.db, auth.teamId, req.params.job_id as string);
+    // A job left unfinished by a previous run of the service is resumed when someone asks about it.
+    ensureBulkJobRunning(ctx, job);
+    return { data: presentBulkJob(job, bulkJobItems(ctx.db, job.id)) };
+  },
+
+  getDomain: (req, ctx) => ({
+    data: presentDomain(requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number)),
+  }),
+
+  updateDomain: (req, ctx) => {
+    const auth = authOf(req.auth);
+    const domain = requireVisibleDomain(ctx.db, auth, req.params.domain_id as number);
+    const body = req.body as UpdateDomainBody;
+    if (body.status !== undefined) requireOneOf('body.status', body.status, DOMAIN_STATUSES);
+    if (body.onboarding_status !== undefined) {
+      requireOneOf('body.onboarding_status', body.onboarding_status, ONBOARDING_STATUSES);
+    }
+    ctx.db.transaction(() => {
+      if (typeof body.group_id === 'number') requireTeamGroup(ctx.db, auth.teamId, body.group_id);
+      if (typeof body.parent_domain_id === 'number') {
+        requireParentDomain(ctx.db, auth.teamId, domain.fqdn, body.parent_domain_id);
+      }
+      ctx.db
+        .prepare(
+          `UPDATE domains SET group_id = ?, status = ?, onboarding_status = ?, parent_domain_id = ?, updated_at = ?
+           WHERE id = ?`,
+        )
+        .run(
+          body.group_id === undefined ? domain.group_id : body.group_id,
+          body.status ?? domain.status,
+          body.onboarding_status ?? domain.onboarding_status,
+          body.parent_domain_id === undefined ? domain.parent_domain_id : body.parent_domain_id,
+          ctx.clock().toISOString(),
+          domain.id,
+        );
+    })();
+    return { data: presentDomain(requireVisibleDomain(ctx.db, auth, domain.id)) };
+  },
+
+  deleteDomain: (req, ctx) => {
+    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    // Hosted records, checks, grants and attached services go with it (ON DELETE CASCADE in their tables);
+    // subdomains that named it as parent lose the link (ON DELETE SET NULL).
+    ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(domain.id);
+    return { data: { deleted: true, id: domain.id } };
+  },
+
+  verifyDomain: async (req, ctx) => {
+    const auth = authOf(req.auth);
+    const domain = requireVisibleDomain(ctx.db, auth, req.params.domain_id as number);
+    await verifyDomain(ctx, domain, (req.body ?? {}) as Record<string, string>);
+    return { data: domainStatus(ctx.db, requireVisibleDomain(ctx.db, auth, domain.id)) };
+  },
+
+  checkDomainDns: async (req, ctx) => {
+    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    return { data: await runDnsFetch(ctx, domain) };
+  },
+
+  getDnsFetchResult: (req, ctx) => {
+    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    return { data: storedDnsFetch(ctx.db, domain.id, ctx.clock()) };
+  },
+
+  getDomainStatus: (req, ctx) => {
+    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    return { data: domainStatus(ctx.db, domain) };
+  },
+
+  listDomainServices: (req, ctx) => {
+    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    return { data: attachedServices(ctx.db, domain.id) };
+  },
+
+  replaceDomainServices: (req, ctx) => {
+    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    const { service_ids: ids } = req.body as { service_ids: number[] };
+    replaceAttachedServices(ctx.db, domain.id, ids, ctx.clock());
+    return { data: attachedServices(ctx.db, domain.id) };
+  },
+};
