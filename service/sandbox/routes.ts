@@ -17,10 +17,18 @@ import { routes as accounts } from './accounts.ts';
 import { routes as tokens } from './tokens.ts';
 import { routes as dns } from './dns.ts';
 import { routes as threats } from './threats.ts';
+import { routes as delegations } from './delegations.ts';
 import { routes as scan } from './scan.ts';
 
 /** Every sandbox control. */
-export const SANDBOX_ROUTES: SandboxRoute[] = [...accounts, ...tokens, ...dns, ...threats, ...scan];
+export const SANDBOX_ROUTES: SandboxRoute[] = [
+  ...accounts,
+  ...tokens,
+  ...dns,
+  ...threats,
+  ...scan,
+  ...delegations,
+];
 
 /** Prefix of the sandbox controls (at the root, outside the API base paths). */
 export const SANDBOX_PREFIX = '/_sandbox';
