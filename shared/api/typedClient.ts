@@ -263,9 +263,14 @@ export function createTypedApiClient<Paths extends object>(options: ApiClientOpt
     init: LooseInit = {},
     pageOptions: PaginateOptions = {},
   ): AsyncGenerator<unknown> {
+    const firstPage = pageOptions.startPage ?? 1;
     return paginate(async (page, limit) => {
-      const query = { ...init.params?.query, page, limit };
-      const result = await call('get', path, { ...init, params: { ...init.params, query } });
+      // A caller's request id names the first page's call; every later page is a call of its own.
+      const { requestId: _firstPageOnly, ...rest } = init;
+      const pageInit: LooseInit =
+        page === firstPage ? init : { ...rest, params: splitRequestIdHeader(init.params).params ?? {} };
+      const query = { ...pageInit.params?.query, page, limit };
+      const result = await call('get', path, { ...pageInit, params: { ...pageInit.params, query } });
       if (!Array.isArray(result.data)) {
         throw new ApiError({
           status: result.status,

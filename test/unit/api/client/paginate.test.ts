@@ -72,6 +72,18 @@ describe('paginate', () => {
       expect(queryOf(req.url)).toMatchObject({ status_class: '4xx', q: 'spf', limit: '1' });
   });
 
+  it('sends the caller’s request id with the first page and fresh ids with the others', async () => {
+    server.handle((req, res) => {
+      const p = Number(queryOf(req.url).page);
+      json(res, 200, { data: [domain(p)], pagination: { page: p, limit: 100, total: 3, has_more: p < 3 } });
+    });
+    const own = '0b9d7a4e-2c1f-4e3a-8b5d-6f7e8d9c0a1b';
+    await collect(client().paginate('/domains', { requestId: own }));
+    const ids = server.requests.map((r) => String(r.headers['x-request-id']));
+    expect(ids[0]).toBe(own);
+    expect(new Set(ids).size).toBe(3);
+  });
+
   it('terminates when a lying server always says has_more: true but sends an empty page', async () => {
     let calls = 0;
     server.handle((_req, res) => {
