@@ -78,7 +78,7 @@ describe('service cli', () => {
     const exited = new Promise<number | null>((resolve) => child!.on('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-  });
+  }, 90_000);
 
   it('starts empty without --seed and refuses --token then', async () => {
     const proc = spawn(
@@ -94,5 +94,5 @@ describe('service cli', () => {
     const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
     expect(code).toBe(1);
     expect(err).toContain('--seed demo');
-  });
+  }, 90_000);
 });
