@@ -25,6 +25,7 @@ import {
   CORE_SIGNALS,
   HISTORY_SIGNALS,
   jobKey,
+  ON_DEMAND_SIGNALS,
   SCOPE_RECHECK_MS,
   type SyncJob,
 } from './syncJobs.ts';
@@ -126,6 +127,11 @@ export class AccountSyncer {
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
   }
 
+  /** The account's API client (edits go through it, sharing the budget). */
+  get api(): LooseApi {
+    return this.o.api;
+  }
+
   /** Id of the synced account. */
   get accountId(): number {
     return this.o.accountId;
@@ -181,7 +187,7 @@ export class AccountSyncer {
     const backfill = this.isBackfilling(jobs);
     const start = this.requests;
     await this.runJobs(picked, stretch, () => {
-      if (backfill) this.emitProgress('backfill', start);
+      if (backfill) this.emitProgress('backfill', start, now);
     });
   }
 
@@ -202,6 +208,7 @@ export class AccountSyncer {
 
   private async passOnce(abort?: AbortSignal): Promise<PassResult> {
     const start = this.requests;
+    const startedAt = this.o.clock.now();
     const result: PassResult = {
       accountId: this.o.accountId,
       fetched: 0,
@@ -239,7 +246,7 @@ export class AccountSyncer {
       const outcome = await this.runJobs(
         batch,
         stretch,
-        () => this.emitProgress('pass', start, attempted.size, due.length),
+        () => this.emitProgress('pass', start, startedAt, attempted),
         (job, ok, error) => {
           if (ok) {
             attempted.add(job.key);
@@ -259,6 +266,50 @@ export class AccountSyncer {
     }
     result.requestsSpent = this.requests - start;
     return result;
+  }
+
+  /**
+   * Fetches some signals of one domain (or the account's domain list) right now, e.g. after an edit or when
+   * the user opens a domain. On-demand signals become tracked (kept warm at their slow period from now on).
+   * Returns the signals fetched; nothing happens while the account is paused or rate-limited.
+   */
+  async refresh(
+    domainId: number | null,
+    signals: readonly SignalName[],
+    options: { staleAfterMs?: number } = {},
+  ): Promise<SignalName[]> {
+    const account = this.account();
+    const now = this.o.clock.now();
+    if (!account || account.pausedReason || this.heldUntil > now) return [];
+    const known = new Set(
+      this.o.mirror.getSyncStates(this.o.accountId).map((s) => jobKey(s.domainId, s.signal)),
+    );
+    if (domainId !== null) {
+      for (const signal of signals) {
+        if (ON_DEMAND_SIGNALS.includes(signal) && !known.has(jobKey(domainId, signal))) {
+          this.o.mirror.setNextDue({
+            accountId: this.o.accountId,
+            domainId,
+            signal,
+            nextDueAt: now,
+            periodSeconds: SIGNALS[signal].periodSeconds,
+          });
+        }
+      }
+    }
+    const all = this.jobs(now);
+    const stretch = this.stretch(all);
+    const staleAfter = options.staleAfterMs;
+    const picked = all.filter(
+      (job) =>
+        job.domainId === domainId &&
+        signals.includes(job.signal) &&
+        !job.stopped &&
+        (staleAfter === undefined || job.lastSuccessAt === null || now - job.lastSuccessAt >= staleAfter),
+    );
+    if (picked.length === 0) return [];
+    await this.runJobs(picked, stretch, () => undefined);
+    return picked.map((job) => job.signal);
   }
 
   /** Status of the account's sync for displays and the CLI. */
@@ -352,30 +403,48 @@ export class AccountSyncer {
     return { domainsDone: all.size - pending.size, domainsTotal: all.size };
   }
 
+  /**
+   * Reports progress: domains done/total, requests spent and an ETA made of the wait for the rate budget
+   * plus the time requests have taken so far. In a pass, "done" means nothing due is left for the domain.
+   */
   private emitProgress(
     phase: 'backfill' | 'pass',
     startRequests: number,
-    done?: number,
-    planned?: number,
+    startedAt: number,
+    attempted?: Set<string>,
   ): void {
     const now = this.o.clock.now();
     const jobs = this.jobs(now);
-    const progress = this.backfillProgress(jobs);
-    const capacity = Math.max(1, this.o.ratePerMinute - this.o.budget.headroom);
-    let remaining: number;
+    let left: SyncJob[];
+    let domainsDone: number;
+    let domainsTotal: number;
     if (phase === 'backfill') {
-      remaining = jobs.filter((j) => !j.state?.lastAttemptAt).reduce((n, j) => n + j.cost, 0);
+      left = jobs.filter((j) => !j.state?.lastAttemptAt && !j.stopped);
+      ({ domainsDone, domainsTotal } = this.backfillProgress(jobs));
     } else {
-      remaining = Math.max(0, (planned ?? 0) - (done ?? 0));
+      left = jobs.filter(
+        (j) => !attempted?.has(j.key) && !j.stopped && isDue({ ...j, notBefore: null }, now, 1),
+      );
+      const domains = new Set(jobs.filter((j) => j.domainId !== null).map((j) => j.domainId));
+      const pending = new Set(left.map((j) => j.domainId));
+      domainsTotal = domains.size;
+      domainsDone = [...domains].filter((d) => !pending.has(d)).length;
     }
+    const remaining = left.reduce((n, j) => n + j.cost, 0);
+    const spent = this.requests - startRequests;
+    const capacity = Math.max(1, this.o.ratePerMinute - this.o.budget.headroom);
+    const budgetWait =
+      (Math.max(0, remaining - this.o.budget.available({ priority: 'background' })) / capacity) * 60;
+    const perRequest = spent > 0 ? (now - startedAt) / 1000 / spent : 0;
+    const width = Math.max(1, this.o.concurrency ?? 4);
     this.emit({
       type: 'progress',
       accountId: this.o.accountId,
       phase,
-      domainsDone: progress.domainsDone,
-      domainsTotal: progress.domainsTotal,
-      requestsSpent: this.requests - startRequests,
-      etaSeconds: Math.round((remaining / capacity) * 60),
+      domainsDone,
+      domainsTotal,
+      requestsSpent: spent,
+      etaSeconds: Math.round(budgetWait + (perRequest * remaining) / width),
     });
   }
 
@@ -475,12 +544,12 @@ export class AccountSyncer {
                 : outcome.reason === 'api_access_disabled'
                   ? 'api_access_disabled'
                   : 'token_invalid';
-            mirror.raiseAccountAlert({
-              accountId,
-              kind,
-              message: `${accountBlockText(outcome.reason, label).body} (${outcome.message})`,
-              at,
-            });
+            // The mirror words the alert; a missing token has no server message, so ours explains it.
+            const message =
+              outcome.reason === 'token_missing'
+                ? accountBlockText('token_missing', label).body
+                : outcome.message;
+            mirror.raiseAccountAlert({ accountId, kind, message, at });
             this.o.logger?.warn('account paused', { accountId, reason: outcome.reason });
             this.emit({
               type: 'account_paused',

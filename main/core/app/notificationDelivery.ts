@@ -1,0 +1,41 @@
+import type { Alert, Mirror } from '../mirror/types.ts';
+
+/** Where alerts go: a native notification, a tray badge, a terminal line. */
+export interface Notifier {
+  /** Delivery-log channel name (default "notifier"). */
+  readonly channel?: string;
+  /** Shows the alert; a rejection leaves it pending for the next delivery round. */
+  notify(alert: Alert): void | Promise<void>;
+}
+
+/**
+ * Delivers the mirror's pending alerts one by one and records each delivery. Rounds are serialized so two
+ * writes finishing together never notify an alert twice.
+ */
+export function createDelivery(
+  mirror: Mirror,
+  notifier: Notifier | undefined,
+  now: () => number,
+  onDelivered: (alert: Alert) => void,
+  onFailure: (alert: Alert, error: unknown) => void,
+): () => Promise<void> {
+  let chain: Promise<void> = Promise.resolve();
+  const round = async () => {
+    if (!notifier) return;
+    const channel = notifier.channel ?? 'notifier';
+    for (const alert of mirror.pendingDeliveries(now())) {
+      try {
+        await notifier.notify(alert);
+      } catch (error) {
+        onFailure(alert, error);
+        continue;
+      }
+      mirror.markDelivered([alert.id], channel, now());
+      onDelivered(alert);
+    }
+  };
+  return () => {
+    chain = chain.then(round, round);
+    return chain;
+  };
+}

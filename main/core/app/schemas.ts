@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { EDIT_OPERATION_NAMES } from './editOperations.ts';
+
+/**
+ * Arguments of every facade method. The facade is the bridge contract: shells send plain JSON, and each
+ * method validates it here before touching the mirror, the keychain or the network.
+ */
+const id = z.number().int().positive();
+/** An instant: ISO 8601 string with zone, or epoch milliseconds. */
+const instant = z.union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()]);
+const label = z.string().trim().min(1, 'the label must not be empty').max(100);
+const baseUrl = z.string().trim().min(1, 'the base URL must not be empty').max(2048);
+// Tokens are opaque; bounds only stop absurd pastes. Messages never echo the value.
+const token = z.string().trim().min(8, 'the token looks too short').max(4096);
+const alertRule = z.enum([
+  'protocol_disconnected',
+  'protocol_restored',
+  'threat_source_appeared',
+  'score_dropped',
+  'health_regressed',
+  'token_invalid',
+  'scope_missing',
+  'plan_not_eligible',
+  'api_access_disabled',
+]);
+const hour = z.number().int().min(0).max(23);
+
+export const accountScope = z.strictObject({ accountId: id.optional() }).optional();
+export const domainRef = z.strictObject({ accountId: id, domainId: id });
+
+export const historyArgs = z.strictObject({
+  kind: z.enum(['health', 'score', 'mail_volume', 'dns_events']),
+  accountId: id,
+  domainId: id,
+  since: instant.optional(),
+  until: instant.optional(),
+  limit: z.number().int().min(1).max(100_000).optional(),
+});
+
+export const listAlertsArgs = z
+  .strictObject({
+    accountId: id.optional(),
+    domainId: id.optional(),
+    open: z.boolean().optional(),
+    rule: alertRule.optional(),
+    limit: z.number().int().min(1).max(10_000).optional(),
+  })
+  .refine((a) => a.domainId === undefined || a.accountId !== undefined, {
+    message: 'domainId needs accountId (domain ids are per account)',
+  })
+  .optional();
+
+export const acknowledgeArgs = z.strictObject({ ids: z.array(id).min(1).max(10_000) });
+export const snoozeArgs = z.strictObject({ id, until: instant });
+export const muteArgs = z.strictObject({ accountId: id, domainId: id, until: instant.nullable() });
+
+export const syncSettingsSchema = z.strictObject({
+  /** The token's limit (60/minute unless support raised it). */
+  ratePerMinute: z.number().int().min(1).max(100_000),
+  /** Requests per minute the sync leaves for the user's own edits. */
+  headroom: z.number().int().min(0).max(1000),
+});
+export type SyncSettings = z.infer<typeof syncSettingsSchema>;
+
+export const updateSettingsArgs = z
+  .strictObject({
+    alerts: z
+      .strictObject({
+        scoreStep: z.number().positive().max(10).optional(),
+        scoreFloor: z.number().min(0).max(10).nullable().optional(),
+        quietHours: z.strictObject({ startHour: hour, endHour: hour }).nullable().optional(),
+        timeZone: z.string().min(1).max(100).nullable().optional(),
+      })
+      .optional(),
+    sync: syncSettingsSchema
+      .partial()
+      .optional()
+      .refine(
+        (s) =>
+          !s || s.headroom === undefined || s.ratePerMinute === undefined || s.headroom < s.ratePerMinute,
+        {
+          message: 'headroom must be smaller than the rate limit',
+        },
+      ),
+  })
+  .refine((a) => a.alerts !== undefined || a.sync !== undefined, { message: 'nothing to change' });
+
+export const addAccountArgs = z.strictObject({ label, baseUrl, token });
+export const accountRef = z.strictObject({ accountId: id });
+export const updateAccountArgs = z
+  .strictObject({
+    accountId: id,
+    label: label.optional(),
+    baseUrl: baseUrl.optional(),
+    token: token.optional(),
+  })
+  .refine((a) => a.label !== undefined || a.baseUrl !== undefined || a.token !== undefined, {
+    message: 'nothing to change',
+  });
+
+export const editArgs = z.strictObject({
+  operation: z.enum(EDIT_OPERATION_NAMES as [string, ...string[]]),
+  accountId: id,
+  /** Remote id of the domain the operation acts on (fills {domain_id}). */
+  domainId: id.optional(),
+  /** Other path ids: group_id, user_id, include_id, ip_action_id, token_id. */
+  params: z.record(z.string().regex(/^[a-z_]+_id$/), id).optional(),
+  body: z.unknown().optional(),
+});
