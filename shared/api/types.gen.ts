@@ -2114,6 +2114,10 @@ export interface components {
       enabled: boolean;
       policy: components['schemas']['DmarcPolicyValue'];
       tags?: components['schemas']['DmarcTags'];
+      /** @description Name of the TXT record the service serves, in its own zone; _dmarc.<fqdn> is delegated to it by a CNAME. */
+      hosted_record_name?: string;
+      /** @description Records the customer publishes (the CNAME of _dmarc.<fqdn> to the hosted record). */
+      dns_targets?: components['schemas']['DnsRecord'][];
       /** Format: date-time */
       updated_at?: string;
     };
@@ -2275,7 +2279,22 @@ export interface components {
     /** @description Flattened SPF record and DNS lookup count against the limit. */
     SpfFlattenResult: {
       domain_id?: number;
-      flattened_record: string;
+      /**
+       * @description What was flattened: hosted (the hosted record), draft (the body's record_value) or dns (the domain's live record, when nothing is hosted).
+       * @enum {string}
+       */
+      source?: 'hosted' | 'draft' | 'dns';
+      /** @description The record that was flattened. */
+      record?: string | null;
+      /** @description Equivalent record of ip4/ip6 terms; null when resolution failed (see errors). */
+      flattened_record: string | null;
+      /**
+       * @description ok; none (no SPF record); permerror (receivers would fail it: syntax, loop, limits); temperror (a DNS failure left the result incomplete).
+       * @enum {string}
+       */
+      status?: 'ok' | 'none' | 'permerror' | 'temperror';
+      /** @description Problems receivers would fail the record for, e.g. the 11th DNS lookup. */
+      errors?: string[];
       ipv4: string[];
       ipv6: string[];
       lookup_count: number;
@@ -2358,6 +2377,11 @@ export interface components {
       /** @description Converted SVG. */
       svg_content?: string | null;
       size_bytes?: number | null;
+      /** @description The submitted SVG was already valid SVG Tiny PS (nothing had to change). */
+      input_valid?: boolean;
+      /** @description What the conversion changed, in words. */
+      changes?: string[];
+      /** @description Problems of the submitted SVG; severity warning when the conversion fixed it, error when it remains in the converted SVG. */
       issues: components['schemas']['SvgIssue'][];
     };
     /** @description VMC/CMC certificate analysis. */
