@@ -111,6 +111,16 @@ describe('RateBudget', () => {
     expect(budget.waitTimeMs(3)).toBe(11_000);
   });
 
+  it('a waiting reserve() on the real clock can be cancelled', async () => {
+    const budget = new RateBudget({ capacity: 1, refillPerMinute: 1 });
+    budget.tryReserve();
+    const controller = new AbortController();
+    const waiting = budget.reserve(1, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user closed the window')), 20);
+    await expect(waiting).rejects.toThrow('user closed the window');
+    expect(budget.available()).toBe(0);
+  });
+
   it('rejects impossible configurations', () => {
     expect(() => new RateBudget({ capacity: 0 })).toThrow(RangeError);
     expect(() => new RateBudget({ capacity: 5, headroom: 5 })).toThrow(RangeError);
