@@ -139,6 +139,18 @@ export class AlertStore {
     };
   }
 
+  /**
+   * Close every open alert of these domains (they left the account: nobody watches them any more, so their
+   * conditions can never clear on their own). Returns the closed alerts.
+   */
+  resolveForDomains(domainPks: number[], at: string): Alert[] {
+    const stmt = this.db.prepare(
+      'UPDATE alerts SET resolved_at = ? WHERE domain_id = ? AND resolved_at IS NULL RETURNING id',
+    );
+    const ids = domainPks.flatMap((pk) => (stmt.all(at, pk) as { id: number }[]).map((r) => r.id));
+    return ids.map((id) => this.require(id));
+  }
+
   /** One alert or undefined. */
   get(id: number): Alert | undefined {
     const row = this.db.prepare(`${SELECT} WHERE a.id = ?`).get(id) as AlertRow | undefined;

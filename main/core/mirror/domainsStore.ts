@@ -78,9 +78,10 @@ export class DomainsStore {
 
   /**
    * Store the complete domain list: new domains are added, known ones refreshed (and revived if they had
-   * vanished), and domains missing from the list are marked removed — their history stays.
+   * vanished), and domains missing from the list are marked removed — their history stays. Returns the
+   * local keys of the domains removed by this call.
    */
-  replaceList(accountId: number, list: DomainsPayload, now: string): void {
+  replaceList(accountId: number, list: DomainsPayload, now: string): number[] {
     const upsert = this.db.prepare(
       `INSERT INTO domains (account_id, remote_id, fqdn, raw_json, first_seen_at, last_seen_at)
        VALUES (?, ?, ?, ?, ?, ?)
@@ -93,9 +94,13 @@ export class DomainsStore {
       upsert.run(accountId, item.id, item.fqdn, JSON.stringify(item), now, now);
     }
     const markRemoved = this.db.prepare('UPDATE domains SET removed_at = ? WHERE id = ?');
+    const removed: number[] = [];
     for (const domain of this.list(accountId, false)) {
-      if (!seen.has(domain.domainId)) markRemoved.run(now, domain.pk);
+      if (seen.has(domain.domainId)) continue;
+      markRemoved.run(now, domain.pk);
+      removed.push(domain.pk);
     }
+    return removed;
   }
 
   /** The account's domains by name. */

@@ -100,13 +100,14 @@ export class SqliteMirror implements Mirror {
     return this.db.transaction((): WriteResult => {
       const account = this.accounts.require(input.accountId);
       if (meta.per === 'account') {
-        this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
+        const removed = this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
         const events = this.rules.accountAlertsOnSuccess(
           null,
           { scope: meta.scope },
           this.context(account, null, at),
         );
         const result = this.alertStore.apply(account.id, null, events, at);
+        result.resolved.push(...this.alertStore.resolveForDomains(removed, at));
         this.syncStates.success(account.id, null, input.signal, at, nextDueAt);
         return result;
       }

@@ -242,6 +242,9 @@ describe('health_regressed', () => {
     expect(resultRank('protected')).toBeGreaterThan(resultRank('Partially Protected')!);
     expect(resultRank('Partially_Protected')).toBeGreaterThan(resultRank('At Risk')!);
     expect(resultRank('AT RISK')).toBeGreaterThan(resultRank('Unprotected')!);
+    // The reference service's labels, as it spells them, worst first.
+    const service = ['Unprotected', 'At risk', 'Partially protected', 'Protected'].map(resultRank);
+    expect(service).toEqual([0, 1, 2, 3]);
     expect(resultRank('Galactic')).toBeNull();
     expect(resultRank(null)).toBeNull();
   });

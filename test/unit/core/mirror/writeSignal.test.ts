@@ -192,20 +192,32 @@ describe('domains list', () => {
     const { mirror, accountId, clock } = mirrorWithDomain();
     write(mirror, accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
     expect(mirror.listDomains(accountId).map((d) => d.fqdn)).toEqual(['example.com', 'example.org']);
-    mirror.writeSignal({
+    write(
+      mirror,
+      accountId,
+      'health',
+      health('2025-03-01T09:15:00Z', { spf: false }),
+      '2025-03-01T09:16:00Z',
+    );
+    const open = mirror.listAlerts({ open: true });
+    expect(open.length).toBeGreaterThan(0);
+    const removal = mirror.writeSignal({
       accountId,
       domainId: null,
       signal: 'domains',
       payload: [{ id: 4212, fqdn: 'example.org' }],
       fetchedAt: clock.now(),
     });
+    // Nobody watches a removed domain any more: its open alerts close with it.
+    expect(removal.resolved.map((a) => a.id).sort()).toEqual(open.map((a) => a.id).sort());
+    expect(mirror.listAlerts({ open: true })).toEqual([]);
     expect(mirror.listDomains(accountId).map((d) => d.fqdn)).toEqual(['example.org']);
     expect(mirror.overview(accountId).map((r) => r.fqdn)).toEqual(['example.org']);
     expect(mirror.listDomains(accountId, { includeRemoved: true })[0]).toMatchObject({
       fqdn: FQDN,
       removedAt: expect.any(String),
     });
-    expect(mirror.history('health', { accountId, domainId: DOMAIN_ID })).toHaveLength(1);
+    expect(mirror.history('health', { accountId, domainId: DOMAIN_ID })).toHaveLength(2);
     mirror.writeSignal({
       accountId,
       domainId: null,
