@@ -4,7 +4,7 @@
  * and add it to SANDBOX_ROUTES below.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ServiceContext } from '../http/operation.ts';
@@ -33,6 +33,9 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
 /** Prefix of the sandbox controls (at the root, outside the API base paths). */
 export const SANDBOX_PREFIX = '/_sandbox';
 
+/** Largest body an upload control (`rawBody`) accepts; beyond it Fastify answers 413. */
+export const RAW_BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
 function sameSecret(given: string, expected: string): boolean {
   // Compare digests so neither the length nor the content leaks through timing.
   const a = createHash('sha256').update(given).digest();
@@ -51,7 +54,7 @@ export function registerSandbox(
   addFormats.default(ajv);
   for (const route of routes) {
     const validate = route.body ? ajv.compile(route.body) : null;
-    app.route({
+    const options: RouteOptions = {
       method: route.method,
       url: SANDBOX_PREFIX + route.path,
       handler: async (request, reply) => {
@@ -100,6 +103,23 @@ export function registerSandbox(
             .send(errorEnvelope('internal_error', 'An unexpected error occurred.', request.id));
         }
       },
+    };
+    const rawTypes = route.rawBody;
+    if (!rawTypes) {
+      app.route(options);
+      continue;
+    }
+    // An encapsulated scope, so the raw parsers (even for application/json) apply to this route only.
+    app.register(async (scope) => {
+      for (const type of rawTypes) {
+        if (scope.hasContentTypeParser(type)) scope.removeContentTypeParser(type);
+        scope.addContentTypeParser(
+          type,
+          { parseAs: 'buffer', bodyLimit: RAW_BODY_LIMIT_BYTES },
+          (_req, raw, done) => done(null, raw),
+        );
+      }
+      scope.route(options);
     });
   }
 }

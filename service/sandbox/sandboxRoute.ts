@@ -21,5 +21,10 @@ export interface SandboxRoute {
   path: string;
   /** JSON Schema (2020-12) of the body; a violation answers 422 validation_error. Omit when no body. */
   body?: Record<string, unknown>;
+  /**
+   * Upload controls: bodies of these content types reach the handler as a Buffer, unparsed (up to
+   * RAW_BODY_LIMIT_BYTES), on this route only; any other content type arrives as a non-Buffer. No `body` schema.
+   */
+  rawBody?: readonly string[];
   handler: (req: SandboxRequest, ctx: ServiceContext) => OperationResult | Promise<OperationResult>;
 }
