@@ -174,7 +174,7 @@ describe('GET /domains/{id}/health/history', () => {
       { limit: 0 },
       { limit: 101 },
       { page: 0 },
-    ]) {
+    ] as Record<string, string | number>[]) {
       const res = await get(`/domains/${id}/health/history`, query);
       expect(res.status, JSON.stringify(query)).toBe(422);
       expect(res.body.error.code).toBe('validation_error');

@@ -181,7 +181,7 @@ describe('GET /domains/{id}/security-score/history', () => {
       { limit: 0 },
       { limit: 101 },
       { start_date: '2026-06-15', end_date: '2026-06-01' },
-    ]) {
+    ] as Record<string, string | number>[]) {
       const res = await get(`/domains/${id}/security-score/history`, query);
       expect(res.status, JSON.stringify(query)).toBe(422);
       expect(res.body.error.code).toBe('validation_error');
