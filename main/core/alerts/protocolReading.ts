@@ -38,9 +38,7 @@ export function readingFromHealth(flags: Record<string, unknown>, at: string): P
 }
 
 /** A reading from the latest DNS event of each protocol (actions other than connect/disconnect are ignored). */
-export function readingFromDnsEvents(
-  latest: Partial<Record<Protocol, { action: string; occurredAt: string; eventId: number }>>,
-): ProtocolReading {
+export function readingFromDnsEvents(latest: LatestDnsEvents): ProtocolReading {
   const protocols: ProtocolReading['protocols'] = {};
   for (const p of PROTOCOLS) {
     const e = latest[p];

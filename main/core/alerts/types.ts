@@ -82,7 +82,9 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
 };
 
 /** The latest DNS event per protocol, as stored before this write (lets health rules defer to fresher DNS). */
-export type LatestDnsEvents = Partial<Record<Protocol, { action: string; occurredAt: string }>>;
+export type LatestDnsEvents = Partial<
+  Record<Protocol, { action: string; occurredAt: string; eventId: number }>
+>;
 
 /** Everything a rule may look at besides previous and next. Built by the mirror inside the write. */
 export interface RuleContext {

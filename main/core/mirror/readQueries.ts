@@ -3,7 +3,7 @@ import type { SignalName } from '../signals/catalog.ts';
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
 import type { AlertStore } from './alertStore.ts';
 import { publicDomain, type DomainsStore } from './domainsStore.ts';
-import { publicSyncState, type SyncStateStore } from './syncStateStore.ts';
+import { publicSyncState, type StoredSyncState, type SyncStateStore } from './syncStateStore.ts';
 import type {
   DnsEventPoint,
   DomainDetail,
@@ -85,7 +85,7 @@ export class ReadQueries {
       ).map((r) => [r.domain_id, r]),
     );
     const openCounts = this.alerts.openCounts();
-    const states = new Map<number, ReturnType<SyncStateStore['list']>>();
+    const states = new Map<number, StoredSyncState[]>();
     for (const s of this.syncStates.list(accountId)) {
       if (s.domainPk === null) continue;
       const list = states.get(s.domainPk) ?? [];

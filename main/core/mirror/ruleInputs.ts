@@ -4,7 +4,7 @@ import type { ScoreReading } from '../alerts/rules/scoreDropped.ts';
 import type { KnownThreats } from '../alerts/rules/threatSourceAppeared.ts';
 import { readingFromDnsEvents, readingFromHealth, type ProtocolReading } from '../alerts/protocolReading.ts';
 import type { LatestDnsEvents } from '../alerts/types.ts';
-import { isProtocol, type Protocol } from '../signals/primitives.ts';
+import { isProtocol } from '../signals/primitives.ts';
 
 // The rules compare state the mirror holds before a write with state it holds after: reading both from the
 // same tables (rather than from the payload) means backfilled old rows never look like news.
@@ -38,10 +38,7 @@ export function latestHealth(
 }
 
 /** The latest stored DNS event per protocol (ties on time go to the higher event id). */
-export function latestDnsEventRows(
-  db: Database,
-  domainPk: number,
-): Partial<Record<Protocol, { action: string; occurredAt: string; eventId: number }>> {
+export function latestDnsEvents(db: Database, domainPk: number): LatestDnsEvents {
   const rows = db
     .prepare(
       `SELECT record_type, action, occurred_at, remote_id FROM (
@@ -49,20 +46,11 @@ export function latestDnsEventRows(
          FROM dns_events WHERE domain_id = ?) WHERE n = 1`,
     )
     .all(domainPk) as { record_type: string; action: string; occurred_at: string; remote_id: number }[];
-  const latest: Partial<Record<Protocol, { action: string; occurredAt: string; eventId: number }>> = {};
+  const latest: LatestDnsEvents = {};
   for (const r of rows) {
     if (isProtocol(r.record_type)) {
       latest[r.record_type] = { action: r.action, occurredAt: r.occurred_at, eventId: r.remote_id };
     }
-  }
-  return latest;
-}
-
-/** The context's view of DNS events (for health rules deferring to fresher DNS). */
-export function latestDnsEvents(db: Database, domainPk: number): LatestDnsEvents {
-  const latest: LatestDnsEvents = {};
-  for (const [p, e] of Object.entries(latestDnsEventRows(db, domainPk))) {
-    latest[p as Protocol] = { action: e.action, occurredAt: e.occurredAt };
   }
   return latest;
 }
@@ -72,7 +60,7 @@ export function latestDnsEvents(db: Database, domainPk: number): LatestDnsEvents
  * a baseline: 30 days of old events are history, not news).
  */
 export function dnsReading(db: Database, domainPk: number, everFetched: boolean): ProtocolReading | null {
-  return everFetched ? readingFromDnsEvents(latestDnsEventRows(db, domainPk)) : null;
+  return everFetched ? readingFromDnsEvents(latestDnsEvents(db, domainPk)) : null;
 }
 
 /** The latest security score reading, or null. */

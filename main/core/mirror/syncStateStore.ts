@@ -23,9 +23,12 @@ interface SyncRow {
   period_seconds: number;
 }
 
+/** A sync state with the local domain key the mirror joins on. */
+export type StoredSyncState = SyncState & { domainPk: number | null };
+
 const SELECT = `SELECT s.*, d.remote_id, d.fqdn FROM sync_state s LEFT JOIN domains d ON d.id = s.domain_id`;
 
-function toState(row: SyncRow): SyncState & { domainPk: number | null } {
+function toState(row: SyncRow): StoredSyncState {
   const lastError: SyncError | null =
     row.error_code === null
       ? null
@@ -54,10 +57,7 @@ function toState(row: SyncRow): SyncState & { domainPk: number | null } {
 }
 
 /** Strip the local key for callers outside the mirror. */
-export function publicSyncState({
-  domainPk: _pk,
-  ...state
-}: SyncState & { domainPk: number | null }): SyncState {
+export function publicSyncState({ domainPk: _pk, ...state }: StoredSyncState): SyncState {
   return state;
 }
 
@@ -80,11 +80,7 @@ export class SyncStateStore {
   }
 
   /** The state, or undefined when the signal was never attempted. */
-  find(
-    accountId: number,
-    domainPk: number | null,
-    signal: SignalName,
-  ): (SyncState & { domainPk: number | null }) | undefined {
+  find(accountId: number, domainPk: number | null, signal: SignalName): StoredSyncState | undefined {
     const row = this.db
       .prepare(`${SELECT} WHERE s.account_id = ? AND ifnull(s.domain_id, 0) = ifnull(?, 0) AND s.signal = ?`)
       .get(accountId, domainPk, signal) as SyncRow | undefined;
@@ -92,7 +88,7 @@ export class SyncStateStore {
   }
 
   /** Every state of an account (or of every account). */
-  list(accountId?: number): (SyncState & { domainPk: number | null })[] {
+  list(accountId?: number): StoredSyncState[] {
     const rows = (
       accountId === undefined
         ? this.db.prepare(`${SELECT} ORDER BY s.account_id, d.fqdn, s.signal`).all()
