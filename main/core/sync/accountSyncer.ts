@@ -192,8 +192,9 @@ export class AccountSyncer {
   }
 
   /**
-   * Fetches everything stale against the TARGET periods (and everything failing, backoff ignored) now,
-   * waiting for the budget as needed: "sync now" and `authwatch sync --once`.
+   * "Sync now" and `authwatch sync --once`: fetches the domain list and every domain's core signals
+   * whatever their age, plus history and opened panels that are stale against their TARGET period
+   * (failing ones too, backoff ignored), waiting for the budget as needed.
    */
   async runPass(options: { signal?: AbortSignal } = {}): Promise<PassResult> {
     while (this.running) await this.running.catch(() => undefined);
@@ -237,7 +238,7 @@ export class AccountSyncer {
         continue;
       }
       const jobs = this.jobs(now).filter((job) => !attempted.has(job.key) && !job.stopped);
-      const due = jobs.filter((job) => isDue({ ...job, notBefore: null }, now, 1));
+      const due = jobs.filter((job) => inPass(job, now));
       if (due.length === 0) break;
       due.sort((a, b) => compareUrgency(a, b, now, 1));
       // The domain list first, alone: it decides which domains the rest of the pass covers.
@@ -651,6 +652,12 @@ export class AccountSyncer {
       // A listener must not break the sync.
     }
   }
+}
+
+/** Whether a manual pass fetches the job: always for the domain list and core signals, else when stale. */
+function inPass(job: SyncJob, now: number): boolean {
+  if (job.signal === 'domains' || CORE_SIGNALS.includes(job.signal)) return true;
+  return isDue({ ...job, notBefore: null }, now, 1);
 }
 
 function passError(job: SyncJob, outcome: FailureOutcome): PassError {

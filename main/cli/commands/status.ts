@@ -1,0 +1,59 @@
+import type { CommonOptions } from '../args.ts';
+import { openContext, selectAccounts } from '../context.ts';
+import type { CliIo } from '../io.ts';
+import { formatDuration } from '../progressPrinter.ts';
+
+/** `authwatch status`: accounts, freshness, effective periods and errors, from the mirror (no network). */
+export async function status(options: CommonOptions & { json: boolean }, io: CliIo): Promise<number> {
+  const ctx = openContext(options, io);
+  try {
+    const ids = new Set(selectAccounts(ctx.mirror, options.label).map((a) => a.id));
+    const all = await ctx.app.syncStatus();
+    const accounts = all.accounts.filter((a) => ids.has(a.accountId));
+    const openAlerts = (await ctx.app.listAlerts({ open: true, limit: 10_000 })).filter((a) =>
+      ids.has(a.accountId),
+    );
+    if (options.json) {
+      const out = accounts.map((a) => ({
+        ...a,
+        openAlerts: openAlerts.filter((x) => x.accountId === a.accountId).length,
+      }));
+      io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      return 0;
+    }
+    if (accounts.length === 0)
+      io.stdout.write('No accounts. Add one with: authwatch sync --once --base-url URL --label NAME\n');
+    for (const a of accounts) {
+      const state =
+        a.state === 'paused'
+          ? `PAUSED (${a.pausedReason})`
+          : a.state === 'rate_limited'
+            ? 'rate limited'
+            : 'active';
+      io.stdout.write(`${a.label}  ${a.baseUrl}  ${state}\n`);
+      io.stdout.write(
+        `  domains backfilled ${a.backfill.domainsDone}/${a.backfill.domainsTotal}; last success ${a.lastSuccessAt ?? 'never'}; ` +
+          `open alerts ${openAlerts.filter((x) => x.accountId === a.accountId).length}\n`,
+      );
+      io.stdout.write(
+        `  demand ${a.demandPerMinute}/min of ${a.capacityPerMinute}/min` +
+          (a.stretchFactor > 1 ? ` — periods stretched ×${a.stretchFactor}` : '') +
+          '\n',
+      );
+      for (const [signal, p] of Object.entries(a.periods)) {
+        const stretched =
+          p.effectiveSeconds !== p.targetSeconds ? ` (target ${formatDuration(p.targetSeconds)})` : '';
+        io.stdout.write(
+          `    ${signal.padEnd(16)} every ${formatDuration(p.effectiveSeconds)}${stretched} × ${p.jobs}\n`,
+        );
+      }
+      for (const e of a.errors) {
+        const scope = e.missingScope ? ` (token lacks ${e.missingScope})` : '';
+        io.stdout.write(`  error ${e.fqdn ?? 'account'} ${e.signal}: ${e.code}: ${e.message}${scope}\n`);
+      }
+    }
+    return 0;
+  } finally {
+    await ctx.close();
+  }
+}

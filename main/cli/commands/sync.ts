@@ -1,0 +1,76 @@
+import type { Alert } from '../../core/mirror/types.ts';
+import type { PassResult } from '../../core/sync/accountSyncer.ts';
+import { accountBlockText, type AccountBlockReason } from '../../core/sync/failurePolicy.ts';
+import type { CommonOptions } from '../args.ts';
+import { openContext, resolveSyncAccount } from '../context.ts';
+import { CommandFailed, type CliIo } from '../io.ts';
+import { progressPrinter } from '../progressPrinter.ts';
+
+/** A notifier for the terminal: each new alert becomes one line on stderr. */
+function terminalNotifier(io: CliIo) {
+  return {
+    channel: 'cli',
+    notify(alert: Alert) {
+      const where = alert.fqdn ? `${alert.fqdn}: ` : '';
+      io.stderr.write(`ALERT [${alert.severity}] ${where}${alert.title}\n`);
+    },
+  };
+}
+
+/** `authwatch sync --once`: fetches everything stale now; exit 1 when anything failed. */
+export async function syncOnce(options: CommonOptions, io: CliIo): Promise<number> {
+  const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
+  try {
+    const account = await resolveSyncAccount(ctx, options);
+    const stopProgress = progressPrinter(ctx.app, io, account.label);
+    let results: PassResult[];
+    try {
+      results = await ctx.app.syncNow({ accountId: account.id });
+    } finally {
+      stopProgress();
+    }
+    const result = results[0]!;
+    io.stdout.write(
+      `Synced “${account.label}”: ${result.fetched} fetched, ${result.failed} failed, ${result.requestsSpent} requests.\n`,
+    );
+    for (const e of result.errors) {
+      const scope = e.missingScope ? ` (the token lacks ${e.missingScope})` : '';
+      io.stderr.write(`  ${e.fqdn ?? 'account'} ${e.signal}: ${e.code}: ${e.message}${scope}\n`);
+    }
+    if (result.paused) {
+      throw new CommandFailed(accountBlockText(result.paused as AccountBlockReason, account.label).body);
+    }
+    if (result.rateLimitedUntil) {
+      throw new CommandFailed(
+        `Rate limited until ${new Date(result.rateLimitedUntil).toISOString()}; the rest syncs next time.`,
+      );
+    }
+    return result.failed > 0 ? 1 : 0;
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** `authwatch sync --watch`: syncs on the schedule until interrupted; progress and alerts on stderr. */
+export async function syncWatch(options: CommonOptions, io: CliIo): Promise<number> {
+  const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
+  try {
+    const account = await resolveSyncAccount(ctx, options);
+    const stopProgress = progressPrinter(ctx.app, io, account.label);
+    const unsubscribe = ctx.app.on((event) => {
+      if (event.type === 'account_paused')
+        io.stderr.write(`authwatch: “${account.label}” paused: ${event.message}\n`);
+      if (event.type === 'sync_error')
+        io.stderr.write(`authwatch: ${event.signal}: ${event.code}: ${event.message}\n`);
+    });
+    io.stderr.write(`authwatch: watching “${account.label}” (${account.baseUrl}); Ctrl-C stops.\n`);
+    ctx.app.start();
+    await io.interrupted();
+    unsubscribe();
+    stopProgress();
+    io.stderr.write('authwatch: stopping…\n');
+    return 0;
+  } finally {
+    await ctx.close();
+  }
+}

@@ -1,0 +1,40 @@
+import { AuthwatchError } from '../core/app.ts';
+import { parseCommandLine, USAGE, UsageError } from './args.ts';
+import { alerts } from './commands/alerts.ts';
+import { exportCommand } from './commands/export.ts';
+import { status } from './commands/status.ts';
+import { syncOnce, syncWatch } from './commands/sync.ts';
+import { CommandFailed, type CliIo } from './io.ts';
+
+/** Runs one command line; resolves to the exit status (0 ok, 1 failure, 2 usage). Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    const command = parseCommandLine(argv, io.env);
+    switch (command.name) {
+      case 'help':
+        io.stdout.write(USAGE + '\n');
+        return 0;
+      case 'sync':
+        return command.mode === 'once' ? await syncOnce(command, io) : await syncWatch(command, io);
+      case 'status':
+        return await status(command, io);
+      case 'alerts':
+        return await alerts(command, io);
+      case 'export':
+        return await exportCommand(command, io);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`authwatch: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof CommandFailed || error instanceof AuthwatchError) {
+      io.stderr.write(`authwatch: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr.write(
+      `authwatch: unexpected failure: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { defaultDbPath, parseCommandLine, UsageError } from '../../../main/cli/args.ts';
+
+const env = { AUTHWATCH_DB: '/tmp/aw.db' };
+
+describe('parseCommandLine', () => {
+  it('parses each command with its options', () => {
+    expect(
+      parseCommandLine(['sync', '--once', '--base-url', 'https://h/api/v1', '--label', 'Acme'], env),
+    ).toEqual({
+      name: 'sync',
+      mode: 'once',
+      db: '/tmp/aw.db',
+      baseUrl: 'https://h/api/v1',
+      label: 'Acme',
+    });
+    expect(parseCommandLine(['sync', '--watch'], env)).toMatchObject({ name: 'sync', mode: 'watch' });
+    expect(parseCommandLine(['status', '--json', '--db', 'x.db'], env)).toEqual({
+      name: 'status',
+      json: true,
+      db: 'x.db',
+    });
+    expect(parseCommandLine(['alerts', '--json', '--open'], env)).toMatchObject({ json: true, open: true });
+    expect(parseCommandLine(['export', '--format', 'csv', '--out', 'o.csv'], env)).toMatchObject({
+      format: 'csv',
+      out: 'o.csv',
+    });
+    expect(parseCommandLine(['--help'], env)).toEqual({ name: 'help' });
+  });
+
+  it('refuses a token on the command line in every spelling, without echoing it', () => {
+    for (const argv of [
+      ['sync', '--once', '--token', 'tok_secret_1'],
+      ['sync', '--once', '--token=tok_secret_1'],
+      ['status', '--api-token', 'tok_secret_1'],
+      ['-token', 'tok_secret_1'],
+    ]) {
+      const error = (() => {
+        try {
+          parseCommandLine(argv, env);
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error!.message).toMatch(/AUTHWATCH_TOKEN/);
+      expect(error!.message).toMatch(/shell history/);
+      expect(error!.message).not.toContain('tok_secret_1');
+    }
+  });
+
+  it('reports usage errors for unknown commands, options and combinations', () => {
+    const bad = [
+      [],
+      ['frobnicate'],
+      ['sync'],
+      ['sync', '--once', '--watch'],
+      ['status', '--format', 'csv'],
+      ['export'],
+      ['export', '--format', 'xml'],
+      ['alerts', '--bogus'],
+      ['alerts', 'extra'],
+      ['sync', '--once', '--label', '  '],
+    ];
+    for (const argv of bad) expect(() => parseCommandLine(argv, env), argv.join(' ')).toThrow(UsageError);
+  });
+
+  it('defaults the mirror to $AUTHWATCH_DB, else ~/.authwatch/mirror.db', () => {
+    expect(defaultDbPath({ AUTHWATCH_DB: '/data/m.db' }, '/home/u')).toBe('/data/m.db');
+    expect(defaultDbPath({}, '/home/u')).toBe('/home/u/.authwatch/mirror.db');
+    expect(parseCommandLine(['status'], {}).name).toBe('status');
+  });
+});
