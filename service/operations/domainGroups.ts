@@ -3,7 +3,8 @@
  * deleted), member list, add a member, remove a member (it becomes ungrouped). Writes are owner-only.
  * A domain of another team cannot be added: it answers 404 not_found, like any resource of another team.
  */
-import type { AuthContext, OperationHandlers } from '../http/operation.ts';
+import type { OperationHandlers } from '../http/operation.ts';
+import { requireAuth } from '../http/requireAuth.ts';
 import { ServiceError } from '../http/serviceError.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
@@ -17,16 +18,11 @@ import {
   requireGroup,
 } from '../domainOps/domainGroupStore.ts';
 
-function authOf(auth: AuthContext | null): AuthContext {
-  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
-  return auth;
-}
-
 export const handlers: OperationHandlers = {
-  listDomainGroups: (req, ctx) => ({ data: listGroups(ctx.db, authOf(req.auth)).map(presentGroup) }),
+  listDomainGroups: (req, ctx) => ({ data: listGroups(ctx.db, requireAuth(req)).map(presentGroup) }),
 
   createDomainGroup: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const body = req.body as { name: string; status?: string };
     const status = checkGroupStatus(body.status ?? 'active');
     const at = ctx.clock().toISOString();
@@ -44,11 +40,11 @@ export const handlers: OperationHandlers = {
   },
 
   getDomainGroup: (req, ctx) => ({
-    data: presentGroup(requireGroup(ctx.db, authOf(req.auth), req.params.group_id as number)),
+    data: presentGroup(requireGroup(ctx.db, requireAuth(req), req.params.group_id as number)),
   }),
 
   updateDomainGroup: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const group = requireGroup(ctx.db, auth, req.params.group_id as number);
     const body = req.body as { name?: string; status?: string };
     const status = body.status === undefined ? group.status : checkGroupStatus(body.status);
@@ -63,7 +59,7 @@ export const handlers: OperationHandlers = {
   },
 
   deleteDomainGroup: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const group = requireGroup(ctx.db, auth, req.params.group_id as number);
     const at = ctx.clock().toISOString();
     ctx.db.transaction(() => {
@@ -77,7 +73,7 @@ export const handlers: OperationHandlers = {
   },
 
   listDomainGroupDomains: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const group = requireGroup(ctx.db, auth, req.params.group_id as number);
     const page = pageParams(req.query);
     const args = { teamId: auth.teamId, userId: auth.userId, groupId: group.id };
@@ -94,7 +90,7 @@ export const handlers: OperationHandlers = {
   },
 
   addDomainToGroup: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const group = requireGroup(ctx.db, auth, req.params.group_id as number);
     const domain = requireVisibleDomain(ctx.db, auth, (req.body as { domain_id: number }).domain_id);
     // A domain is in one group at most: adding it here moves it out of its previous group.
@@ -107,7 +103,7 @@ export const handlers: OperationHandlers = {
   },
 
   removeDomainFromGroup: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const group = requireGroup(ctx.db, auth, req.params.group_id as number);
     const domain = requireVisibleDomain(ctx.db, auth, req.params.domain_id as number);
     if (domain.group_id !== group.id) {

@@ -3,8 +3,9 @@
  * result, verification status, attached sending services. Writes are owner-only (checked by the pipeline);
  * reads show a member only the domains it may see; other teams' domains answer 404.
  */
-import type { AuthContext, OperationHandlers } from '../http/operation.ts';
-import { ServiceError, validationError } from '../http/serviceError.ts';
+import type { OperationHandlers } from '../http/operation.ts';
+import { requireAuth } from '../http/requireAuth.ts';
+import { validationError } from '../http/serviceError.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
 import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
@@ -30,14 +31,9 @@ interface UpdateDomainBody {
   parent_domain_id?: number | null;
 }
 
-function authOf(auth: AuthContext | null): AuthContext {
-  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
-  return auth;
-}
-
 export const handlers: OperationHandlers = {
   listDomains: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const page = pageParams(req.query);
     const args = { teamId: auth.teamId, userId: auth.userId };
     const total = ctx.db
@@ -54,7 +50,7 @@ export const handlers: OperationHandlers = {
   },
 
   createDomain: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const body = req.body as { fqdn: string; parent_domain_id?: number | null };
     const checked = checkFqdn(body.fqdn);
     if ('error' in checked) throw validationError([{ field: 'body.fqdn', message: checked.error }]);
@@ -72,7 +68,7 @@ export const handlers: OperationHandlers = {
   },
 
   bulkCreateDomains: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const names = (req.body as { domains: string[] }).domains;
     const jobId = createBulkJob(ctx.db, {
       teamId: auth.teamId,
@@ -87,7 +83,7 @@ export const handlers: OperationHandlers = {
   },
 
   getBulkJob: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const job = requireBulkJob(ctx.db, auth.teamId, req.params.job_id as string);
     // A job left unfinished by a previous run of the service is resumed when someone asks about it.
     ensureBulkJobRunning(ctx, job);
@@ -95,11 +91,11 @@ export const handlers: OperationHandlers = {
   },
 
   getDomain: (req, ctx) => ({
-    data: presentDomain(requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number)),
+    data: presentDomain(requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number)),
   }),
 
   updateDomain: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const domain = requireVisibleDomain(ctx.db, auth, req.params.domain_id as number);
     const body = req.body as UpdateDomainBody;
     if (body.status !== undefined) requireOneOf('body.status', body.status, DOMAIN_STATUSES);
@@ -129,7 +125,7 @@ export const handlers: OperationHandlers = {
   },
 
   deleteDomain: (req, ctx) => {
-    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number);
     // Hosted records, checks, grants and attached services go with it (ON DELETE CASCADE in their tables);
     // subdomains that named it as parent lose the link (ON DELETE SET NULL).
     ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(domain.id);
@@ -137,34 +133,34 @@ export const handlers: OperationHandlers = {
   },
 
   verifyDomain: async (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const domain = requireVisibleDomain(ctx.db, auth, req.params.domain_id as number);
     await verifyDomain(ctx, domain, (req.body ?? {}) as Record<string, string>);
     return { data: domainStatus(ctx.db, requireVisibleDomain(ctx.db, auth, domain.id)) };
   },
 
   checkDomainDns: async (req, ctx) => {
-    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number);
     return { data: await runDnsFetch(ctx, domain) };
   },
 
   getDnsFetchResult: (req, ctx) => {
-    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number);
     return { data: storedDnsFetch(ctx.db, domain.id, ctx.clock()) };
   },
 
   getDomainStatus: (req, ctx) => {
-    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number);
     return { data: domainStatus(ctx.db, domain) };
   },
 
   listDomainServices: (req, ctx) => {
-    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number);
     return { data: attachedServices(ctx.db, domain.id) };
   },
 
   replaceDomainServices: (req, ctx) => {
-    const domain = requireVisibleDomain(ctx.db, authOf(req.auth), req.params.domain_id as number);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number);
     const { service_ids: ids } = req.body as { service_ids: number[] };
     replaceAttachedServices(ctx.db, domain.id, ids, ctx.clock());
     return { data: attachedServices(ctx.db, domain.id) };

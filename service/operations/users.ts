@@ -5,8 +5,9 @@
  * State of a member (`status`): invited → enabled once the invitation is accepted; the owner may disable
  * and re-enable anyone but the team owner; re-enabling an invited user makes it invited again.
  */
-import type { AuthContext, OperationHandlers, ServiceContext } from '../http/operation.ts';
-import { ServiceError, validationError } from '../http/serviceError.ts';
+import type { OperationHandlers, ServiceContext } from '../http/operation.ts';
+import { requireAuth } from '../http/requireAuth.ts';
+import { validationError } from '../http/serviceError.ts';
 import { assignableRoleFromBody } from '../team/roles.ts';
 import {
   invitationPending,
@@ -41,11 +42,6 @@ interface UpdateBody {
   domain_ids?: number[];
 }
 
-function authOf(auth: AuthContext | null): AuthContext {
-  if (!auth) throw new ServiceError(401, 'missing_api_token', 'The X-Api-Token header is required.');
-  return auth;
-}
-
 function presentUser(ctx: ServiceContext, teamId: number, userId: number) {
   return presentTeamUser(requireTeamUser(ctx.db, teamId, userId));
 }
@@ -57,10 +53,10 @@ function touch(ctx: ServiceContext, userId: number, set: string, ...values: unkn
 }
 
 export const handlers: OperationHandlers = {
-  listUsers: (req, ctx) => ({ data: listTeamUsers(ctx.db, authOf(req.auth).teamId).map(presentTeamUser) }),
+  listUsers: (req, ctx) => ({ data: listTeamUsers(ctx.db, requireAuth(req).teamId).map(presentTeamUser) }),
 
   inviteUser: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const body = req.body as InviteBody;
     const email = normalizeEmail(body.email);
     const role = assignableRoleFromBody(ctx.db, body.role_id);
@@ -90,10 +86,10 @@ export const handlers: OperationHandlers = {
     return { status: 201, data: presentUser(ctx, auth.teamId, userId) };
   },
 
-  getUser: (req, ctx) => ({ data: presentUser(ctx, authOf(req.auth).teamId, req.params.user_id as number) }),
+  getUser: (req, ctx) => ({ data: presentUser(ctx, requireAuth(req).teamId, req.params.user_id as number) }),
 
   updateUser: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const body = req.body as UpdateBody;
     const user = requireTeamUser(ctx.db, auth.teamId, req.params.user_id as number);
     const accessGiven = body.all_domains !== undefined || body.domain_ids !== undefined;
@@ -125,7 +121,7 @@ export const handlers: OperationHandlers = {
   },
 
   deleteUser: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const user = requireTeamUser(ctx.db, auth.teamId, req.params.user_id as number);
     refuseOwner(user, 'deleted');
     // Tokens, domain grants and the invitation go with the user (ON DELETE CASCADE).
@@ -134,7 +130,7 @@ export const handlers: OperationHandlers = {
   },
 
   setUserStatus: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const { enabled } = req.body as { enabled: boolean };
     const user = requireTeamUser(ctx.db, auth.teamId, req.params.user_id as number);
     if (!enabled) {
@@ -147,7 +143,7 @@ export const handlers: OperationHandlers = {
   },
 
   setUserRole: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const user = requireTeamUser(ctx.db, auth.teamId, req.params.user_id as number);
     refuseOwner(user, 'given another role');
     const role = assignableRoleFromBody(ctx.db, (req.body as { role_id: number }).role_id);
@@ -156,7 +152,7 @@ export const handlers: OperationHandlers = {
   },
 
   setUserEnforce2fa: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const { enabled } = req.body as { enabled: boolean };
     const user = requireTeamUser(ctx.db, auth.teamId, req.params.user_id as number);
     if ((user.enforce_2fa === 1) !== enabled) touch(ctx, user.id, 'enforce_2fa = ?', enabled ? 1 : 0);
@@ -164,7 +160,7 @@ export const handlers: OperationHandlers = {
   },
 
   reinviteUser: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const user = requireTeamUser(ctx.db, auth.teamId, req.params.user_id as number);
     if (user.status !== 'invited') {
       const why =
@@ -179,7 +175,7 @@ export const handlers: OperationHandlers = {
   },
 
   listUserDomains: (req, ctx) => {
-    const auth = authOf(req.auth);
+    const auth = requireAuth(req);
     const user = requireTeamUser(ctx.db, auth.teamId, req.params.user_id as number);
     return {
       data: {
