@@ -23,6 +23,7 @@ import { ensureBulkJobRunning } from '../domainOps/bulkJobRunner.ts';
 import { domainStatus, verifyDomain } from '../domainOps/verification.ts';
 import { runDnsFetch, storedDnsFetch } from '../domainOps/dnsFetch.ts';
 import { attachedServices, replaceAttachedServices } from '../domainOps/sendingServices.ts';
+import { deleteDomain } from '../domainOps/domainDeletion.ts';
 
 interface UpdateDomainBody {
   group_id?: number | null;
@@ -126,9 +127,8 @@ export const handlers: OperationHandlers = {
 
   deleteDomain: (req, ctx) => {
     const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id as number);
-    // Hosted records, checks, grants and attached services go with it (ON DELETE CASCADE in their tables);
-    // subdomains that named it as parent lose the link (ON DELETE SET NULL).
-    ctx.db.prepare('DELETE FROM domains WHERE id = ?').run(domain.id);
+    // Hosted records, checks, grants and attached services go with it; subdomains lose the parent link.
+    deleteDomain(ctx.db, domain, ctx.clock());
     return { data: { deleted: true, id: domain.id } };
   },
 

@@ -311,6 +311,28 @@ describe('DELETE /domains/{domain_id}', () => {
     expect((await create('doomed.example')).status).toBe(201);
   });
 
+  it('withdraws the hosted records the service published for the domain from its DNS zone', async () => {
+    const id = await idOf('hosted-gone.example');
+    const hosted = 'hosted-gone.example.dmarc.hosted.authwatch.example';
+    const provisioned = await svc.call('POST', `/domains/${id}/hosted-dmarc`, {
+      token: owner,
+      body: { p: 'reject' },
+    });
+    expect(provisioned.status).toBe(201);
+    const txt = () =>
+      svc.db
+        .prepare<[string], { value: string }>(
+          "SELECT value FROM dns_records WHERE name = ? AND rrtype = 'TXT'",
+        )
+        .all(hosted)
+        .map((r) => r.value);
+    expect(txt()).toHaveLength(1);
+    expect(txt()[0]).toContain('p=reject');
+    expect((await svc.call('DELETE', `/domains/${id}`, { token: owner })).status).toBe(200);
+    expect(txt()).toEqual([]);
+    expect((await svc.call('GET', `/domains/${id}/hosted-dmarc`, { token: owner })).status).toBe(404);
+  });
+
   it('every table that refers to a domain lets it go (ON DELETE CASCADE or SET NULL)', () => {
     const tables = svc.db
       .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
