@@ -34,6 +34,8 @@ import {
 const INCREMENTAL: ReadonlySet<SignalName> = new Set(['dns_changes', 'health_history', 'score_history']);
 /** Paused for plan or access reasons, the account is re-checked hourly with GET /auth/me (1 request). */
 export const PAUSED_RECHECK_MS = 3_600_000;
+/** How long after a rate-limit hold fetches stay one at a time (parallel calls would all be refused). */
+export const SERIAL_AFTER_429_MS = 5 * 60_000;
 
 /** Minimal logger; messages never contain the token (errors are scrubbed by the client). */
 export interface SyncLogger {
@@ -117,6 +119,8 @@ export class AccountSyncer {
   private readonly o: AccountSyncerOptions;
   private readonly backoff: BackoffPolicy;
   private heldUntil = 0;
+  /** After a 429 the account fetches one request at a time for a while: the server's limit is lower than ours. */
+  private serialUntil = 0;
   private lastPausedCheck = 0;
   private running: Promise<unknown> | null = null;
   private readonly requested = new Set<string>();
@@ -475,7 +479,8 @@ export class AccountSyncer {
         afterEach();
       }
     };
-    const width = Math.max(1, Math.min(this.o.concurrency ?? 4, jobs.length));
+    const serial = this.o.clock.now() < this.serialUntil;
+    const width = serial ? 1 : Math.max(1, Math.min(this.o.concurrency ?? 4, jobs.length));
     await Promise.all(Array.from({ length: width }, worker));
     return stop ?? 'done';
   }
@@ -531,6 +536,7 @@ export class AccountSyncer {
           // Nothing is wrong with the signal: the token's budget is spent. The transport already penalized
           // the bucket on a 429; hold every job of the account until the server's Retry-After.
           this.heldUntil = Math.max(this.heldUntil, at + outcome.retryAfterMs);
+          this.serialUntil = Math.max(this.serialUntil, this.heldUntil + SERIAL_AFTER_429_MS);
           this.emit({ type: 'rate_limited', accountId, until: this.heldUntil });
           break;
         }
@@ -621,6 +627,8 @@ export class AccountSyncer {
     return outcome;
   }
 
+  /** How long after a rate-limit hold fetches stay one at a time (parallel calls would all be refused). */
+  SERIAL_AFTER_429_MS = 5 * 60_000;
   /** Paused for plan or access reasons, the account is probed hourly; success resumes it. */
   private async maybeRecheckPaused(reason: string, now: number): Promise<void> {
     if (reason === 'token_invalid' || reason === 'token_missing') return; // only a new token helps

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
+import type { AuthwatchEvent } from '../../../main/core/app.ts';
+import { openEngine, publish, scan, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+
+const DOMAINS = ['alpha.example', 'beta.example', 'gamma.example'];
+const MIN = 60_000;
+
+type Progress = Extract<AuthwatchEvent, { type: 'progress' }>;
+
+describe('engine lifecycle against the reference service', () => {
+  let world: EngineWorld;
+  let engine: TestEngine;
+  const secrets = memorySecretStore();
+  let accountId: number;
+
+  beforeAll(async () => {
+    world = await startWorld(DOMAINS);
+    engine = openEngine(world, { secretStore: secrets });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    world.svc.expectNoContractViolations();
+    await world?.close();
+  });
+
+  const disconnectAlerts = async () =>
+    (await engine.app.listAlerts({ accountId, rule: 'protocol_disconnected' })).filter(
+      (a) => a.fqdn === 'beta.example',
+    );
+
+  it('first sync fills the mirror for every domain and reports progress', async () => {
+    const added = await engine.app.addAccount({
+      label: 'Acme',
+      baseUrl: world.svc.baseUrl,
+      token: world.token,
+    });
+    accountId = added.account.id;
+    expect(added.identity.scopes).toContain('domains:read');
+
+    const [result] = await engine.app.syncNow({ accountId });
+    expect(result).toMatchObject({ accountId, failed: 0, paused: null, errors: [] });
+
+    const overview = await engine.app.overview({ accountId });
+    expect(overview.map((row) => row.fqdn).sort()).toEqual(DOMAINS);
+    for (const row of overview) {
+      expect(row.health?.protocols).toMatchObject({ spf: true, dmarc: true });
+      expect(row.score?.score).toBeGreaterThan(0);
+      expect(row.data.dns_changes?.lastSuccessAt).not.toBeNull();
+    }
+    const detail = await engine.app.domainDetail({ accountId, domainId: world.domainIds['beta.example']! });
+    expect(
+      detail?.dnsSummary.spf?.current_status ?? detail?.dnsCurrent.spf?.current_status ?? 'connected',
+    ).toBe('connected');
+    const history = await engine.app.history({
+      kind: 'dns_events',
+      accountId,
+      domainId: world.domainIds['beta.example']!,
+    });
+    expect(history.map((e) => `${e.recordType}:${e.action}`).sort()).toEqual([
+      'dmarc:connected',
+      'spf:connected',
+    ]);
+
+    const progress = engine.events.filter((e): e is Progress => e.type === 'progress');
+    expect(progress.length).toBeGreaterThan(3);
+    const last = progress[progress.length - 1]!;
+    expect(last).toMatchObject({ domainsDone: 3, domainsTotal: 3 });
+    expect(last.requestsSpent).toBe(result!.requestsSpent);
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i]!.requestsSpent).toBeGreaterThanOrEqual(progress[i - 1]!.requestsSpent);
+    }
+
+    const status = await engine.app.syncStatus();
+    expect(status.accounts[0]).toMatchObject({
+      state: 'active',
+      backfill: { domainsDone: 3, domainsTotal: 3, complete: true },
+    });
+    expect(status.accounts[0]!.periods.dns_changes).toEqual({
+      targetSeconds: 300,
+      effectiveSeconds: 300,
+      jobs: 3,
+    });
+    expect(await engine.app.listAlerts({ accountId, open: true })).toEqual([]);
+  });
+
+  it('removing beta’s SPF record raises exactly one protocol_disconnected alert at the next sync, notified once', async () => {
+    await publish(world.svc, 'beta.example', 'spf', null);
+    world.svc.clock.advance(6 * MIN);
+    await scan(world.svc);
+
+    await engine.scheduler.tick();
+    const alerts = await disconnectAlerts();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ resolvedAt: null, domainId: world.domainIds['beta.example'] });
+    expect(alerts[0]!.title).toMatch(/spf/i);
+    expect(engine.notifier.notified.filter((a) => a.rule === 'protocol_disconnected')).toHaveLength(1);
+
+    // Later ticks and another scan of the unchanged zone add nothing.
+    world.svc.clock.advance(6 * MIN);
+    await scan(world.svc);
+    await engine.scheduler.tick();
+    await engine.app.syncNow({ accountId });
+    expect(await disconnectAlerts()).toHaveLength(1);
+    expect(engine.notifier.notified.filter((a) => a.rule === 'protocol_disconnected')).toHaveLength(1);
+  });
+
+  it('a restart (mirror file reopened, new facade) produces no duplicate alert or notification', async () => {
+    await engine.close();
+    engine = openEngine(world, { secretStore: secrets });
+    world.svc.clock.advance(6 * MIN);
+    await engine.app.syncNow({ accountId });
+    await engine.scheduler.tick();
+    expect(await disconnectAlerts()).toHaveLength(1);
+    expect(engine.notifier.notified).toEqual([]);
+  });
+
+  it('restoring the record and scanning resolves the alert', async () => {
+    await publish(world.svc, 'beta.example', 'spf', 'v=spf1 include:_spf.example.net -all');
+    world.svc.clock.advance(6 * MIN);
+    await scan(world.svc);
+    await engine.scheduler.tick();
+    const alerts = await disconnectAlerts();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.resolvedAt).not.toBeNull();
+    expect(await engine.app.listAlerts({ accountId, open: true, rule: 'protocol_disconnected' })).toEqual([]);
+  });
+
+  it('opening a domain fetches its on-demand panels and keeps them tracked at the slow rate', async () => {
+    const domainId = world.domainIds['alpha.example']!;
+    await engine.app.openDomain({ accountId, domainId });
+    await engine.app.whenIdle();
+    const changed = engine.events
+      .filter((e) => e.type === 'changed' && e.domainId === domainId)
+      .map((e) => (e as { signal: string }).signal);
+    expect(changed).toEqual(
+      expect.arrayContaining(['dns_current', 'dns_timeline', 'mail_volume', 'sending_services']),
+    );
+    const status = await engine.app.syncStatus();
+    expect(status.accounts[0]!.periods.dns_current).toEqual({
+      targetSeconds: 21_600,
+      effectiveSeconds: 21_600,
+      jobs: 1,
+    });
+  });
+});
