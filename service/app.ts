@@ -22,6 +22,7 @@ import { registerSandbox } from './sandbox/routes.ts';
 import { createCompositeResolver } from './dns/compositeResolver.ts';
 import { createSandboxZoneResolver, zoneOwns } from './dns/sandboxZone.ts';
 import { createSystemResolver } from './dns/systemResolver.ts';
+import { startScanTimer } from './scan/scanTimer.ts';
 
 /** Options of buildService; only `db` is required. */
 export interface BuildServiceOptions {
@@ -45,6 +46,8 @@ export interface BuildServiceOptions {
   baseHandlers?: OperationHandlers;
   /** Another document file (tests). */
   documentFile?: string;
+  /** Runs a guard scan of every domain this often (ms) while listening; off when omitted. */
+  scanIntervalMs?: number;
 }
 
 /** Builds the service. Call `.listen()` (or `.inject()`) on the result; close it when done. */
@@ -108,5 +111,15 @@ export function buildService(options: BuildServiceOptions): FastifyInstance {
     validatorsOf: (op) => runtime.validatorsOf(op),
   });
   if (config.sandboxKey) registerSandbox(app, ctx, config.sandboxKey);
+  if (options.scanIntervalMs) {
+    const { scanIntervalMs } = options;
+    let timer: ReturnType<typeof startScanTimer> | null = null;
+    app.addHook('onReady', async () => {
+      timer = startScanTimer(ctx, scanIntervalMs, {
+        onError: (err) => app.log.error({ err }, 'periodic guard scan failed'),
+      });
+    });
+    app.addHook('onClose', async () => timer?.stop());
+  }
   return app;
 }

@@ -1,11 +1,12 @@
 /**
  * `npm run service -- --port 8787 --seed demo --token <value> --sandbox-key <value> [--db <file>]
- *  [--rate-limit <n>] [--host 127.0.0.1]`
+ *  [--rate-limit <n>] [--host 127.0.0.1] [--scan-interval <seconds>]`
  *
  * Starts the reference service, prints its base URL (one line on stdout, e.g. http://127.0.0.1:8787/api/v1)
  * and serves until SIGINT/SIGTERM. Without --seed the database starts empty; `--seed demo` creates the demo
  * account; `--token` registers that value as a token of the demo owner with every v1 scope (expires in
- * 365 days). Without --db the database is in memory.
+ * 365 days). Without --db the database is in memory. `--scan-interval` runs a guard scan of every domain that
+ * often (health, score and DNS timeline follow the zone); off by default.
  */
 import { parseArgs } from 'node:util';
 import { openServiceDb } from './db/openServiceDb.ts';
@@ -17,7 +18,7 @@ import { ALL_V1_SCOPE_IDS } from './auth/scopes.ts';
 
 const USAGE =
   'usage: npm run service -- [--port 8787] [--host 127.0.0.1] [--seed demo] [--token <value>] ' +
-  '[--sandbox-key <value>] [--db <file>] [--rate-limit <n>]';
+  '[--sandbox-key <value>] [--db <file>] [--rate-limit <n>] [--scan-interval <seconds>]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
       'sandbox-key': { type: 'string' },
       db: { type: 'string', default: ':memory:' },
       'rate-limit': { type: 'string' },
+      'scan-interval': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -43,6 +45,10 @@ async function main(): Promise<void> {
     throw new Error(`--port must be 0-65535\n${USAGE}`);
   if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 1)) {
     throw new Error(`--rate-limit must be a positive integer\n${USAGE}`);
+  }
+  const scanInterval = values['scan-interval'] === undefined ? undefined : Number(values['scan-interval']);
+  if (scanInterval !== undefined && !(Number.isInteger(scanInterval) && scanInterval >= 1)) {
+    throw new Error(`--scan-interval must be a whole number of seconds (1 or more)\n${USAGE}`);
   }
   if (values.seed !== undefined && values.seed !== 'demo')
     throw new Error(`--seed accepts only "demo"\n${USAGE}`);
@@ -70,6 +76,7 @@ async function main(): Promise<void> {
     db,
     sandboxKey: values['sandbox-key'] ?? null,
     rateLimitPerMinute: rateLimit,
+    scanIntervalMs: scanInterval === undefined ? undefined : scanInterval * 1000,
     logger: { level: 'warn' },
   });
   await app.listen({ port, host: values.host });
