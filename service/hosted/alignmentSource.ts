@@ -1,7 +1,7 @@
 /**
  * Reads the alignment numbers the DMARC recommendation needs from the ingested aggregate reports
- * (S3b's tables, migration 030_*). Until those tables exist the window is empty, and the recommendation says
- * that no report data has arrived.
+ * (dmarc_reports / dmarc_report_records, 035_dmarc_reports.sql): a report's messages count on the UTC day
+ * of its date_begin; a message passed DMARC when either aligned verdict (policy_dkim, policy_spf) is pass.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
 import type { AlignmentWindow, DailyAlignment } from './dmarcRecommendation.ts';
@@ -13,22 +13,9 @@ export type AlignmentSource = (
   to: string,
 ) => AlignmentWindow;
 
-function hasTable(db: ServiceDb, name: string): boolean {
-  return (
-    db
-      .prepare<[string], { one: number }>(
-        "SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?",
-      )
-      .get(name) !== undefined
-  );
-}
-
 /** The alignment source over the service database. */
 export function dbAlignmentSource(db: ServiceDb): AlignmentSource {
   return (domain, from, to) => {
-    if (!hasTable(db, 'dmarc_report_records') || !hasTable(db, 'dmarc_reports')) {
-      return { days: [], failingSources: 0 };
-    }
     const days = db
       .prepare<{ domainId: number; from: string; to: string }, DailyAlignment>(
         `SELECT substr(r.date_begin, 1, 10) AS date, SUM(x.count) AS messages,

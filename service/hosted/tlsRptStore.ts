@@ -73,22 +73,11 @@ export async function tlsRptVerification(
   }
 }
 
-function hasTable(db: ServiceDb, name: string): boolean {
-  return (
-    db
-      .prepare<[string], { one: number }>(
-        "SELECT 1 AS one FROM sqlite_master WHERE type = 'table' AND name = ?",
-      )
-      .get(name) !== undefined
-  );
-}
-
-/** TLS reports received for the domain (S3b's tls_rpt_reports table; 0 until it exists). */
+/** TLS reports received for the domain (S3b's tls_reports, 036_tls_reports.sql). */
 export function tlsReportCount(db: ServiceDb, domainId: number): number {
-  if (!hasTable(db, 'tls_rpt_reports')) return 0;
   return (
     db
-      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM tls_rpt_reports WHERE domain_id = ?')
+      .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM tls_reports WHERE domain_id = ?')
       .get(domainId)?.n ?? 0
   );
 }

@@ -376,3 +376,105 @@ describe('recommendation', () => {
     ).toBe(404);
   });
 });
+
+// Aggregate-report rows as the DMARC report ingestion stores them (035_dmarc_reports.sql): one report per day
+// ending today, `pass` aligned messages from one source and `fail` unaligned ones from another.
+function seedReports(domainId: number, fqdn: string, days: number, pass: number, fail: number): void {
+  const report = svc.db.prepare(
+    `INSERT INTO dmarc_reports (domain_id, org_name, email, report_id, date_begin, date_end, policy_domain,
+       policy_adkim, policy_aspf, policy_p, policy_sp, policy_pct, record_count, message_count, received_at)
+     VALUES (?, 'google.com', 'noreply@google.com', ?, ?, ?, ?, 'r', 'r', 'none', 'none', 100, 2, ?, ?)`,
+  );
+  const record = svc.db.prepare(
+    `INSERT INTO dmarc_report_records (report_id, source_ip, source_name, count, disposition, policy_dkim,
+       policy_spf, header_from) VALUES (?, ?, ?, ?, 'none', ?, ?, ?)`,
+  );
+  const today = svc.clock.now().getTime();
+  for (let d = 0; d < days; d++) {
+    const begin = new Date(today - d * 86_400_000).toISOString().slice(0, 10);
+    const id = Number(
+      report.run(
+        domainId,
+        `r-${fqdn}-${d}`,
+        `${begin}T00:00:00Z`,
+        `${begin}T23:59:59Z`,
+        fqdn,
+        pass + fail,
+        begin,
+      ).lastInsertRowid,
+    );
+    record.run(id, '192.0.2.10', 'mail.example', pass, 'pass', 'fail', fqdn);
+    if (fail > 0) record.run(id, '203.0.113.66', 'unknown', fail, 'fail', 'fail', fqdn);
+  }
+}
+
+describe('recommendation from aggregate data', () => {
+  async function recommend(
+    fqdn: string,
+    setup: { p?: string; days: number; pass: number; fail: number },
+    body?: unknown,
+  ) {
+    const id = addDomain(svc.seed!.teamId, fqdn);
+    await svc.call('POST', `/domains/${id}/hosted-dmarc`, {
+      token: owner,
+      body: setup.p ? { p: setup.p } : undefined,
+    });
+    seedReports(id, fqdn, setup.days, setup.pass, setup.fail);
+    const res = await svc.call('POST', `/domains/${id}/dmarc/recommendation`, { token: reader, body });
+    expect(res.status).toBe(200);
+    return res.body.data;
+  }
+
+  it('none → quarantine at ≥ 95% aligned over ≥ 14 days', async () => {
+    const data = await recommend('rec-up.example', { days: 20, pass: 97, fail: 3 });
+    expect(data).toMatchObject({
+      current_policy: 'none',
+      recommended_policy: 'quarantine',
+      recommended_pct: 100,
+      ready: true,
+      stats: { monitoring_days: 20, total_messages: 2000, dmarc_pass_rate: 97, failing_sources: 1 },
+    });
+    expect(data.reasons[0]).toMatch(/97% of 2000 messages passed DMARC over 20 days/);
+  });
+
+  it('stays at none with too few days of data', async () => {
+    const data = await recommend('rec-short.example', { days: 10, pass: 100, fail: 0 });
+    expect(data).toMatchObject({ recommended_policy: 'none', ready: false, stats: { monitoring_days: 10 } });
+    expect(data.reasons[0]).toBe('Only 10 days of report data; p=quarantine needs at least 14.');
+  });
+
+  it('stays at none when too many messages fail, naming the failing sources', async () => {
+    const data = await recommend('rec-fail.example', { days: 20, pass: 90, fail: 10 });
+    expect(data).toMatchObject({ recommended_policy: 'none', ready: false, stats: { dmarc_pass_rate: 90 } });
+    expect(data.reasons[0]).toBe(
+      '90% of messages pass DMARC; p=quarantine needs at least 95% (fix the 1 failing source first).',
+    );
+  });
+
+  it('quarantine → reject at ≥ 98% over ≥ 30 days; the window limits the days weighed', async () => {
+    const data = await recommend('rec-reject.example', { p: 'quarantine', days: 40, pass: 99, fail: 1 });
+    expect(data).toMatchObject({
+      current_policy: 'quarantine',
+      recommended_policy: 'reject',
+      ready: true,
+      stats: { monitoring_days: 30, total_messages: 3000, dmarc_pass_rate: 99 },
+    });
+    const short = await recommend(
+      'rec-reject-14.example',
+      { p: 'quarantine', days: 40, pass: 99, fail: 1 },
+      {
+        monitoring_days: 14,
+      },
+    );
+    expect(short).toMatchObject({
+      recommended_policy: 'quarantine',
+      ready: false,
+      stats: { monitoring_days: 14 },
+    });
+  });
+
+  it('stays at reject', async () => {
+    const data = await recommend('rec-max.example', { p: 'reject', days: 30, pass: 100, fail: 0 });
+    expect(data).toMatchObject({ current_policy: 'reject', recommended_policy: 'reject', ready: false });
+  });
+});

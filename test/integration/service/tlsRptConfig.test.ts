@@ -139,3 +139,24 @@ describe('verification states and access', () => {
     expect((await svc.call('POST', `/domains/${id}/tls-rpt/setup`, { token: reader })).status).toBe(403);
   });
 });
+
+describe('reports_count', () => {
+  it('counts the TLS reports stored for the domain', async () => {
+    const id = addDomain(svc.seed!.teamId, 'tls-count.example');
+    const setup = await svc.call('POST', `/domains/${id}/tls-rpt/setup`, { token: owner });
+    expect(setup.body.data.reports_count).toBe(0);
+    // Rows as the TLS report ingestion stores them (036_tls_reports.sql); another domain's report is not counted.
+    const insert = svc.db.prepare(
+      `INSERT INTO tls_reports (domain_id, report_id, organization_name, date_range_start, date_range_end,
+         policy_domain, policy_type, policy_mode, total_successful_session_count, total_failure_session_count,
+         received_at)
+       VALUES (?, ?, 'Company-X', '2026-06-14T00:00:00Z', '2026-06-14T23:59:59Z', ?, 'sts', 'testing', 10, 1, ?)`,
+    );
+    const at = svc.clock.now().toISOString();
+    insert.run(id, 'r-1', 'tls-count.example', at);
+    insert.run(id, 'r-2', 'tls-count.example', at);
+    insert.run(addDomain(svc.seed!.teamId, 'tls-count-other.example'), 'r-3', 'tls-count-other.example', at);
+    const res = await svc.call('GET', `/domains/${id}/tls-rpt`, { token: reader });
+    expect(res.body.data.reports_count).toBe(2);
+  });
+});
