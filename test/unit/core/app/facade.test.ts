@@ -1,0 +1,216 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accountKey } from '../../../../main/core/accounts/accountKey.ts';
+import { memorySecretStore } from '../../../../main/core/accounts/memorySecretStore.ts';
+import type { SecretStore } from '../../../../main/core/accounts/secretStore.ts';
+import { AuthwatchError, createAuthwatch, type Authwatch } from '../../../../main/core/app.ts';
+import { openMirror } from '../../../../main/core/mirror/index.ts';
+import type { Mirror } from '../../../../main/core/mirror/types.ts';
+import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
+
+const TOKEN = 'aw_test_secret_token_4242';
+
+/** A tiny v1 look-alike: GET /auth/me accepts only TOKEN; every other call is counted and answered 500. */
+let server: Server;
+let baseUrl: string;
+const seen: { method: string; path: string; token: string | undefined; body: string }[] = [];
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const token = req.headers['x-api-token'] as string | undefined;
+      seen.push({ method: req.method!, path: req.url!, token, body });
+      res.setHeader('content-type', 'application/json');
+      if (token !== TOKEN) {
+        res
+          .writeHead(401)
+          .end(
+            JSON.stringify({ error: { code: 'invalid_api_token', message: 'bad token', request_id: 'r1' } }),
+          );
+      } else if (req.url === '/api/v1/auth/me') {
+        res.end(
+          JSON.stringify({
+            data: {
+              user: { name: 'Ada', email: 'ada@example.com' },
+              team: { name: 'T', plan: 'suite' },
+              is_team_owner: true,
+              token: { name: 'ci', scopes: ['domains:read'] },
+            },
+          }),
+        );
+      } else if (req.url?.startsWith('/api/v1/domains/7/mta-sts/mode')) {
+        res.end(JSON.stringify({ data: { mode: JSON.parse(body).mode } }));
+      } else {
+        res
+          .writeHead(500)
+          .end(JSON.stringify({ error: { code: 'internal_error', message: 'no', request_id: 'r2' } }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address !== 'object') throw new Error('no port');
+  baseUrl = `http://127.0.0.1:${address.port}/api/v1`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+let mirror: Mirror;
+let secrets: SecretStore;
+let app: Authwatch;
+beforeEach(() => {
+  seen.length = 0;
+  mirror = openMirror(':memory:');
+  secrets = memorySecretStore();
+  app = createAuthwatch({ mirror, secretStore: secrets, scheduler: manualScheduler() });
+});
+afterEach(async () => {
+  await app.stop();
+  mirror.close();
+});
+
+/** The rejection of a facade call. */
+async function failure(promise: Promise<unknown>): Promise<AuthwatchError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AuthwatchError);
+  return error as AuthwatchError;
+}
+
+describe('facade arguments', () => {
+  it('rejects malformed arguments with invalid_arguments naming the field, before any I/O', async () => {
+    const cases: [Promise<unknown>, RegExp][] = [
+      [app.domainDetail({ accountId: 'one', domainId: 2 } as never), /accountId/],
+      [app.history({ kind: 'weather', accountId: 1, domainId: 1 } as never), /kind/],
+      [app.listAlerts({ domainId: 3 }), /domainId needs accountId/],
+      [app.snoozeAlert({ id: 1, until: 'tomorrow' }), /until/],
+      [app.acknowledgeAlerts({ ids: [] }), /ids/],
+      [app.addAccount({ label: '', baseUrl, token: TOKEN }), /label/],
+      [app.updateSettings({}), /nothing to change/],
+      [app.updateSettings({ sync: { ratePerMinute: 10, headroom: 10 } }), /headroom/],
+      [app.edit({ operation: 'dropDatabase', accountId: 1 } as never), /operation/],
+      [app.overview({ accountId: 1, extra: true } as never), /extra|Unrecognized/i],
+    ];
+    for (const [call, pattern] of cases) {
+      const error = await failure(call);
+      expect(error.code).toBe('invalid_arguments');
+      expect(error.message).toMatch(pattern);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('returns plain JSON (what crosses the bridge) from reads', async () => {
+    await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    for (const result of [
+      await app.listAccounts(),
+      await app.syncStatus(),
+      await app.getSettings(),
+      await app.editOperations(),
+    ]) {
+      expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+    }
+  });
+});
+
+describe('facade accounts', () => {
+  it('checks the token with GET /auth/me before saving it in the secret store only', async () => {
+    const { account, identity } = await app.addAccount({
+      label: 'Acme',
+      baseUrl: `${baseUrl}/`,
+      token: TOKEN,
+    });
+    expect(account).toMatchObject({ label: 'Acme', baseUrl, pausedReason: null });
+    expect(identity).toMatchObject({
+      userName: 'Ada',
+      teamName: 'T',
+      isTeamOwner: true,
+      scopes: ['domains:read'],
+    });
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual(['GET /api/v1/auth/me']);
+    expect(await secrets.get(accountKey(account))).toBe(TOKEN);
+    expect(JSON.stringify(await app.listAccounts())).not.toContain(TOKEN);
+    expect(JSON.stringify(mirror.listAccounts())).not.toContain(TOKEN);
+  });
+
+  it('refuses a token the service rejects, saving nothing and never echoing it', async () => {
+    const error = await failure(app.addAccount({ label: 'Acme', baseUrl, token: 'aw_wrong_token_9999' }));
+    expect(error.code).toBe('api_error');
+    expect(error.message).toMatch(/does not accept this token/);
+    expect(JSON.stringify(error)).not.toContain('aw_wrong_token_9999');
+    expect(await app.listAccounts()).toEqual([]);
+  });
+
+  it('refuses a second account with the same label', async () => {
+    await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    expect((await failure(app.addAccount({ label: 'Acme', baseUrl, token: TOKEN }))).code).toBe('conflict');
+  });
+
+  it('removing an account deletes its token from the secret store', async () => {
+    const { account } = await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    expect(await app.removeAccount({ accountId: account.id })).toEqual({
+      removed: true,
+      secretDeleted: true,
+    });
+    expect(await secrets.get(accountKey(account))).toBeNull();
+    expect(await app.listAccounts()).toEqual([]);
+  });
+
+  it('renaming moves the token to the new key', async () => {
+    const { account } = await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    const renamed = await app.updateAccount({ accountId: account.id, label: 'Acme EU' });
+    expect(await secrets.get(accountKey(renamed))).toBe(TOKEN);
+    expect(await secrets.get(accountKey(account))).toBeNull();
+    expect(await app.testAccount({ accountId: account.id })).toMatchObject({ ok: true });
+  });
+});
+
+describe('facade edits', () => {
+  it('validates the body against the operation before sending anything', async () => {
+    const { account } = await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    seen.length = 0;
+    const bad = await failure(
+      app.edit({ operation: 'setMtaStsMode', accountId: account.id, domainId: 7, body: { mode: 'strict' } }),
+    );
+    expect(bad.code).toBe('invalid_arguments');
+    expect(bad.message).toMatch(/mode/);
+    const noDomain = await failure(
+      app.edit({ operation: 'setMtaStsMode', accountId: account.id, body: { mode: 'enforce' } }),
+    );
+    expect(noDomain.message).toMatch(/domainId/);
+    const noBody = await failure(
+      app.edit({ operation: 'resetMtaSts', accountId: account.id, domainId: 7, body: {} }),
+    );
+    expect(noBody.message).toMatch(/takes no body/);
+    expect(seen).toEqual([]);
+  });
+
+  it('sends a valid edit with the token header and returns the service’s answer', async () => {
+    const { account } = await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    seen.length = 0;
+    const result = await app.edit({
+      operation: 'setMtaStsMode',
+      accountId: account.id,
+      domainId: 7,
+      body: { mode: 'enforce' },
+    });
+    expect(result).toMatchObject({
+      operation: 'setMtaStsMode',
+      status: 200,
+      data: { mode: 'enforce' },
+      repolled: [],
+    });
+    expect(seen).toEqual([
+      { method: 'PATCH', path: '/api/v1/domains/7/mta-sts/mode', token: TOKEN, body: '{"mode":"enforce"}' },
+    ]);
+  });
+
+  it('turns a service failure into an api_error carrying the code and request id, not the token', async () => {
+    const { account } = await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    const error = await failure(app.edit({ operation: 'resetMtaSts', accountId: account.id, domainId: 7 }));
+    expect(error.code).toBe('api_error');
+    expect(error.details).toMatchObject({ status: 500, code: 'internal_error', requestId: 'r2' });
+    expect(JSON.stringify(error) + String(error)).not.toContain(TOKEN);
+  });
+});
