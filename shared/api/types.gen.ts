@@ -2356,9 +2356,14 @@ export interface components {
       /** @description VMC/CMC certificate chain, PEM. */
       vmc_pem?: string;
     };
+    /** @description Empty body re-syncs the record from the uploaded files; svg_content / vmc_pem upload new files (then re-sync); record_value overrides the record. */
     UpdateBimiRequest: {
       /** @description Manual override; omit to re-sync from uploaded files. */
       record_value?: string;
+      /** @description New logo (SVG Tiny PS) replacing the hosted one. */
+      svg_content?: string;
+      /** @description New VMC/CMC certificate chain (PEM) replacing the hosted one, e.g. at renewal. */
+      vmc_pem?: string;
     };
     SvgConvertRequest: {
       svg_content: string;
