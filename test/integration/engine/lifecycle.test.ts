@@ -1,9 +1,51 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import type { AuthwatchEvent } from '../../../main/core/app.ts';
+import { TEST_SANDBOX_KEY } from '../../support/serviceHarness.ts';
 import { openEngine, publish, scan, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 const DOMAINS = ['alpha.example', 'beta.example', 'gamma.example'];
+/** 2026-06-14T00:00:00Z, the day before the harness clock's start. */
+const REPORT_DAY = 1_781_395_200;
+
+/** A DMARC aggregate report in which `ip` sent 25 messages as `fqdn`, all failing DMARC. */
+function aggregateReport(fqdn: string, ip: string, reportId: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<feedback>
+  <report_metadata>
+    <org_name>receiver.example</org_name>
+    <email>noreply-dmarc@receiver.example</email>
+    <report_id>${reportId}</report_id>
+    <date_range><begin>${REPORT_DAY}</begin><end>${REPORT_DAY + 86_399}</end></date_range>
+  </report_metadata>
+  <policy_published>
+    <domain>${fqdn}</domain><adkim>r</adkim><aspf>r</aspf><p>reject</p><sp>reject</sp><pct>100</pct>
+  </policy_published>
+  <record>
+    <row>
+      <source_ip>${ip}</source_ip>
+      <count>25</count>
+      <policy_evaluated><disposition>reject</disposition><dkim>fail</dkim><spf>fail</spf></policy_evaluated>
+    </row>
+    <identifiers><header_from>${fqdn}</header_from></identifiers>
+    <auth_results><spf><domain>${fqdn}</domain><result>fail</result></spf></auth_results>
+  </record>
+</feedback>
+`;
+}
+
+/** Delivers a DMARC aggregate report to the service as a receiver would (sandbox upload). */
+async function uploadDmarcReport(
+  world: EngineWorld,
+  xml: string,
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${world.svc.origin}/_sandbox/reports/dmarc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/xml', 'x-sandbox-key': TEST_SANDBOX_KEY },
+    body: xml,
+  });
+  return { status: res.status, body: await res.json() };
+}
 const MIN = 60_000;
 
 type Progress = Extract<AuthwatchEvent, { type: 'progress' }>;
@@ -124,6 +166,31 @@ describe('engine lifecycle against the reference service', () => {
     expect(alerts).toHaveLength(1);
     expect(alerts[0]!.resolvedAt).not.toBeNull();
     expect(await engine.app.listAlerts({ accountId, open: true, rule: 'protocol_disconnected' })).toEqual([]);
+  });
+
+  it('a registered threat sending as gamma raises exactly one threat_source_appeared', async () => {
+    const threatIp = '198.51.100.77';
+    const registered = await world.svc.sandbox('POST', '/threats', { source_name: threatIp });
+    expect(registered.status).toBe(201);
+    const uploaded = await uploadDmarcReport(
+      world,
+      aggregateReport('gamma.example', threatIp, 'threat-report-1'),
+    );
+    expect(uploaded.status).toBe(201);
+
+    world.svc.clock.advance(61 * MIN);
+    await engine.scheduler.tick();
+    const threats = () => engine.app.listAlerts({ accountId, rule: 'threat_source_appeared' });
+    const raised = await threats();
+    expect(raised).toHaveLength(1);
+    expect(raised[0]).toMatchObject({ fqdn: 'gamma.example', resolvedAt: null });
+    expect(engine.notifier.notified.filter((a) => a.rule === 'threat_source_appeared')).toHaveLength(1);
+
+    // The same source in the next windows is the same episode.
+    world.svc.clock.advance(61 * MIN);
+    await engine.scheduler.tick();
+    await engine.app.syncNow({ accountId });
+    expect(await threats()).toHaveLength(1);
   });
 
   it('opening a domain fetches its on-demand panels and keeps them tracked at the slow rate', async () => {
