@@ -9,7 +9,8 @@ import { ServiceError } from '../http/serviceError.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { dateWindow } from '../http/dateWindow.ts';
 import { PROTOCOLS } from '../../shared/email-auth/protocols.ts';
-import { requireReadableDomain } from '../scan/visibleDomain.ts';
+import { requireAuth } from '../http/requireAuth.ts';
+import { requireVisibleDomain } from '../domainOps/domainStore.ts';
 import { domainHealth, hasLiveFlags, verificationFlags } from '../scan/domainHealth.ts';
 import { latestSnapshot, passFlags, type HealthSnapshotRow } from '../scan/scanStore.ts';
 import {
@@ -28,12 +29,12 @@ const HISTORY_NOTE =
 
 export const handlers: OperationHandlers = {
   getHealthSnapshot: async (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     return { data: { domain_id: domain.id, fqdn: domain.fqdn, ...(await domainHealth(ctx, domain)) } };
   },
 
   listHealthHistory: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const window = dateWindow(req.query, ctx.clock);
     const page = pageParams(req.query);
     const args = { domainId: domain.id, from: window.fromTimestamp, to: window.toTimestamp };
@@ -61,7 +62,7 @@ export const handlers: OperationHandlers = {
   },
 
   getSecurityScore: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const latest = latestSnapshot(ctx.db, domain.id);
     let passing;
     let computedAt: string;
@@ -93,7 +94,7 @@ export const handlers: OperationHandlers = {
   },
 
   getSecurityScoreHistory: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const window = dateWindow(req.query, ctx.clock);
     const { limit } = pageParams(req.query, 10);
     const rows = ctx.db

@@ -10,7 +10,8 @@ import type { OperationHandlers, OperationRequest, ServiceContext } from '../htt
 import { pageParams, paginated } from '../http/pagination.ts';
 import { dateWindow } from '../http/dateWindow.ts';
 import { PROTOCOLS, type Protocol } from '../../shared/email-auth/protocols.ts';
-import { requireReadableDomain } from '../scan/visibleDomain.ts';
+import { requireAuth } from '../http/requireAuth.ts';
+import { requireVisibleDomain } from '../domainOps/domainStore.ts';
 import { verificationFlags } from '../scan/domainHealth.ts';
 import {
   latestSnapshot,
@@ -75,7 +76,7 @@ function snapshotRow(s: RecordSnapshotRow): Record<string, unknown> {
 
 export const handlers: OperationHandlers = {
   getDnsTimeline: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const filter = eventFilter(req, ctx, domain.id);
     const { limit } = pageParams(req.query, 10);
     const rows = currentRows(ctx, domain.id);
@@ -93,7 +94,7 @@ export const handlers: OperationHandlers = {
   },
 
   getDnsCurrent: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const rows = currentRows(ctx, domain.id);
     const last = lastTransitions(ctx.db, domain.id);
     // Before the first scan the verification flags are all that is known.
@@ -118,7 +119,7 @@ export const handlers: OperationHandlers = {
   },
 
   listDnsHistory: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const q = req.query as { record_type?: 'dmarc' | 'spf' };
     const filter = {
       domainId: domain.id,
@@ -132,7 +133,7 @@ export const handlers: OperationHandlers = {
   },
 
   listDnsChanges: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const filter = eventFilter(req, ctx, domain.id);
     const page = pageParams(req.query);
     const total = countEvents(ctx.db, filter);
@@ -140,7 +141,7 @@ export const handlers: OperationHandlers = {
   },
 
   getDnsSnapshots: (req, ctx) => {
-    const domain = requireReadableDomain(ctx, req.auth, req.params.domain_id);
+    const domain = requireVisibleDomain(ctx.db, requireAuth(req), req.params.domain_id);
     const q = req.query as { record_type?: 'dmarc' | 'spf' };
     const window = dateWindow(req.query, ctx.clock);
     const { limit } = pageParams(req.query, 10);
