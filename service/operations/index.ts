@@ -18,6 +18,8 @@ import { handlers as mtaSts } from './mtaSts.ts';
 import { handlers as tlsRpt } from './tlsRpt.ts';
 import { handlers as analytics } from './analytics.ts';
 import { handlers as dnsTimeline } from './dnsTimeline.ts';
+import { handlers as mailAnalytics } from './mailAnalytics.ts';
+import { handlers as tlsRptReports } from './tlsRptReports.ts';
 
 const GROUPS: Record<string, OperationHandlers> = {
   system,
@@ -35,6 +37,8 @@ const GROUPS: Record<string, OperationHandlers> = {
   tlsRpt,
   analytics,
   dnsTimeline,
+  mailAnalytics,
+  tlsRptReports,
 };
 
 /** Merges the group files; throws when two groups serve the same operationId. */
