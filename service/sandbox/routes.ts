@@ -19,6 +19,7 @@ import { routes as dns } from './dns.ts';
 import { routes as threats } from './threats.ts';
 import { routes as delegations } from './delegations.ts';
 import { routes as scan } from './scan.ts';
+import { routes as reports } from './reports.ts';
 
 /** Every sandbox control. */
 export const SANDBOX_ROUTES: SandboxRoute[] = [
@@ -28,6 +29,7 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
   ...threats,
   ...scan,
   ...delegations,
+  ...reports,
 ];
 
 /** Prefix of the sandbox controls (at the root, outside the API base paths). */
