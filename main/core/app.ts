@@ -478,10 +478,10 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
         const repolled: SignalName[] = [];
         const domainId = path.domain_id;
         if (op.affects.length > 0 && domainId !== undefined && mirror.domainDetail(account.id, domainId)) {
-          repolled.push(...(await engine.refresh(account, domainId, op.affects)));
+          repolled.push(...(await engine.refresh(account, domainId, op.affects, { priority: 'foreground' })));
         }
         if ('affectsDomainList' in op && op.affectsDomainList) {
-          repolled.push(...(await engine.refresh(account, null, ['domains'])));
+          repolled.push(...(await engine.refresh(account, null, ['domains'], { priority: 'foreground' })));
         }
         await deliver();
         return {

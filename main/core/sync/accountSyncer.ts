@@ -1,4 +1,4 @@
-import type { RateBudget } from '../../../shared/api/rateBudget.ts';
+import type { BudgetPriority, RateBudget } from '../../../shared/api/rateBudget.ts';
 import type { Mirror, SyncState } from '../mirror/types.ts';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
@@ -69,6 +69,14 @@ export interface AccountSyncerOptions {
   backoff?: BackoffPolicy;
   /** A manual pass waits out rate-limit holds up to this long, then gives up (default 5 min). */
   maxPassHoldMs?: number;
+}
+
+/** Options of refresh(). */
+export interface RefreshOptions {
+  /** Only signals older than this are fetched (default: all of them). */
+  staleAfterMs?: number;
+  /** 'foreground' right after the user's edit (may use the headroom), else 'background'. */
+  priority?: BudgetPriority;
 }
 
 /** One failed job, as a pass reports it. */
@@ -281,7 +289,7 @@ export class AccountSyncer {
   async refresh(
     domainId: number | null,
     signals: readonly SignalName[],
-    options: { staleAfterMs?: number } = {},
+    options: RefreshOptions = {},
   ): Promise<SignalName[]> {
     const account = this.account();
     const now = this.o.clock.now();
@@ -313,7 +321,7 @@ export class AccountSyncer {
         (staleAfter === undefined || job.lastSuccessAt === null || now - job.lastSuccessAt >= staleAfter),
     );
     if (picked.length === 0) return [];
-    await this.runJobs(picked, stretch, () => undefined);
+    await this.runJobs(picked, stretch, () => undefined, undefined, undefined, options.priority);
     return picked.map((job) => job.signal);
   }
 
@@ -463,13 +471,14 @@ export class AccountSyncer {
     afterEach: () => void,
     report?: (job: SyncJob, ok: boolean, error?: FailureOutcome) => void,
     abort?: AbortSignal,
+    priority: BudgetPriority = 'background',
   ): Promise<'paused' | 'held' | 'done'> {
     let stop: 'paused' | 'held' | null = null;
     let next = 0;
     const worker = async () => {
       while (stop === null && next < jobs.length && !abort?.aborted) {
         const job = jobs[next++]!;
-        const outcome = await this.runJob(job, stretch);
+        const outcome = await this.runJob(job, stretch, priority);
         if (outcome === null) report?.(job, true);
         else {
           report?.(job, false, outcome);
@@ -486,7 +495,11 @@ export class AccountSyncer {
   }
 
   /** Fetches and stores one job; returns null on success or the failure's outcome. Never throws. */
-  private async runJob(job: SyncJob, stretch: Stretch): Promise<FailureOutcome | null> {
+  private async runJob(
+    job: SyncJob,
+    stretch: Stretch,
+    priority: BudgetPriority,
+  ): Promise<FailureOutcome | null> {
     const { mirror, accountId } = this.o;
     const startedAt = this.o.clock.now();
     this.requested.delete(job.key);
@@ -499,6 +512,7 @@ export class AccountSyncer {
         domainId: job.domainId,
         now: startedAt,
         lastSeen,
+        priority,
       });
       const fetchedAt = this.o.clock.now();
       const written = mirror.writeSignal({

@@ -1,5 +1,6 @@
 import { ApiError, isApiError } from '../../../shared/api/apiError.ts';
 import { decodeSignal, SIGNALS, type SignalName, type SignalPayload } from '../signals/index.ts';
+import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
 import type { LooseApi, LooseCallInit } from './looseApi.ts';
 
 /** Days of history fetched the first time a windowed signal of a domain is synced. */
@@ -27,6 +28,8 @@ export interface FetchContext {
   /** The newest remote timestamp/date the mirror holds for this signal (mirror.lastSeen), or null. */
   lastSeen: string | null;
   signal?: AbortSignal;
+  /** Budget priority: background for the schedule, foreground for re-polls right after the user's edit. */
+  priority?: BudgetPriority;
 }
 
 /** A decoded signal ready for mirror.writeSignal. */
@@ -73,7 +76,7 @@ export async function fetchSignal<S extends SignalName>(
   if (LIMIT_ONLY.has(signal)) query.limit = 100;
   const init = (path?: Record<string, number>): LooseCallInit => ({
     params: { ...(path ? { path } : {}), query },
-    priority: 'background',
+    priority: ctx.priority ?? 'background',
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
 

@@ -7,6 +7,7 @@ import {
   type PassResult,
   type SyncClock,
   type SyncLogger,
+  type RefreshOptions,
 } from './accountSyncer.ts';
 import type { SyncEventHandler } from './events.ts';
 import type { LooseApi } from './looseApi.ts';
@@ -89,7 +90,7 @@ export class SyncEngine {
     account: Account,
     domainId: number | null,
     signals: readonly SignalName[],
-    options: { staleAfterMs?: number } = {},
+    options: RefreshOptions = {},
   ): Promise<SignalName[]> {
     return this.syncer(account).refresh(domainId, signals, options);
   }
