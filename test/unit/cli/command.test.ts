@@ -170,4 +170,27 @@ describe('authwatch command', () => {
     const text = await authwatch(['alerts', '--open', '--db', db]);
     expect(text.stdout).toMatch(/beta\.example .*protocol_disconnected/);
   });
+
+  it('sync --watch keeps running until Ctrl-C, then stops cleanly with exit 0', async () => {
+    const child = spawn(
+      process.execPath,
+      ['bin/authwatch.mjs', 'sync', '--watch', '--db', db, '--label', 'Acme'],
+      {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH ?? '', HOME: home, AUTHWATCH_TOKEN: token },
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const deadline = Date.now() + 30_000;
+    while (!stderr.includes('watching') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(stderr).toMatch(/watching “Acme”/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(child.exitCode).toBeNull(); // still running
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/stopping/);
+  });
 });
