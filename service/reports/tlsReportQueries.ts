@@ -2,8 +2,9 @@
  * Reads of the stored TLS reports of a domain (the TLS-RPT report operations). Filters: policy_domain and
  * policy_mode select policies (a report is listed when one of its policies matches; aggregates count only the
  * matching policies), the optional date window selects reports by the day their date range starts.
- * Per-IP and per-result figures come from failure details: RFC 8460 counts successful sessions per policy
- * only, so a sending IP's successful_session_count is unknown (null).
+ * Per-IP and per-result figures come from failure details (groups without failed sessions are left out):
+ * RFC 8460 counts successful sessions per policy only, so a sending IP's successful_session_count is unknown
+ * (null). Failure reasons and failure-detail rows keep entries with a reason code even at zero sessions.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
 import type { MtaStsMode } from '../../shared/email-auth/mtaStsPolicy.ts';
@@ -182,7 +183,7 @@ export function tlsFailuresBySource(db: ServiceDb, filter: TlsReportFilter) {
       `SELECT f.sending_mta_ip, SUM(f.failed_session_count) AS failed, group_concat(DISTINCT f.result_type) AS types,
               COUNT(DISTINCT r.id) AS reports
          FROM ${DETAILS_FROM}
-        GROUP BY f.sending_mta_ip ORDER BY failed DESC, f.sending_mta_ip`,
+        GROUP BY f.sending_mta_ip HAVING SUM(f.failed_session_count) > 0 ORDER BY failed DESC, f.sending_mta_ip`,
     )
     .all(args(filter));
   return rows.map((r) => ({
@@ -201,7 +202,7 @@ export function tlsFailuresByResult(db: ServiceDb, filter: TlsReportFilter) {
       `SELECT f.result_type, SUM(f.failed_session_count) AS failed_session_count,
               COUNT(DISTINCT r.id) AS report_count
          FROM ${DETAILS_FROM}
-        GROUP BY f.result_type ORDER BY failed_session_count DESC, f.result_type`,
+        GROUP BY f.result_type HAVING SUM(f.failed_session_count) > 0 ORDER BY failed_session_count DESC, f.result_type`,
     )
     .all(args(filter));
 }
@@ -225,6 +226,7 @@ export function tlsFailureSummary(db: ServiceDb, filter: TlsReportFilter) {
       `SELECT f.failure_reason_code, f.result_type, SUM(f.failed_session_count) AS failed_session_count
          FROM ${DETAILS_FROM}
         GROUP BY f.failure_reason_code, f.result_type
+       HAVING SUM(f.failed_session_count) > 0 OR f.failure_reason_code IS NOT NULL
         ORDER BY failed_session_count DESC, f.result_type, f.failure_reason_code`,
     )
     .all(a);
