@@ -419,6 +419,29 @@ describe('upload control', () => {
     expect((await upload(world.svc, 'dmarc', '')).status).toBe(422);
   });
 
+  it('takes a report larger than the default 1 MiB request body', async () => {
+    const records = Array.from({ length: 4000 }, () => ({ ip: '192.0.2.5', count: 1 }));
+    const big = aggregateXml({
+      domain: 'example.com',
+      reportId: 'big-1',
+      begin: '2026-06-05T00:00:00Z',
+      records,
+    });
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const res = await upload(world.svc, 'dmarc', big);
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ records: 4000, messages: 4000 });
+  });
+
+  it('refuses with 413 a report that unpacks beyond the 64 MiB limit, and changes nothing', async () => {
+    const before = reportTableCounts(world.svc);
+    const bomb = gzipSync(Buffer.alloc(65 * 1024 * 1024, 0x20));
+    const res = await upload(world.svc, 'dmarc', bomb, { contentType: 'application/gzip' });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
+    expect(reportTableCounts(world.svc)).toEqual(before);
+  });
+
   it('refuses a bad domain_id query value', async () => {
     const res = await fetch(`${world.svc.origin}/_sandbox/reports/dmarc?domain_id=abc`, {
       method: 'POST',
