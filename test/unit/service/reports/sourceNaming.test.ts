@@ -1,0 +1,91 @@
+// The naming rule of report sources, piece by piece: PTR owner names, organisations of host names (public
+// suffix list), the well-known sender networks at their edges, and the resolution order with forward
+// confirmation, several PTR names and failing lookups.
+import { describe, expect, it } from 'vitest';
+import { createStaticResolver } from '../../../../shared/email-auth/dns.ts';
+import { networkOwner } from '../../../../service/reports/knownSenders.ts';
+import { reverseDnsName } from '../../../../service/reports/reverseDnsName.ts';
+import { nameSource, nameSources, organisationOfHost } from '../../../../service/reports/sourceNaming.ts';
+
+describe('reverseDnsName', () => {
+  it('reverses IPv4 octets under in-addr.arpa and IPv6 nibbles under ip6.arpa', () => {
+    expect(reverseDnsName('192.0.2.10')).toBe('10.2.0.192.in-addr.arpa');
+    expect(reverseDnsName('2001:db8::1')).toBe(
+      '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa',
+    );
+    expect(reverseDnsName('mail.example')).toBeNull();
+    expect(reverseDnsName('256.1.1.1')).toBeNull();
+  });
+});
+
+describe('organisationOfHost', () => {
+  it.each([
+    ['mail-xyz.google.com', 'Google'],
+    ['mail-sor-f41.google.com.', 'Google'],
+    ['mail-eopbgr80041.outbound.protection.outlook.com', 'Microsoft'],
+    ['a8-33.smtp-out.amazonses.com', 'Amazon SES'],
+    ['o1.ptr2093.sendgrid.net', 'SendGrid'],
+    ['mail112.suw101.mcdlv.net', 'Mailchimp'],
+    ['relay.bulk-mailer.co.uk', 'bulk-mailer.co.uk'],
+    ['MX1.Some-Company.COM', 'some-company.com'],
+  ])('%s → %s', (host, name) => {
+    expect(organisationOfHost(host)).toBe(name);
+  });
+
+  it('has no organisation for a bare label', () => {
+    expect(organisationOfHost('localhost')).toBeNull();
+  });
+});
+
+describe('networkOwner', () => {
+  it('knows the edges of a network', () => {
+    expect(networkOwner('209.85.128.0')).toBe('Google');
+    expect(networkOwner('209.85.255.255')).toBe('Google');
+    expect(networkOwner('209.85.127.255')).toBeNull();
+    expect(networkOwner('2a01:111:f400::1')).toBe('Microsoft');
+    expect(networkOwner('2a01:111:f402::1')).toBeNull();
+    expect(networkOwner('54.240.27.11')).toBe('Amazon SES');
+    expect(networkOwner('205.201.131.2')).toBe('Mailchimp');
+    expect(networkOwner('not an address')).toBeNull();
+  });
+});
+
+describe('nameSource', () => {
+  it('takes the first PTR name that resolves back to the address', async () => {
+    const resolver = createStaticResolver({
+      '7.100.51.198.in-addr.arpa': { PTR: ['mail.spoofed-brand.example', 'mail-xyz.google.com'] },
+      'mail-xyz.google.com': { A: ['198.51.100.7'] },
+      'mail.spoofed-brand.example': { A: ['203.0.113.1'] },
+    });
+    expect(await nameSource(resolver, '198.51.100.7')).toBe('Google');
+  });
+
+  it('compares IPv6 addresses however they are written', async () => {
+    const resolver = createStaticResolver({
+      [reverseDnsName('2001:db8::25')!]: { PTR: ['out.mailer.example'] },
+      'out.mailer.example': { AAAA: ['2001:0db8:0000:0000:0000:0000:0000:0025'] },
+    });
+    expect(await nameSource(resolver, '2001:DB8:0:0::25')).toBe('mailer.example');
+  });
+
+  it('moves on to the sender networks when reverse DNS fails, then to the address', async () => {
+    const resolver = createStaticResolver({
+      '41.220.85.209.in-addr.arpa': { error: 'ETIMEOUT' },
+      '5.113.0.203.in-addr.arpa': { error: 'ESERVFAIL' },
+    });
+    expect(await nameSource(resolver, '209.85.220.41')).toBe('Google');
+    expect(await nameSource(resolver, '203.0.113.5')).toBe('203.0.113.5');
+  });
+
+  it('names every distinct address once', async () => {
+    const resolver = createStaticResolver({});
+    const names = await nameSources(resolver, ['203.0.113.5', '167.89.1.2', '203.0.113.5']);
+    expect(names).toEqual(
+      new Map([
+        ['167.89.1.2', 'SendGrid'],
+        ['203.0.113.5', '203.0.113.5'],
+      ]),
+    );
+    expect(resolver.queries.filter((q) => q.rrtype === 'PTR')).toHaveLength(2);
+  });
+});
