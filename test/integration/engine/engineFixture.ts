@@ -42,7 +42,7 @@ export async function startWorld(fqdns: string[], options: HarnessOptions = {}):
     if (res.status !== 201)
       throw new Error(`cannot create ${fqdn}: ${res.status} ${JSON.stringify(res.body)}`);
     domainIds[fqdn] = res.body.data.id as number;
-    await publish(svc, fqdn, 'spf', 'v=spf1 include:_spf.example.net -all');
+    await publish(svc, fqdn, 'spf', 'v=spf1 ip4:192.0.2.0/24 -all');
     await publish(svc, fqdn, 'dmarc', 'v=DMARC1; p=reject; rua=mailto:dmarc@example.net');
   }
   await scan(svc);

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import type { AuthwatchEvent } from '../../../main/core/app.ts';
@@ -124,6 +126,11 @@ describe('engine lifecycle against the reference service', () => {
       jobs: 3,
     });
     expect(await engine.app.listAlerts({ accountId, open: true })).toEqual([]);
+
+    // The token is in the secret store only: not in the mirror file nor its write-ahead log.
+    for (const file of [join(world.dir, 'mirror.db'), join(world.dir, 'mirror.db-wal')]) {
+      if (existsSync(file)) expect(readFileSync(file).includes(world.token)).toBe(false);
+    }
   });
 
   it('removing beta’s SPF record raises exactly one protocol_disconnected alert at the next sync, notified once', async () => {
@@ -158,7 +165,7 @@ describe('engine lifecycle against the reference service', () => {
   });
 
   it('restoring the record and scanning resolves the alert', async () => {
-    await publish(world.svc, 'beta.example', 'spf', 'v=spf1 include:_spf.example.net -all');
+    await publish(world.svc, 'beta.example', 'spf', 'v=spf1 ip4:192.0.2.0/24 -all');
     world.svc.clock.advance(6 * MIN);
     await scan(world.svc);
     await engine.scheduler.tick();

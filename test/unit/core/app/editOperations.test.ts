@@ -74,7 +74,7 @@ const SAMPLES: Partial<Record<EditOperationName, { ok: unknown[]; bad: unknown[]
   },
   bulkCreateDomains: {
     ok: [{ domains: ['a.example.com', 'b.example.com'] }],
-    bad: [{ domains: [] }, { domains: ['bad name'] }],
+    bad: [{ domains: [] }, { domains: [''] }, { domains: ['x'.repeat(301)] }],
   },
   updateDomain: { ok: [{ group_id: null }, { status: 'active' }], bad: [{}, { group_id: 0 }] },
   createDomainGroup: { ok: [{ name: 'Clients' }], bad: [{ name: '' }, { name: 'x', colour: 'red' }] },
