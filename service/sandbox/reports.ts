@@ -5,10 +5,11 @@
  *     text/xml), gzip (application/gzip) or zip (application/zip), or application/octet-stream for any of them;
  *   POST /_sandbox/reports/tls[?domain_id=N]    body: JSON (application/json, application/tlsrpt+json) or gzip
  *     (application/gzip, application/tlsrpt+gzip, application/octet-stream);
- *   → 201 {data: {id, report_id, domain_id, records, messages, duplicate: false}}, or 200 with duplicate true
- *   when the report was already stored (nothing changes). A report that cannot be read answers 422 (413 when
- *   it unpacks too large) and changes nothing. domain_id is needed only when several teams registered the
- *   report's domain (service/reports/reportDomain.ts).
+ *   → 201 {data: {id, report_id, domain_id, records, messages, duplicate: false}} (id: database id; DMARC:
+ *   records = <record> rows, messages = sum of their counts; TLS: records = failure-detail rows, messages =
+ *   successful + failed sessions), or 200 with duplicate true when the report was already stored (nothing
+ *   changes). A report that cannot be read answers 422 (413 when it unpacks too large) and changes nothing.
+ *   domain_id is needed only when several teams registered the report's domain (service/reports/reportDomain.ts).
  *   POST /_sandbox/dashboard-cache {domain_id, start_date?, end_date?} — computes and stores the dashboard
  *   snapshot of that window now (default: the last 30 days) → {domain_id, start_date, end_date, cached_at, data}.
  * The reverse DNS control of ./reverseDns.ts (names of report sources) is mounted with these.
