@@ -28,7 +28,7 @@ export type Command =
 export const USAGE = `Usage: authwatch <command> [options]
 
 Commands:
-  sync --once | --watch     fetch what is stale once, or keep syncing until interrupted
+  sync --once | --watch     one full sync now, or keep syncing on the schedule until interrupted
   status [--json]           accounts, sync freshness, effective periods and errors
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
