@@ -14,7 +14,7 @@ import { buildService } from '../../service/app.ts';
 import { openServiceDb } from '../../service/db/openServiceDb.ts';
 import type { ServiceDb } from '../../service/db/openServiceDb.ts';
 import type { OperationHandlers } from '../../service/http/operation.ts';
-import { seedDemo } from '../../service/seed/demo.ts';
+import { seedDemo, seedDemoData } from '../../service/seed/demo.ts';
 import type { DemoSeed } from '../../service/seed/demo.ts';
 import { ContractValidator } from './contractValidator.ts';
 import { createManualClock } from './manualClock.ts';
@@ -25,8 +25,11 @@ export const TEST_SANDBOX_KEY = 'test-sandbox-key';
 
 /** Options of startService. */
 export interface HarnessOptions {
-  /** 'demo' (default) seeds the demo account; false starts empty. */
-  seed?: 'demo' | false;
+  /**
+   * 'demo' (default) seeds the demo account; 'demo-data' the account with its portfolio and 90 days of
+   * history (service/seed/demo.ts seedDemoData, slow: seconds); false starts empty.
+   */
+  seed?: 'demo' | 'demo-data' | false;
   /** Per-token limit; the harness default is 1000 so suites do not trip it by accident; null = service default. */
   rateLimitPerMinute?: number | null;
   /** Per-IP limit of public operations; harness default 1000; null = service default. */
@@ -101,7 +104,12 @@ async function readBody(res: Response): Promise<unknown> {
 export async function startService(options: HarnessOptions = {}): Promise<ServiceHarness> {
   const clock = options.clock ?? createManualClock();
   const db = openServiceDb(':memory:');
-  const seed = options.seed === false ? null : seedDemo(db, { now: clock.now() });
+  const seed =
+    options.seed === false
+      ? null
+      : options.seed === 'demo-data'
+        ? await seedDemoData(db, { now: clock.now() })
+        : seedDemo(db, { now: clock.now() });
   const sandboxKey = options.sandboxKey === undefined ? TEST_SANDBOX_KEY : options.sandboxKey;
   const app = buildService({
     db,
