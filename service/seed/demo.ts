@@ -1,10 +1,19 @@
 /**
  * The demo account: team "Acme Corp" (Suite plan, API access on), its owner and three members.
  * On an empty database the ids are fixed: team 1; users 1 (owner) … 4. Seeding a database that already
- * holds the demo team changes nothing and returns the existing ids. S3 extends this with domains and history.
+ * holds the demo team changes nothing and returns the existing ids.
+ *
+ * `seedDemo` creates the account only (what most test suites start from); `seedDemoData` adds the portfolio
+ * and its 90 days of history (./portfolio.ts, ./history.ts): what a new user sees first.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
 import { createAccount } from '../sandbox/accounts.ts';
+import { setDomainAccess } from '../team/domainAccess.ts';
+import { playHistory, type HistoryStats } from './history.ts';
+import { createOperator, createSeedContext } from './operator.ts';
+import { PORTFOLIO, type GroupName } from './portfolio.ts';
+import { createPrng } from './prng.ts';
+import type { SeedWorld } from './setup.ts';
 
 /** Ids of what seedDemo created. */
 export interface DemoSeed {
@@ -73,4 +82,86 @@ function readSeed(db: ServiceDb, teamId: number): DemoSeed {
       viewer: idOf(MEMBERS[2].email),
     },
   };
+}
+
+/** What seedDemoData created (or found). */
+export interface DemoDataSeed extends DemoSeed {
+  /** Domain ids by fqdn. */
+  domainIds: Record<string, number>;
+  /** Group ids by name. */
+  groupIds: Record<string, number>;
+  /** What the history produced; null when the portfolio was already there. */
+  stats: HistoryStats | null;
+}
+
+/** Default seed of the demo generator. */
+export const DEMO_SEED = 'acme-demo-v1';
+
+function readPortfolio(db: ServiceDb, teamId: number): Pick<DemoDataSeed, 'domainIds' | 'groupIds'> {
+  const domains = db
+    .prepare<[number], { id: number; fqdn: string }>(
+      'SELECT id, fqdn FROM domains WHERE team_id = ? ORDER BY id',
+    )
+    .all(teamId);
+  const groups = db
+    .prepare<[number], { id: number; name: string }>(
+      'SELECT id, name FROM domain_groups WHERE team_id = ? ORDER BY id',
+    )
+    .all(teamId);
+  return {
+    domainIds: Object.fromEntries(domains.map((d) => [d.fqdn, d.id])),
+    groupIds: Object.fromEntries(groups.map((g) => [g.name, g.id])),
+  };
+}
+
+/**
+ * Creates the demo account with its portfolio and 90 days of history ending at `now`, all in one transaction
+ * (a failure leaves the database as it was). Deterministic: the same `now` and `seed` give the same data.
+ * Idempotent: when the demo team already holds domains nothing changes.
+ */
+export async function seedDemoData(
+  db: ServiceDb,
+  options: { now: Date; seed?: number | string },
+): Promise<DemoDataSeed> {
+  const account = seedDemo(db, { now: options.now });
+  const existing = readPortfolio(db, account.teamId);
+  if (Object.keys(existing.domainIds).length > 0) return { ...account, ...existing, stats: null };
+
+  const ctx = createSeedContext(db, options.now);
+  const world: SeedWorld = {
+    ctx,
+    owner: createOperator(ctx, { teamId: account.teamId, userId: account.ownerUserId }),
+    prng: createPrng(options.seed ?? DEMO_SEED),
+    now: options.now,
+    groupIds: new Map(),
+    domainIds: new Map(),
+  };
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const stats = await playHistory(world);
+    ctx.setNow(options.now);
+    // Today's verification, as the owner's last visit left it.
+    for (const id of world.domainIds.values())
+      await world.owner.call('verifyDomain', { params: { domain_id: id } });
+    const idsIn = (group: GroupName) =>
+      PORTFOLIO.filter((p) => p.group === group).map((p) => world.domainIds.get(p.fqdn)!);
+    // The domain manager looks after transactional mail, the viewer follows the regional domains.
+    setDomainAccess(
+      db,
+      account.members.domainManager,
+      { allDomains: false, domainIds: idsIn('Transactional') },
+      options.now,
+    );
+    setDomainAccess(
+      db,
+      account.members.viewer,
+      { allDomains: false, domainIds: idsIn('Regional') },
+      options.now,
+    );
+    db.exec('COMMIT');
+    return { ...account, ...readPortfolio(db, account.teamId), stats };
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
+  }
 }

@@ -8,7 +8,8 @@
  * DNS goes to the sandbox zone only: seeding never touches the network.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import { createSandboxZoneResolver } from '../dns/sandboxZone.ts';
+import type { DnsRecordType, DnsResolve } from '../../shared/email-auth/dns.ts';
+import { createSandboxZoneResolver, normalizeName } from '../dns/sandboxZone.ts';
 import type { AuthContext, OperationHandlers, ServiceContext } from '../http/operation.ts';
 import { allHandlers } from '../operations/index.ts';
 import { ALL_V1_SCOPE_IDS } from '../auth/scopes.ts';
@@ -17,18 +18,47 @@ import { ALL_V1_SCOPE_IDS } from '../auth/scopes.ts';
 export interface SeedContext extends ServiceContext {
   /** Moves the clock to `at`. */
   setNow(at: Date): void;
+  /** Forgets cached DNS answers: call after anything that may have written the zone. */
+  dnsChanged(): void;
+}
+
+function copyAnswer(answer: unknown): unknown {
+  if (!Array.isArray(answer)) return answer;
+  return answer.map((a: unknown) => (Array.isArray(a) ? [...a] : typeof a === 'object' && a ? { ...a } : a));
+}
+
+/**
+ * The sandbox zone behind a cache, as a recursive resolver with a long TTL: between two changes of the zone
+ * the seed asks the same names thousands of times (every scan, every report's sources). Failures are cached
+ * too (negative caching). Callers get copies, so one caller's edit cannot leak into another's answer.
+ */
+function cachedZoneResolver(db: ServiceDb): { resolver: DnsResolve; clear(): void } {
+  const zone = createSandboxZoneResolver(db);
+  const cache = new Map<string, Promise<unknown>>();
+  const resolver = (name: string, rrtype: DnsRecordType) => {
+    const key = `${rrtype} ${normalizeName(name)}`;
+    let answer = cache.get(key);
+    if (!answer) {
+      answer = (zone as (n: string, t: DnsRecordType) => Promise<unknown>)(name, rrtype);
+      cache.set(key, answer);
+    }
+    return answer.then(copyAnswer);
+  };
+  return { resolver: resolver as DnsResolve, clear: () => cache.clear() };
 }
 
 /** A context over `db` standing at `start`, resolving from the sandbox zone only. */
 export function createSeedContext(db: ServiceDb, start: Date): SeedContext {
   let current = start;
+  const dns = cachedZoneResolver(db);
   return {
     db,
     clock: () => current,
     setNow: (at) => {
       current = at;
     },
-    resolver: createSandboxZoneResolver(db),
+    dnsChanged: () => dns.clear(),
+    resolver: dns.resolver,
     config: { version: 'v1', rateLimitPerMinute: 60, defaultTokenExpiryDays: 90, sandboxKey: null },
   };
 }
@@ -79,6 +109,8 @@ export function createOperator(
         },
         ctx,
       );
+      // Hosted-record operations publish in the service's zone.
+      ctx.dnsChanged();
       return result.data as T;
     },
   };

@@ -145,7 +145,7 @@ export const PORTFOLIO: readonly DomainPlan[] = [
     senders: [
       full('google', 0.45),
       full('sendgrid', 0.3),
-      { sender: 'mailchimp', share: 0.25, dkimAligned: 0.97, spfAligned: 0.0 },
+      { sender: 'mailchimp', share: 0.25, dkimAligned: 0.995, spfAligned: 0.0 },
     ],
     forwarded: 0.015,
     abuse: [{ sender: 'spoofer', from: -90, to: 0, startVolume: 30, endVolume: 90 }],

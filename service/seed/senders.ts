@@ -299,7 +299,7 @@ export function ptrName(sender: Sender, index: number, prng: Prng): string | nul
     case 'hubspot':
       return `mta${n}.bf.hubspotemail.net`;
     case 'zendesk':
-      return `outbyoip${n}.pod${17 + index}.iad1.zdsys.com`;
+      return `outbyoip${n}.pod${17 + index}.mail.zendesk.com`;
     case 'salesforce':
       return `smtp${String(index + 1).padStart(2, '0')}-ia4-sp3.mta.salesforce.com`;
     case 'klaviyo':

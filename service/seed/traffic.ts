@@ -89,7 +89,8 @@ export function splitCount(total: number, weights: readonly number[], prng: Prng
 /** Spreads a count over a few of the sender's addresses (busier senders use more). */
 function spreadOverAddresses(key: SenderKey, count: number, prng: Prng): { ip: string; count: number }[] {
   const pool = senderAddresses(SENDERS[key]);
-  const used = Math.min(pool.length, 1 + (count > 200 ? 1 : 0) + (count > 2000 ? 1 : 0) + prng.int(0, 1));
+  // Small flows come from one host; big ones are load-balanced over a few (a receiver's report then lists each).
+  const used = Math.min(pool.length, count > 3000 ? 3 : count > 500 ? 2 : 1);
   const start = prng.int(0, pool.length - 1);
   const ips = Array.from({ length: used }, (_, i) => pool[(start + i) % pool.length]!);
   const weights = ips.map(() => 0.5 + prng.next());

@@ -1,8 +1,9 @@
 /**
  * What the demo world publishes in the sandbox DNS zone (dns_records, through service/dns/sandboxZone.ts):
- *   - the senders' side: SPF include trees (ip4/ip6 ranges, so SPF flattening works offline) and reverse DNS
- *     (PTR) for every sending address, each under its own narrow zone apex (`10.18.198.in-addr.arpa`,
- *     `google.example`) so the sandbox never claims names it does not hold;
+ *   - the senders' side: SPF include trees (ip4/ip6 ranges, so SPF flattening works offline) and
+ *     forward-confirmed reverse DNS (PTR + A) for every sending address, each under its own narrow zone apex
+ *     (`10.18.198.in-addr.arpa`, `google.example`, the PTR host name itself) so the sandbox claims no name
+ *     beyond the ones it holds;
  *   - each Acme domain's own records: MX (or a null MX), A records its SPF `a` term and own MX hosts need,
  *     DKIM keys of the senders that sign for it, and the protocol records it publishes itself (the hosted ones
  *     are provisioned through the service's operations and delegated by CNAME, see ./history.ts).
@@ -43,6 +44,9 @@ export function publishSenderWorld(db: ServiceDb, prng: Prng, now: Date): void {
         values: [ptr],
         now,
       });
+      // Forward-confirmed reverse DNS: ingestion trusts a PTR name only when it resolves back to the address.
+      // The zone apex is the host name itself, so the sandbox claims nothing but that one name.
+      writeZoneRecords(db, { zone: ptr, name: ptr, rrtype: 'A', values: [ip], now });
     });
   }
 }
