@@ -58,12 +58,14 @@ export function toAuthwatchError(error: unknown): AuthwatchError {
   if (error instanceof SecretStoreError)
     return new AuthwatchError('secret_store', error.message, { code: error.code });
   if (error instanceof MirrorError) {
-    const code =
+    const code: AuthwatchErrorCode =
       error.code === 'label_taken'
         ? 'conflict'
-        : error.code.startsWith('unknown_')
-          ? 'not_found'
-          : 'mirror_error';
+        : error.code === 'invalid_input'
+          ? 'invalid_arguments'
+          : error.code.startsWith('unknown_')
+            ? 'not_found'
+            : 'mirror_error';
     return new AuthwatchError(code, error.message, { code: error.code });
   }
   return new AuthwatchError('internal_error', error instanceof Error ? error.message : String(error));

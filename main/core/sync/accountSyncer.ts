@@ -131,7 +131,6 @@ export class AccountSyncer {
   private serialUntil = 0;
   private lastPausedCheck = 0;
   private running: Promise<unknown> | null = null;
-  private readonly requested = new Set<string>();
   private requests = 0;
 
   constructor(options: AccountSyncerOptions) {
@@ -157,11 +156,6 @@ export class AccountSyncer {
   /** Requests sent since the syncer was created. */
   get requestsSpent(): number {
     return this.requests;
-  }
-
-  /** Marks signals of a domain wanted now (the user opened it); the next tick fetches them first. */
-  request(domainId: number | null, signals: readonly SignalName[]): void {
-    for (const signal of signals) this.requested.add(jobKey(domainId, signal));
   }
 
   /** Forgets a rate-limit hold and lets paused checks happen at once (new token, user action). */
@@ -385,7 +379,6 @@ export class AccountSyncer {
       domains: this.o.mirror.listDomains(this.o.accountId),
       states: this.o.mirror.getSyncStates(this.o.accountId),
       now,
-      requested: this.requested,
     });
   }
 
@@ -502,7 +495,6 @@ export class AccountSyncer {
   ): Promise<FailureOutcome | null> {
     const { mirror, accountId } = this.o;
     const startedAt = this.o.clock.now();
-    this.requested.delete(job.key);
     try {
       const lastSeen = INCREMENTAL.has(job.signal)
         ? mirror.lastSeen(accountId, job.signal, job.domainId)

@@ -75,6 +75,8 @@ export class SyncEngine {
     const live = new Set(accounts.map((a) => a.id));
     for (const id of this.syncers.keys()) if (!live.has(id)) this.syncers.delete(id);
     await Promise.all(accounts.map((account) => this.syncer(account).tick()));
+    // Alerts also become deliverable without a write (a snooze or quiet hours ending): check every tick.
+    await this.o.afterWrite();
   }
 
   /** A full pass for one account or all of them. */
@@ -93,11 +95,6 @@ export class SyncEngine {
     options: RefreshOptions = {},
   ): Promise<SignalName[]> {
     return this.syncer(account).refresh(domainId, signals, options);
-  }
-
-  /** Marks signals of a domain wanted and lets the next tick fetch them first. */
-  request(account: Account, domainId: number | null, signals: readonly SignalName[]): void {
-    this.syncer(account).request(domainId, signals);
   }
 
   /** Status of every account. */

@@ -52,8 +52,6 @@ export interface BuildJobsInput {
   domains: readonly MirrorDomain[];
   states: readonly SyncState[];
   now: number;
-  /** Keys the user asked for now (open domain, sync now): due regardless of freshness. */
-  requested?: ReadonlySet<string>;
 }
 
 /** The account's jobs: its domain list, every domain's core and history signals, and wanted panels. */
@@ -69,7 +67,6 @@ export function buildJobs(input: BuildJobsInput): SyncJob[] {
     const failing = (state?.consecutiveFailures ?? 0) > 0;
     const notBefore = failing ? parseInstant(state?.nextDueAt) : null;
     const scopeMissing = failing && state?.lastError?.code === 'insufficient_scope';
-    const requested = input.requested?.has(key) ?? false;
     jobs.push({
       key,
       domainId,
@@ -85,7 +82,7 @@ export function buildJobs(input: BuildJobsInput): SyncJob[] {
           : meta.parts
             ? Object.keys(meta.parts).length
             : 1,
-      lastSuccessAt: requested ? null : parseInstant(state?.lastSuccessAt),
+      lastSuccessAt: parseInstant(state?.lastSuccessAt),
       notBefore,
       stopped: scopeMissing && notBefore !== null && notBefore > input.now,
     });

@@ -214,3 +214,57 @@ describe('facade edits', () => {
     expect(JSON.stringify(error) + String(error)).not.toContain(TOKEN);
   });
 });
+
+describe('facade settings and delivery', () => {
+  it('stores quiet hours and thresholds; refuses an unknown time zone as invalid_arguments', async () => {
+    const updated = await app.updateSettings({
+      alerts: { quietHours: { startHour: 22, endHour: 7 }, scoreStep: 0.5 },
+    });
+    expect(updated.alerts).toMatchObject({ quietHours: { startHour: 22, endHour: 7 }, scoreStep: 0.5 });
+    expect((await app.getSettings()).alerts.quietHours).toEqual({ startHour: 22, endHour: 7 });
+    const error = await failure(app.updateSettings({ alerts: { timeZone: 'Mars/Olympus_Mons' } }));
+    expect(error.code).toBe('invalid_arguments');
+    expect((await app.getSettings()).alerts.timeZone).toBeNull();
+  });
+
+  it('delivers a pending alert on the next tick, retries after a notifier failure, and never twice', async () => {
+    const scheduler = manualScheduler();
+    const shown: string[] = [];
+    let failNext = true;
+    const notifying = createAuthwatch({
+      mirror,
+      secretStore: secrets,
+      scheduler,
+      notifier: {
+        channel: 'desktop',
+        notify(alert) {
+          if (failNext) {
+            failNext = false;
+            throw new Error('notification daemon not running');
+          }
+          shown.push(alert.title);
+        },
+      },
+    });
+    const delivered: number[] = [];
+    notifying.on((event) => {
+      if (event.type === 'alert_delivered') delivered.push(event.alert.id);
+    });
+    const account = mirror.upsertAccount({ label: 'Acme', baseUrl });
+    mirror.setAccountPaused(account.id, 'token_invalid'); // nothing to sync: only delivery happens
+    const raised = mirror.raiseAccountAlert({ accountId: account.id, kind: 'token_invalid' }).alerts[0]!;
+
+    notifying.start();
+    await scheduler.tick();
+    expect(shown).toEqual([]);
+    expect(mirror.pendingDeliveries().map((a) => a.id)).toEqual([raised.id]);
+    await scheduler.tick();
+    expect(shown).toEqual([raised.title]);
+    expect(delivered).toEqual([raised.id]);
+    expect(mirror.deliveries(raised.id).map((d) => d.channel)).toEqual(['desktop']);
+    await scheduler.tick();
+    expect(shown).toHaveLength(1);
+    await notifying.stop();
+    expect(seen).toEqual([]);
+  });
+});
