@@ -27,6 +27,7 @@ import type { SignalName } from './signals/catalog.ts';
 import type { AccountSyncStatus, PassResult, SyncLogger } from './sync/accountSyncer.ts';
 import type { SyncEvent } from './sync/events.ts';
 import type { LooseApi } from './sync/looseApi.ts';
+import { budgetShape } from './sync/budgetShape.ts';
 import { cronScheduler, type TickScheduler } from './sync/scheduler.ts';
 import { SyncEngine } from './sync/syncEngine.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS, ON_DEMAND_SIGNALS } from './sync/syncJobs.ts';
@@ -171,12 +172,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     let budget = budgets.get(accountId);
     if (!budget) {
       const { ratePerMinute, headroom } = syncSettings();
-      budget = new RateBudget({
-        capacity: ratePerMinute,
-        refillPerMinute: ratePerMinute,
-        headroom: Math.min(headroom, ratePerMinute - 1),
-        clock,
-      });
+      budget = new RateBudget({ ...budgetShape(ratePerMinute, headroom), clock });
       budgets.set(accountId, budget);
     }
     return budget;
@@ -229,7 +225,11 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
         },
       }),
     budgetFor,
-    ratePerMinute: () => syncSettings().ratePerMinute,
+    // The sustained rate of the bucket: what the planner can count on per minute.
+    ratePerMinute: () => {
+      const { ratePerMinute, headroom } = syncSettings();
+      return budgetShape(ratePerMinute, headroom).refillPerMinute;
+    },
     clock,
     emit,
     afterWrite: deliver,

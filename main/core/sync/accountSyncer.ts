@@ -57,7 +57,7 @@ export interface AccountSyncerOptions {
   api: LooseApi;
   /** The account's token bucket; its headroom is what sync leaves for the user's edits. */
   budget: RateBudget;
-  /** The token's limit in requests per minute (60 by default). */
+  /** The budget's sustained rate in requests per minute (50 for the default limit of 60; see budgetShape). */
   ratePerMinute: number;
   clock: SyncClock;
   emit: SyncEventHandler;

@@ -20,7 +20,7 @@ export interface SyncEngineOptions {
   apiFor(account: Account, onRequest: () => void): LooseApi;
   /** The account's rate budget (shared with the facade's edits). */
   budgetFor(accountId: number): RateBudget;
-  /** The token's limit in requests per minute. */
+  /** The budgets' sustained rate in requests per minute (see budgetShape). */
   ratePerMinute(): number;
   clock: SyncClock;
   emit: SyncEventHandler;

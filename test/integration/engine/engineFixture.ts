@@ -91,6 +91,8 @@ export interface TestEngine {
   scheduler: ManualScheduler;
   events: AuthwatchEvent[];
   notifier: ReturnType<typeof recordingNotifier>;
+  /** Runs the scheduler as production does, one tick per 10 s of (virtual) time, for `ms`. */
+  runFor(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -127,6 +129,12 @@ export function openEngine(
     scheduler,
     events,
     notifier,
+    async runFor(ms) {
+      for (let t = 0; t < ms; t += 10_000) {
+        svc.clock.advance(10_000);
+        await scheduler.tick();
+      }
+    },
     async close() {
       await app.stop();
       mirror.close();

@@ -135,10 +135,10 @@ describe('engine lifecycle against the reference service', () => {
 
   it('removing beta’s SPF record raises exactly one protocol_disconnected alert at the next sync, notified once', async () => {
     await publish(world.svc, 'beta.example', 'spf', null);
-    world.svc.clock.advance(6 * MIN);
+    world.svc.clock.advance(5 * MIN);
     await scan(world.svc);
 
-    await engine.scheduler.tick();
+    await engine.runFor(MIN);
     const alerts = await disconnectAlerts();
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({ resolvedAt: null, domainId: world.domainIds['beta.example'] });
@@ -146,9 +146,9 @@ describe('engine lifecycle against the reference service', () => {
     expect(engine.notifier.notified.filter((a) => a.rule === 'protocol_disconnected')).toHaveLength(1);
 
     // Later ticks and another scan of the unchanged zone add nothing.
-    world.svc.clock.advance(6 * MIN);
+    world.svc.clock.advance(5 * MIN);
     await scan(world.svc);
-    await engine.scheduler.tick();
+    await engine.runFor(MIN);
     await engine.app.syncNow({ accountId });
     expect(await disconnectAlerts()).toHaveLength(1);
     expect(engine.notifier.notified.filter((a) => a.rule === 'protocol_disconnected')).toHaveLength(1);
@@ -159,16 +159,16 @@ describe('engine lifecycle against the reference service', () => {
     engine = openEngine(world, { secretStore: secrets });
     world.svc.clock.advance(6 * MIN);
     await engine.app.syncNow({ accountId });
-    await engine.scheduler.tick();
+    await engine.runFor(MIN);
     expect(await disconnectAlerts()).toHaveLength(1);
     expect(engine.notifier.notified).toEqual([]);
   });
 
   it('restoring the record and scanning resolves the alert', async () => {
     await publish(world.svc, 'beta.example', 'spf', 'v=spf1 ip4:192.0.2.0/24 -all');
-    world.svc.clock.advance(6 * MIN);
+    world.svc.clock.advance(5 * MIN);
     await scan(world.svc);
-    await engine.scheduler.tick();
+    await engine.runFor(MIN);
     const alerts = await disconnectAlerts();
     expect(alerts).toHaveLength(1);
     expect(alerts[0]!.resolvedAt).not.toBeNull();
@@ -185,8 +185,8 @@ describe('engine lifecycle against the reference service', () => {
     );
     expect(uploaded.status).toBe(201);
 
-    world.svc.clock.advance(61 * MIN);
-    await engine.scheduler.tick();
+    world.svc.clock.advance(60 * MIN);
+    await engine.runFor(MIN);
     const threats = () => engine.app.listAlerts({ accountId, rule: 'threat_source_appeared' });
     const raised = await threats();
     expect(raised).toHaveLength(1);
@@ -194,8 +194,8 @@ describe('engine lifecycle against the reference service', () => {
     expect(engine.notifier.notified.filter((a) => a.rule === 'threat_source_appeared')).toHaveLength(1);
 
     // The same source in the next windows is the same episode.
-    world.svc.clock.advance(61 * MIN);
-    await engine.scheduler.tick();
+    world.svc.clock.advance(60 * MIN);
+    await engine.runFor(MIN);
     await engine.app.syncNow({ accountId });
     expect(await threats()).toHaveLength(1);
   });

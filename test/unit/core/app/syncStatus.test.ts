@@ -30,7 +30,8 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
     expect(status!.stretchFactor).toBe(1);
-    expect(status!.capacityPerMinute).toBe(54); // 60/minute minus a headroom of 6 for the user's edits
+    // 60/minute shaped as a bucket of 10 refilling 50/minute (never above 60 in any minute), minus 6 for edits.
+    expect(status!.capacityPerMinute).toBe(44);
     expect(status!.periods).toMatchObject({
       dns_changes: { targetSeconds: 300, effectiveSeconds: 300, jobs: 20 },
       health: { targetSeconds: 900, effectiveSeconds: 900 },
@@ -46,9 +47,11 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const [status] = (await app.syncStatus()).accounts;
     // 500 × (1/5 + 1/15 + 1/60 + 1/60) core + 500 × 2/360 history + 5 pages of domains / 60 = 152.86 per minute.
     expect(status!.demandPerMinute).toBeCloseTo(152.86, 1);
-    expect(status!.stretchFactor).toBeCloseTo(2.83, 2);
+    expect(status!.stretchFactor).toBeCloseTo(3.47, 2);
     const p = status!.periods;
-    expect(p.dns_changes!.effectiveSeconds).toBe(Math.round(300 * (152.8611 / 54)));
+    // DNS changes every 17 min instead of 5, health every 52 min instead of 15: the same share for all.
+    expect(p.dns_changes!.effectiveSeconds).toBe(Math.round(300 * (152.8611 / 44)));
+    expect(p.health!.effectiveSeconds).toBe(Math.round(900 * (152.8611 / 44)));
     for (const signal of ['dns_changes', 'health', 'failed_sources', 'security_score', 'domains'] as const) {
       expect(p[signal]!.effectiveSeconds / p[signal]!.targetSeconds).toBeCloseTo(status!.stretchFactor, 2);
     }
@@ -59,8 +62,8 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     await app.updateSettings({ sync: { ratePerMinute: 300, headroom: 10 } });
     const [status] = (await app.syncStatus()).accounts;
-    expect(status!.capacityPerMinute).toBe(290);
+    expect(status!.capacityPerMinute).toBe(240);
     expect(status!.stretchFactor).toBe(1);
-    expect(status!.budget).toMatchObject({ capacity: 300, headroom: 10, ratePerMinute: 300 });
+    expect(status!.budget).toMatchObject({ capacity: 50, headroom: 10, ratePerMinute: 250 });
   });
 });
