@@ -30,7 +30,7 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
     expect(status!.stretchFactor).toBe(1);
-    // 60/minute shaped as a bucket of 10 refilling 50/minute (never above 60 in any minute), minus 6 for edits.
+    // 60/minute shaped as a bucket of 16 refilling 50/minute (sync never above 60 in any minute), minus 6 for edits.
     expect(status!.capacityPerMinute).toBe(44);
     expect(status!.periods).toMatchObject({
       dns_changes: { targetSeconds: 300, effectiveSeconds: 300, jobs: 20 },
@@ -64,6 +64,6 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const [status] = (await app.syncStatus()).accounts;
     expect(status!.capacityPerMinute).toBe(240);
     expect(status!.stretchFactor).toBe(1);
-    expect(status!.budget).toMatchObject({ capacity: 50, headroom: 10, ratePerMinute: 250 });
+    expect(status!.budget).toMatchObject({ capacity: 60, headroom: 10, ratePerMinute: 250 });
   });
 });

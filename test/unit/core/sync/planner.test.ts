@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelayMs } from '../../../../main/core/sync/backoff.ts';
+import { RateBudget } from '../../../../shared/api/rateBudget.ts';
+import { budgetShape } from '../../../../main/core/sync/budgetShape.ts';
 import {
   computeStretch,
   effectivePeriodMs,
@@ -36,28 +38,30 @@ function portfolio(domains: number): PlanJob[] {
 }
 
 /**
- * Simulates the engine with a fake clock: 10-second ticks, a 60/minute token bucket (capacity 60),
- * a headroom of 6 never spent by sync. Returns each job's fetch times and the lowest bucket level seen.
+ * Simulates the engine with a fake clock: 10-second ticks and the production budget for a 60/minute token
+ * (budgetShape: bucket 16, refill 50/minute, headroom 6 never spent by sync). `edits` takes foreground
+ * requests at a tick. Returns each job's fetch times and the lowest bucket level sync left behind.
  */
 function simulate(jobs: PlanJob[], minutes: number, opts: { edits?: (t: number) => number } = {}) {
-  const limit = 60;
-  const headroom = 6;
-  const stretch = computeStretch(jobs, limit - headroom);
-  let tokens = limit;
-  let lowest = tokens;
+  let now = 0;
+  const shape = budgetShape(60, 6);
+  const budget = new RateBudget({ ...shape, clock: { now: () => now, sleep: async () => undefined } });
+  const stretch = computeStretch(jobs, shape.refillPerMinute - shape.headroom);
+  let lowest = Number.POSITIVE_INFINITY;
   const fetched = new Map<string, number[]>();
   for (let t = 0; t <= minutes * MIN; t += 10_000) {
-    tokens = Math.min(limit, tokens + (t === 0 ? 0 : 10));
-    tokens -= opts.edits?.(t) ?? 0;
-    const picked = planTick(jobs, { now: t, spendable: tokens - headroom, factor: stretch.factor });
+    now = t;
+    for (let e = opts.edits?.(t) ?? 0; e > 0; e--) budget.tryReserve(1);
+    const spendable = budget.available({ priority: 'background' });
+    const picked = planTick(jobs, { now: t, spendable, factor: stretch.factor });
     for (const job of picked) {
-      tokens -= job.cost;
+      expect(budget.tryReserve(job.cost, { priority: 'background' })).toBe(true);
       job.lastSuccessAt = t;
       const times = fetched.get(job.key) ?? [];
       times.push(t);
       fetched.set(job.key, times);
     }
-    lowest = Math.min(lowest, tokens);
+    if (picked.length) lowest = Math.min(lowest, budget.available());
   }
   return { stretch, fetched, lowest };
 }
@@ -77,7 +81,7 @@ describe('planner: stretching', () => {
     expect(effectivePeriodMs(jobs[0]!, stretch.factor)).toBe(5 * MIN);
   });
 
-  it('stretches every period by the same factor when 500 domains × 4 signals exceed 54 requests/minute', () => {
+  it('stretches every period by the same factor when 500 domains × 4 signals exceed the sync capacity', () => {
     const jobs = portfolio(500);
     const stretch = computeStretch(jobs, 54);
     expect(stretch.demandPerMinute).toBeCloseTo(150, 5);
@@ -95,11 +99,11 @@ describe('planner: stretching', () => {
 describe('planner: simulated hours with a fake clock', () => {
   it('serves 500 domains fairly: every signal gets the same share of its target, near the effective period', () => {
     const jobs = portfolio(500);
-    const { stretch, fetched } = simulate(jobs, 8 * 60);
+    const { stretch, fetched } = simulate(jobs, 16 * 60);
     for (const s of SIGNALS) {
       const intervals = jobs
         .filter((j) => j.key.endsWith(`:${s.signal}`))
-        .map((j) => meanInterval(fetched.get(j.key)?.filter((t) => t > 120 * MIN)));
+        .map((j) => meanInterval(fetched.get(j.key)?.filter((t) => t > 180 * MIN)));
       const mean = intervals.reduce((a, b) => a + b, 0) / intervals.length;
       const expected = s.period * stretch.factor;
       // Observed period within 10% of the reported effective period, for every signal alike.
@@ -123,13 +127,13 @@ describe('planner: simulated hours with a fake clock', () => {
   });
 
   it('yields to the user’s edits: sync spends less while edits consume tokens, and never the headroom', () => {
-    // The user makes 5 edits every 10 s during the first 10 minutes.
-    const edits = (t: number) => (t > 0 && t <= 10 * MIN ? 5 : 0);
+    // The user makes 3 edits every 10 s during the first 10 minutes.
+    const edits = (t: number) => (t > 0 && t <= 10 * MIN ? 3 : 0);
     const busy = simulate(portfolio(500), 10, { edits });
     const idle = simulate(portfolio(500), 10);
     const count = (f: Map<string, number[]>) => [...f.values()].reduce((n, times) => n + times.length, 0);
-    expect(count(busy.fetched)).toBeLessThan(count(idle.fetched) - 250);
-    expect(busy.lowest).toBeGreaterThanOrEqual(1);
+    expect(count(busy.fetched)).toBeLessThan(count(idle.fetched) - 150);
+    expect(busy.lowest).toBeGreaterThanOrEqual(6);
   });
 
   it('backfills whole domains in order, highest priority first within a domain', () => {
