@@ -9,6 +9,8 @@
 import { scanDomain } from '../scan/guardScan.ts';
 import { ingestDmarcReport } from '../reports/dmarcIngest.ts';
 import { ingestTlsReport } from '../reports/tlsIngest.ts';
+import { storeDashboardSnapshot } from '../reports/dashboardSnapshot.ts';
+import { dateWindow } from '../http/dateWindow.ts';
 import { routes as threatRoutes } from '../sandbox/threats.ts';
 import { changesOn, firstDay, HISTORY_DAYS, PORTFOLIO, type DomainPlan } from './portfolio.ts';
 import { dmarcReportsFor, tlsReportsFor, type GeneratedReport } from './reports.ts';
@@ -41,13 +43,22 @@ async function registerThreat(world: SeedWorld, sourceName: string): Promise<voi
   );
 }
 
-async function ingest(world: SeedWorld, domainId: number, reports: GeneratedReport[], kind: 'dmarc' | 'tls') {
+async function ingest(
+  world: SeedWorld,
+  domainId: number,
+  reports: GeneratedReport[],
+  kind: 'dmarc' | 'tls',
+  lastIngestAt: Map<number, Date>,
+) {
   let n = 0;
   for (const report of reports) {
     if (report.receivedAt > world.now) continue;
     world.ctx.setNow(report.receivedAt);
-    if (kind === 'dmarc') await ingestDmarcReport(world.ctx, report.bytes, { domainId });
-    else await ingestTlsReport(world.ctx, report.bytes, { domainId });
+    // Dashboards are stored once at the end, not recomputed for every one of thousands of reports.
+    const options = { domainId, refreshDashboard: false };
+    if (kind === 'dmarc') await ingestDmarcReport(world.ctx, report.bytes, options);
+    else await ingestTlsReport(world.ctx, report.bytes, options);
+    lastIngestAt.set(domainId, report.receivedAt);
     n++;
   }
   return n;
@@ -70,6 +81,7 @@ export async function playHistory(world: SeedWorld): Promise<HistoryStats> {
   }
   const threat = PORTFOLIO.flatMap((p) => p.abuse).find((a) => a.sender === 'threat');
   const live: DomainPlan[] = [];
+  const lastIngestAt = new Map<number, Date>();
   for (let day = start; day <= 0; day++) {
     for (const plan of PORTFOLIO) {
       if (firstDay(plan) !== day) continue;
@@ -95,19 +107,20 @@ export async function playHistory(world: SeedWorld): Promise<HistoryStats> {
       if (reportDay < firstDay(plan)) continue;
       const id = world.domainIds.get(plan.fqdn)!;
       const prng = world.prng.fork(`${plan.fqdn}:${reportDay}`);
-      stats.dmarcReports += await ingest(
-        world,
-        id,
-        dmarcReportsFor(plan, now, reportDay, prng.fork('dmarc')),
-        'dmarc',
-      );
-      stats.tlsReports += await ingest(
-        world,
-        id,
-        tlsReportsFor(plan, now, reportDay, prng.fork('tls')),
-        'tls',
-      );
+      const dmarc = dmarcReportsFor(plan, now, reportDay, prng.fork('dmarc'));
+      stats.dmarcReports += await ingest(world, id, dmarc, 'dmarc', lastIngestAt);
+      const tls = tlsReportsFor(plan, now, reportDay, prng.fork('tls'));
+      stats.tlsReports += await ingest(world, id, tls, 'tls', lastIngestAt);
     }
+  }
+  // Each domain's dashboard as the ingestion of its latest report left it (default 30-day window then).
+  for (const [domainId, at] of lastIngestAt) {
+    storeDashboardSnapshot(
+      world.ctx.db,
+      domainId,
+      dateWindow({}, () => at),
+      at,
+    );
   }
   return stats;
 }

@@ -5,6 +5,7 @@
  * changes of the plan (policy roll-out, a record removed then restored, a delegation dropped, an MTA-STS mode
  * switch, a retired domain).
  */
+import { readFileSync } from 'node:fs';
 import type { Protocol } from '../../shared/email-auth/protocols.ts';
 import { writeCustomerDelegation } from '../hosted/serviceDns.ts';
 import type { Operator, SeedContext } from './operator.ts';
@@ -28,6 +29,12 @@ import {
 } from './zone.ts';
 
 const HOUR_MS = 3_600_000;
+const ASSETS = new URL('./assets/', import.meta.url);
+
+/** A file of ./assets (logos, the demo VMC chain). */
+function asset(name: string): string {
+  return readFileSync(new URL(name, ASSETS), 'utf8');
+}
 const DAY_MS = 24 * HOUR_MS;
 
 /** The instant `hours` after the same time of day as `now`, `day` days from it. */
@@ -113,6 +120,15 @@ async function publishProtocols(world: SeedWorld, plan: DomainPlan, id: number):
     delegate(world, plan, 'tls_rpt', true);
   } else if (plan.tlsRpt) {
     publishOwnRecord(db, plan.fqdn, 'tls_rpt', tlsRptValue(), now());
+  }
+  if (plan.bimi) {
+    // The logo (and for the flagship its Verified Mark Certificate) uploaded to hosted BIMI.
+    const logo = plan.bimi === 'vmc' ? 'acme-logo.svg' : 'acme-brand-logo.svg';
+    await world.owner.call('createBimi', {
+      params,
+      body: { svg_content: asset(logo), ...(plan.bimi === 'vmc' ? { vmc_pem: asset('acme-vmc.pem') } : {}) },
+    });
+    delegate(world, plan, 'bimi', true);
   }
 }
 

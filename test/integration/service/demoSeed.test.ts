@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ServiceHarness } from '../../support/serviceHarness.ts';
 import { seedDemoData, type DemoDataSeed } from '../../../service/seed/demo.ts';
 import { PORTFOLIO } from '../../../service/seed/portfolio.ts';
+import { createPrng } from '../../../service/seed/prng.ts';
+import { dmarcReportsFor } from '../../../service/seed/reports.ts';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -60,17 +62,47 @@ describe('demo portfolio', () => {
     }
   });
 
-  it('shows the fully protected flagship as Protected with all its protocols but BIMI passing', async () => {
+  it('shows the fully protected flagship as Protected with all five protocols passing', async () => {
     const health = (await get(`/domains/${idOf('acme.example')}/health`)).data;
     expect(health.source).toBe('guard_history');
     expect(health.result).toBe('Protected');
     expect(health.mail_provider).toBe('Google Workspace');
-    expect(health.protocols).toMatchObject({ dmarc: true, spf: true, mta_sts: true, tls_rpt: true });
+    expect(health.protocols).toEqual({ dmarc: true, spf: true, mta_sts: true, tls_rpt: true, bimi: true });
     expect(health.dmarc_record).toContain('p=reject');
     const policy = (await get(`/domains/${idOf('acme.example')}/dmarc-policy`)).data;
     expect(policy.policy).toBe('reject');
     const mtaSts = (await get(`/domains/${idOf('acme.example')}/mta-sts`)).data;
     expect(mtaSts.mode).toBe('enforce');
+    const score = (await get(`/domains/${idOf('acme.example')}/security-score`)).data;
+    expect(score.score).toBe(10);
+  });
+
+  it("serves the flagship's Verified Mark Certificate: Acme's registered mark, covering the domain", async () => {
+    const vmc = (await get(`/domains/${idOf('acme.example')}/bimi/vmc`)).data;
+    expect(vmc.certificate).toMatchObject({
+      mark_type: 'Registered Mark',
+      has_logotype: true,
+      san: ['acme.example'],
+    });
+    // A demo certificate: its root is not one of the BIMI roots mailbox providers trust, and that is all.
+    expect(vmc.problems).toHaveLength(1);
+    expect(vmc.problems[0]).toMatch(/not trusted by the BIMI roots/);
+  });
+
+  it('shows the BIMI-ready brand: enforcing DMARC, SPF, a published record and a valid Tiny PS logo', async () => {
+    const readiness = (await get(`/domains/${idOf('acme-brand.example')}/bimi/readiness`)).data;
+    const passed = Object.fromEntries(
+      readiness.checks.map((c: { id: string; passed: boolean }) => [c.id, c.passed]),
+    );
+    expect(passed).toEqual({
+      dmarc_enforced: true,
+      spf_present: true,
+      bimi_record: true,
+      svg_valid: true,
+      // The certificate is the one step left (see the portfolio plan).
+      vmc_valid: false,
+    });
+    expect(readiness.score).toBe(80);
   });
 
   it('shows the missing SPF, the p=none monitoring and the MTA-STS testing postures', async () => {
@@ -144,9 +176,18 @@ describe('demo portfolio', () => {
     const oldest = body.data[body.data.length - 1];
     expect(oldest.scanned_at).toBe(new Date(NOW.getTime() - 90 * DAY).toISOString());
     expect(body.data[0].scanned_at).toBe(NOW.toISOString());
-    // The roll-out shows in the history: p=none at first (Partially protected), then enforcing.
-    expect(oldest.result).toBe('Partially protected');
-    expect(body.data[0].result).toBe('Protected');
+    // The SPF outage of week 3 shows in the history: while SPF was missing under p=none the domain was only
+    // partially protected; before and after, everything passed.
+    const at = (day: number) =>
+      body.data.find(
+        (r: { scanned_at: string }) => r.scanned_at === new Date(NOW.getTime() + day * DAY).toISOString(),
+      );
+    for (const day of [-72, -71]) {
+      expect(at(day)).toMatchObject({ result: 'Partially protected', protocols_passing: 4 });
+      expect(at(day).protocols.spf).toBe(false);
+    }
+    for (const day of [-90, -73, -70, 0])
+      expect(at(day)).toMatchObject({ result: 'Protected', protocols_passing: 5 });
   });
 
   it('records the planned DNS events: the SPF outage of week 3 and the DMARC delegation lost 3 days ago', async () => {
@@ -214,5 +255,75 @@ describe('demo portfolio', () => {
     expect(again.stats).toBeNull();
     expect(again.domainIds).toEqual(seed.domainIds);
     expect(count()).toEqual(before);
+  });
+});
+
+describe('demo determinism', () => {
+  let other: ServiceHarness;
+  let otherToken: string;
+
+  beforeAll(async () => {
+    other = await startService({ seed: 'demo-data' });
+    ({ token: otherToken } = await other.createToken(['domains:read']));
+  }, 300_000);
+
+  afterAll(async () => {
+    other.expectNoContractViolations();
+    await other.close();
+  });
+
+  it('gives identical answers from two databases seeded for the same day', async () => {
+    const window = { start_date: dateOf(-90), end_date: dateOf(0) };
+    const paths: [string, Record<string, string | number>?][] = [
+      ['/domains', { limit: 100 }],
+      ['/domain-groups'],
+    ];
+    for (const fqdn of ['acme.example', 'acme-pay.example', 'shop.acme.example', 'acme-old.example']) {
+      const id = idOf(fqdn);
+      paths.push(
+        [`/domains/${id}/health`],
+        [`/domains/${id}/health/history`, { ...window, limit: 100 }],
+        [`/domains/${id}/mail-volume`, window],
+        [`/domains/${id}/sending-services`, { ...window, limit: 50 }],
+        [`/domains/${id}/failed-sources`, { ...window, limit: 50 }],
+        [`/domains/${id}/dns/timeline`, { ...window, limit: 100 }],
+        [`/domains/${id}/dns/history`, { ...window, limit: 100 }],
+        [`/domains/${id}/dashboard-cache`],
+      );
+    }
+    paths.push([`/domains/${idOf('shop.acme.example')}/tls-rpt/reports`, { ...window, limit: 100 }]);
+    for (const [path, query] of paths) {
+      const a = await svc.call('GET', path, { token, query });
+      const b = await other.call('GET', path, { token: otherToken, query });
+      expect(a.status, path).toBe(200);
+      expect(b.body, path).toEqual(a.body);
+    }
+  });
+
+  it('generates the same reports from the same seed and different ones from another seed', () => {
+    const plan = PORTFOLIO.find((p) => p.fqdn === 'acme.example')!;
+    const bytes = (seed: string) =>
+      dmarcReportsFor(plan, NOW, -10, createPrng(seed)).map((r) => Buffer.from(r.bytes).toString());
+    expect(bytes('one')).toEqual(bytes('one'));
+    expect(bytes('two')).not.toEqual(bytes('one'));
+  });
+
+  it('leaves what a scan of the published records sees: a fresh scan changes nothing', async () => {
+    other.clock.advance(3_600_000);
+    const before = new Map<number, { result: string; protocols: unknown }>();
+    for (const plan of PORTFOLIO) {
+      const health = (await other.call('GET', `/domains/${idOf(plan.fqdn)}/health`, { token: otherToken }))
+        .body.data;
+      before.set(health.domain_id, { result: health.result, protocols: health.protocols });
+    }
+    const res = await other.sandbox('POST', '/scan', {});
+    expect(res.status).toBe(200);
+    expect(res.body.data.scans).toHaveLength(PORTFOLIO.length);
+    for (const scan of res.body.data.scans) {
+      expect(scan.events, scan.fqdn).toEqual([]);
+      expect({ result: scan.result, protocols: scan.protocols }, scan.fqdn).toEqual(
+        before.get(scan.domain_id),
+      );
+    }
   });
 });
