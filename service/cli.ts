@@ -4,14 +4,14 @@
  *
  * Starts the reference service, prints its base URL (one line on stdout, e.g. http://127.0.0.1:8787/api/v1)
  * and serves until SIGINT/SIGTERM. Without --seed the database starts empty; `--seed demo` creates the demo
- * account; `--token` registers that value as a token of the demo owner with every v1 scope (expires in
- * 365 days). Without --db the database is in memory. `--scan-interval` runs a guard scan of every domain that
+ * account with its domain portfolio and 90 days of history (service/seed); `--token` registers that value as
+ * a token of the demo owner with every v1 scope (expires in 365 days). Without --db the database is in memory. `--scan-interval` runs a guard scan of every domain that
  * often (health, score and DNS timeline follow the zone); off by default.
  */
 import { parseArgs } from 'node:util';
 import { openServiceDb } from './db/openServiceDb.ts';
 import { buildService } from './app.ts';
-import { seedDemo } from './seed/demo.ts';
+import { seedDemoData } from './seed/demo.ts';
 import { demoOwnerId } from './sandbox/tokens.ts';
 import { expiryAfterDays, findTokenBySecret, issueToken } from './auth/tokenStore.ts';
 import { ALL_V1_SCOPE_IDS } from './auth/scopes.ts';
@@ -55,7 +55,8 @@ async function main(): Promise<void> {
 
   const db = openServiceDb(values.db);
   const now = new Date();
-  if (values.seed === 'demo') seedDemo(db, { now });
+  // The demo account with its portfolio and 90 days of history (idempotent on a file database).
+  if (values.seed === 'demo') await seedDemoData(db, { now });
   if (values.token !== undefined) {
     const owner = demoOwnerId(db);
     if (owner === undefined) throw new Error('--token needs an account: add --seed demo');
