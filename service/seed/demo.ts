@@ -140,9 +140,12 @@ export async function seedDemoData(
   try {
     const stats = await playHistory(world);
     ctx.setNow(options.now);
-    // Today's verification, as the owner's last visit left it.
-    for (const id of world.domainIds.values())
-      await world.owner.call('verifyDomain', { params: { domain_id: id } });
+    // Today's verification and MTA-STS check, as the owner's last visit left them.
+    for (const plan of PORTFOLIO) {
+      const params = { domain_id: world.domainIds.get(plan.fqdn)! };
+      await world.owner.call('verifyDomain', { params });
+      if (plan.mtaSts) await world.owner.call('checkMtaSts', { params, body: { verify_dns: true } });
+    }
     const idsIn = (group: GroupName) =>
       PORTFOLIO.filter((p) => p.group === group).map((p) => world.domainIds.get(p.fqdn)!);
     // The domain manager looks after transactional mail, the viewer follows the regional domains.

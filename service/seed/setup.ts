@@ -113,6 +113,8 @@ async function publishProtocols(world: SeedWorld, plan: DomainPlan, id: number):
     delegate(world, plan, 'mta_sts', true);
     delegate(world, plan, 'tls_rpt', true);
     if (plan.mtaSts.mode !== 'none') {
+      // Switched on a few minutes later, once the owner has checked the policy file.
+      world.ctx.setNow(new Date(now().getTime() + 10 * 60_000));
       await world.owner.call('setMtaStsMode', { params, body: { mode: plan.mtaSts.mode } });
     }
   } else if (plan.tlsRpt?.hosting === 'hosted') {
