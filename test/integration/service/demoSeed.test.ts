@@ -245,6 +245,22 @@ describe('demo portfolio', () => {
     expect(JSON.stringify(body)).toContain('certificate-expired');
   });
 
+  it('gives the members the domains of their role: transactional for the manager, regional for the viewer', async () => {
+    const visible = async (userId: number) => {
+      const member = await svc.createToken(['domains:read'], { userId });
+      const res = await svc.call('GET', '/domains', { token: member.token, query: { limit: 100 } });
+      expect(res.status).toBe(200);
+      return res.body.data.map((d: { fqdn: string }) => d.fqdn).sort();
+    };
+    const inGroup = (group: string) =>
+      PORTFOLIO.filter((p) => p.group === group)
+        .map((p) => p.fqdn)
+        .sort();
+    expect(await visible(seed.members.domainManager)).toEqual(inGroup('Transactional'));
+    expect(await visible(seed.members.viewer)).toEqual(inGroup('Regional'));
+    expect(await visible(seed.members.admin)).toHaveLength(PORTFOLIO.length);
+  });
+
   it('is idempotent: seeding the seeded database again changes nothing', async () => {
     const count = () =>
       ['domains', 'health_snapshots', 'dns_events', 'dmarc_reports', 'tls_reports', 'dns_records'].map(
