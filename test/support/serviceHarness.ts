@@ -6,7 +6,7 @@
  *   const svc = await startService();                 // demo seed, sandbox key, manual clock
  *   const { token } = await svc.createToken(['me:read']);
  *   const res = await svc.call('GET', '/me', { token });
- *   afterAll(async () => { svc.expectNoContractViolations(); await svc.close(); });
+ *   afterAll(() => stopService(svc));                 // contract check, then close
  */
 import type { FastifyInstance } from 'fastify';
 import type { DnsResolve } from '../../shared/email-auth/dns.ts';
@@ -196,4 +196,10 @@ export async function startService(options: HarnessOptions = {}): Promise<Servic
       db.close();
     },
   };
+}
+
+/** Checks that every response kept to the contract, then stops the service (for afterAll). */
+export async function stopService(svc: ServiceHarness): Promise<void> {
+  svc.expectNoContractViolations();
+  await svc.close();
 }

@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxZoneResolver } from '../../../service/dns/sandboxZone.ts';
 import { createManualClock } from '../../../test/support/manualClock.ts';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
+import { insertDomain, startOwnerWorld, type OwnerWorld } from '../../../test/support/ownerWorld.ts';
 import { CertFactory } from '../../unit/service/bimi/certFactory.ts';
 
 const fixture = (name: string) =>
@@ -39,28 +40,14 @@ let reader: string;
 let account: string;
 let otherTeamId: number;
 let otherTeamDomain: number;
+let addDomain: OwnerWorld['addDomain'];
 let certs: CertFactory;
 let chainFor: (domain: string) => Promise<string>;
 
-function addDomain(teamId: number, fqdn: string, on: ServiceHarness = svc): number {
-  const at = on.clock.now().toISOString();
-  return Number(
-    on.db
-      .prepare('INSERT INTO domains (team_id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(teamId, fqdn, at, at).lastInsertRowid,
-  );
-}
-
 beforeAll(async () => {
-  svc = await startService();
-  owner = (await svc.createToken(['domains:read', 'domains:write'])).token;
-  member = (await svc.createToken(['domains:read', 'domains:write'], { userId: svc.seed!.members.admin }))
-    .token;
-  reader = (await svc.createToken(['domains:read'])).token;
+  ({ svc, owner, member, reader, otherTeamId, otherTeamDomain, addDomain } =
+    await startOwnerWorld('other-bimi.example'));
   account = (await svc.createToken(['account:read'])).token;
-  const other = await svc.sandbox('POST', '/accounts', { name: 'Other Co', plan: 'suite' });
-  otherTeamId = other.body.data.team_id;
-  otherTeamDomain = addDomain(otherTeamId, 'other-bimi.example');
   certs = await CertFactory.create();
   await certs.createCa('Sandbox BIMI Root');
   await certs.createCa('Sandbox BIMI Intermediate', 'Sandbox BIMI Root');
@@ -80,8 +67,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
+  await stopService(svc);
   await certs.dispose();
 });
 
@@ -460,7 +446,7 @@ describe('readiness', () => {
     try {
       const token = (await ready.createToken(['domains:read', 'domains:write'])).token;
       const fqdn = 'paypal.com';
-      const id = addDomain(ready.seed!.teamId, fqdn, ready);
+      const id = insertDomain(ready, ready.seed!.teamId, fqdn);
       await ready.call('POST', `/domains/${id}/hosted-dmarc`, { token, body: { p: 'none' } });
       await ready.sandbox('PUT', `/delegations/${fqdn}/dmarc`, { delegated: true });
       await ready.sandbox('PUT', `/dns/${fqdn}/spf`, { value: 'v=spf1 ip4:192.0.2.0/24 -all' });

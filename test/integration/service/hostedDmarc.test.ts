@@ -4,38 +4,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookupPublishedRecord } from '../../../shared/email-auth/publishedRecord.ts';
 import { createSandboxZoneResolver } from '../../../service/dns/sandboxZone.ts';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
+import { startOwnerWorld, type OwnerWorld } from '../../../test/support/ownerWorld.ts';
 
 let svc: ServiceHarness;
 let owner: string;
 let member: string;
 let reader: string;
 let otherTeamDomain: number;
-
-function addDomain(teamId: number, fqdn: string): number {
-  const at = svc.clock.now().toISOString();
-  return Number(
-    svc.db
-      .prepare('INSERT INTO domains (team_id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(teamId, fqdn, at, at).lastInsertRowid,
-  );
-}
+let addDomain: OwnerWorld['addDomain'];
 
 beforeAll(async () => {
-  svc = await startService();
-  owner = (await svc.createToken(['domains:read', 'domains:write'])).token;
-  member = (await svc.createToken(['domains:read', 'domains:write'], { userId: svc.seed!.members.admin }))
-    .token;
-  reader = (await svc.createToken(['domains:read'])).token;
-  const other = await svc.sandbox('POST', '/accounts', { name: 'Other Co', plan: 'suite' });
-  otherTeamDomain = addDomain(other.body.data.team_id, 'other-dmarc.example');
+  ({ svc, owner, member, reader, otherTeamDomain, addDomain } = await startOwnerWorld('other-dmarc.example'));
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 const SERVICE_RUA = 'mailto:rua@reports.authwatch.example';
 

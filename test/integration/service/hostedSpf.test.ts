@@ -4,25 +4,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DnsRecordType } from '../../../shared/email-auth/dns.ts';
 import { createSandboxZoneResolver, writeZoneRecords } from '../../../service/dns/sandboxZone.ts';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
+import { startOwnerWorld, type OwnerWorld } from '../../../test/support/ownerWorld.ts';
 
 let svc: ServiceHarness;
 let owner: string;
 let member: string;
 let reader: string;
 let otherTeamDomain: number;
+let addDomain: OwnerWorld['addDomain'];
 
 const ZONE = 'spfzone.example';
-
-function addDomain(teamId: number, fqdn: string): number {
-  const at = svc.clock.now().toISOString();
-  return Number(
-    svc.db
-      .prepare('INSERT INTO domains (team_id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(teamId, fqdn, at, at).lastInsertRowid,
-  );
-}
 
 function put(name: string, rrtype: DnsRecordType, ...values: string[]): void {
   writeZoneRecords(svc.db, { zone: ZONE, name, rrtype, values, now: svc.clock.now() });
@@ -44,20 +37,11 @@ function seedZone(): void {
 }
 
 beforeAll(async () => {
-  svc = await startService();
-  owner = (await svc.createToken(['domains:read', 'domains:write'])).token;
-  member = (await svc.createToken(['domains:read', 'domains:write'], { userId: svc.seed!.members.admin }))
-    .token;
-  reader = (await svc.createToken(['domains:read'])).token;
-  const other = await svc.sandbox('POST', '/accounts', { name: 'Other Co', plan: 'suite' });
-  otherTeamDomain = addDomain(other.body.data.team_id, 'other-spf.example');
+  ({ svc, owner, member, reader, otherTeamDomain, addDomain } = await startOwnerWorld('other-spf.example'));
   seedZone();
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function provision(fqdn: string, body?: unknown): Promise<number> {
   const id = addDomain(svc.seed!.teamId, fqdn);

@@ -5,23 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticResolver, type DnsRecordType } from '../../../shared/email-auth/dns.ts';
 import { mtaStsPolicyId } from '../../../shared/email-auth/mtaStsPolicy.ts';
 import { writeZoneRecords } from '../../../service/dns/sandboxZone.ts';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
+import { insertDomain, startOwnerWorld, type OwnerWorld } from '../../../test/support/ownerWorld.ts';
 
 let svc: ServiceHarness;
 let owner: string;
 let member: string;
 let reader: string;
 let otherTeamDomain: number;
-
-function addDomain(teamId: number, fqdn: string, on: ServiceHarness = svc): number {
-  const at = on.clock.now().toISOString();
-  return Number(
-    on.db
-      .prepare('INSERT INTO domains (team_id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(teamId, fqdn, at, at).lastInsertRowid,
-  );
-}
+let addDomain: OwnerWorld['addDomain'];
 
 async function setMx(fqdn: string, value: string | null): Promise<void> {
   const res = await svc.sandbox('PUT', `/dns/${fqdn}/mx`, { value });
@@ -37,19 +30,10 @@ async function setUp(fqdn: string, mx: string | null): Promise<number> {
 }
 
 beforeAll(async () => {
-  svc = await startService();
-  owner = (await svc.createToken(['domains:read', 'domains:write'])).token;
-  member = (await svc.createToken(['domains:read', 'domains:write'], { userId: svc.seed!.members.admin }))
-    .token;
-  reader = (await svc.createToken(['domains:read'])).token;
-  const other = await svc.sandbox('POST', '/accounts', { name: 'Other Co', plan: 'suite' });
-  otherTeamDomain = addDomain(other.body.data.team_id, 'other-sts.example');
+  ({ svc, owner, member, reader, otherTeamDomain, addDomain } = await startOwnerWorld('other-sts.example'));
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 describe('rule: POST setup with no policy yet → default policy, mode none, from live MX records', () => {
   it('404 before setup; setup builds mode none from the MX records in priority order', async () => {
@@ -127,7 +111,7 @@ describe('rule: POST setup with no policy yet → default policy, mode none, fro
     });
     try {
       const token = (await broken.createToken(['domains:read', 'domains:write'])).token;
-      const id = addDomain(broken.seed!.teamId, 'sts-broken.example', broken);
+      const id = insertDomain(broken, broken.seed!.teamId, 'sts-broken.example');
       const res = await broken.call('POST', `/domains/${id}/mta-sts/setup`, { token });
       expect(res.status).toBe(422);
       expect(res.body.error.details[0].message).toMatch(
