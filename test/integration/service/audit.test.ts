@@ -1,7 +1,7 @@
 // The audit log over real HTTP: what is recorded, with which request_id and label, every filter of
 // GET /audit-logs, newest-first order, and team isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 import { documentRuntime } from '../../../service/openapi/documentRuntime.ts';
 import { actionLabel } from '../../../service/audit/actionLabel.ts';
@@ -75,10 +75,7 @@ beforeAll(async () => {
   svc.clock.set('2026-06-14T12:00:00.000Z');
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 describe('what is recorded', () => {
   it('records mutating calls (success and failure) and sensitive reads, newest first', async () => {

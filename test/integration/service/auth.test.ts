@@ -1,7 +1,7 @@
 // Authentication and authorization over real HTTP: the spec's 401/403 rows, the check order, the token
 // lifecycle, and the account/profile operations of the token owner.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 
@@ -13,10 +13,7 @@ beforeAll(async () => {
   owner = (await svc.createToken([...ALL_V1_SCOPE_IDS], { name: 'owner full' })).token;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function accountToken(plan: string, apiAccess: boolean, scopes = ['me:read']): Promise<string> {
   const acct = await svc.sandbox('POST', '/accounts', {

@@ -1,7 +1,7 @@
 // The service's common behaviour over real HTTP: both base paths, envelopes, request ids, unknown routes,
 // malformed bodies, unexpected errors, unimplemented operations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 
 let svc: ServiceHarness;
@@ -21,10 +21,7 @@ beforeAll(async () => {
     .token;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 describe('base paths', () => {
   it('serves every operation under /api/v1 and /v1 alike', async () => {

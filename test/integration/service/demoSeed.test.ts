@@ -2,7 +2,7 @@
 // history, read back through the API as an app would. Every posture of the plan must be visible where a user
 // looks for it, and every answer must match the document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type ServiceHarness } from '../../support/serviceHarness.ts';
+import { startService, stopService, type ServiceHarness } from '../../support/serviceHarness.ts';
 import { seedDemoData, type DemoDataSeed } from '../../../service/seed/demo.ts';
 import { PORTFOLIO } from '../../../service/seed/portfolio.ts';
 import { createPrng } from '../../../service/seed/prng.ts';
@@ -37,10 +37,7 @@ beforeAll(async () => {
   ({ token } = await svc.createToken(['domains:read', 'account:read']));
 }, 300_000);
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 describe('demo portfolio', () => {
   it('lists every domain of the plan (at least 12), in their groups, with the subdomain under its parent', async () => {

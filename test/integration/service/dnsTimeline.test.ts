@@ -2,7 +2,7 @@
 // /dns/snapshots — on a domain whose records changed over two months of guard scans: the summary counts,
 // every filter, the default 30-day window and explicit inclusive windows, orders, limits and pages, errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type ServiceHarness } from '../../support/serviceHarness.ts';
+import { startService, stopService, type ServiceHarness } from '../../support/serviceHarness.ts';
 import { addDomain, addTeam, GOOD, publish, publishAll, scan } from './scanSupport.ts';
 
 let svc: ServiceHarness;
@@ -48,10 +48,7 @@ beforeAll(async () => {
   svc.clock.set(NOW);
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function get(path: string, query?: Record<string, string | number>) {
   const res = await svc.call('GET', path, { token, query });

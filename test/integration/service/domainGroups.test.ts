@@ -2,7 +2,7 @@
 // ungroups its members without deleting them; removing a member ungroups it), paginated member lists,
 // moving a domain between groups — and 404 for other teams' groups and domains, 403 for member writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 
@@ -27,10 +27,7 @@ beforeAll(async () => {
   ).body.data.id;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function group(name: string, status?: string): Promise<number> {
   const res = await svc.call('POST', '/domain-groups', {

@@ -1,7 +1,7 @@
 // Bulk domain creation over real HTTP: 202 with a queued job, the job runs in the background, and
 // GET /domains/bulk/{job_id} reports progress and one result per submitted name (created, exists, invalid).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 
@@ -17,10 +17,7 @@ beforeAll(async () => {
     .token;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function waitForJob(jobId: string, token = owner): Promise<{ final: any; seen: any[] }> {

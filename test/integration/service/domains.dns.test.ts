@@ -2,7 +2,7 @@
 // protocol's record is found to be, SPF's lookup count over its include tree, the per-protocol verified
 // flags, and the spec's rule that a check-dns result is stored and readable for 7 days (not a second more).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 import { DnsError, createStaticResolver, type DnsResolve } from '../../../shared/email-auth/dns.ts';
@@ -56,10 +56,7 @@ beforeAll(async () => {
   foreignId = await domain('foreign.example', otherOwner);
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 describe('POST /domains/{domain_id}/check-dns', () => {
   it('returns what each protocol publishes, parsed, with the SPF lookup count and the MX set', async () => {

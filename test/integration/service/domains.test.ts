@@ -2,7 +2,7 @@
 // parents refused), reading, editing each field, deletion (with what hangs off the domain), attached sending
 // services — and 404 for other teams' domains, 403 for member writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 
@@ -26,10 +26,7 @@ beforeAll(async () => {
   foreignDomainId = foreign.body.data.id;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function create(fqdn: string, parent?: number | null) {
   return svc.call('POST', '/domains', {

@@ -1,7 +1,7 @@
 // GET /domains/{id}/health and /health/history over real HTTP: the newest guard scan, the live fallback
 // before any scan, history order, pagination and date windows, and the access errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type ServiceHarness } from '../../support/serviceHarness.ts';
+import { startService, stopService, type ServiceHarness } from '../../support/serviceHarness.ts';
 import { addDomain, addTeam, GOOD, publish, publishAll, scan } from './scanSupport.ts';
 
 let svc: ServiceHarness;
@@ -12,10 +12,7 @@ beforeAll(async () => {
   token = (await svc.createToken(['domains:read'])).token;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function get(path: string, query?: Record<string, string | number>) {
   return svc.call('GET', path, { token, query });

@@ -15,6 +15,7 @@ import {
   type BuiltRecord,
   type ReportsWorld,
 } from './reportsSupport.ts';
+import { stopService } from '../../support/serviceHarness.ts';
 
 let world: ReportsWorld;
 let otherTeamDomain: number;
@@ -28,10 +29,7 @@ beforeAll(async () => {
   otherTeamDomain = await createDomain(world.svc, otherToken, 'other-analytics.example');
 });
 
-afterAll(async () => {
-  world.svc.expectNoContractViolations();
-  await world.svc.close();
-});
+afterAll(() => stopService(world.svc));
 
 const get = (path: string, query: Record<string, string | number> = {}, token = world.token) =>
   world.svc.call('GET', path, { token, query });

@@ -17,6 +17,7 @@ import {
   upload,
   type ReportsWorld,
 } from './reportsSupport.ts';
+import { stopService } from '../../support/serviceHarness.ts';
 
 let world: ReportsWorld;
 const domainIds = new Map<string, number>();
@@ -132,10 +133,7 @@ beforeAll(async () => {
   for (const fqdn of names) domainIds.set(fqdn, await createDomain(world.svc, world.token, fqdn));
 });
 
-afterAll(async () => {
-  world.svc.expectNoContractViolations();
-  await world.svc.close();
-});
+afterAll(() => stopService(world.svc));
 
 function storedMessagesBySource(reportId: number): Record<string, number> {
   const rows = world.svc.db

@@ -1,6 +1,6 @@
 // Roles over real HTTP: only assignable roles exist for the API (Owner, Admin and Editor are not).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 
 let svc: ServiceHarness;
@@ -11,10 +11,7 @@ beforeAll(async () => {
   reader = (await svc.createToken(['users:read'], { userId: svc.seed!.members.viewer })).token;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 describe('GET /roles', () => {
   it('lists the assignable roles only, with their permissions', async () => {

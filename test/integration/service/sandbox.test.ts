@@ -1,6 +1,6 @@
 // The sandbox controls over real HTTP: only with a key, behind X-Sandbox-Key, same envelopes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
 import { createSandboxZoneResolver } from '../../../service/dns/sandboxZone.ts';
 
@@ -10,10 +10,7 @@ beforeAll(async () => {
   svc = await startService();
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 describe('access', () => {
   it('does not exist without a sandbox key (404 not_found envelope)', async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DnsError, type DnsResolve } from '../../../shared/email-auth/dns.ts';
 import { createSandboxZoneResolver, writeZoneRecords } from '../../../service/dns/sandboxZone.ts';
-import { startService, type ServiceHarness } from '../../support/serviceHarness.ts';
+import { startService, stopService, type ServiceHarness } from '../../support/serviceHarness.ts';
 import { addDomain, addTeam, GOOD, publish, publishAll, scan } from './scanSupport.ts';
 
 let svc: ServiceHarness;
@@ -20,10 +20,7 @@ beforeAll(async () => {
   token = (await svc.createToken(['domains:read'])).token;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function get(path: string, query?: Record<string, string | number>) {
   const res = await svc.call('GET', path, { token, query });

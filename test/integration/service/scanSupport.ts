@@ -3,6 +3,7 @@
  * the database (the domain operations are not needed to scan), records published through the sandbox DNS
  * control, scans run through POST /_sandbox/scan at the harness clock.
  */
+import { insertDomain } from '../../support/ownerWorld.ts';
 import type { ServiceHarness } from '../../support/serviceHarness.ts';
 
 /** Records that pass every protocol's checks. */
@@ -19,12 +20,7 @@ export type RecordKind = keyof typeof GOOD;
 
 /** Registers `fqdn` in team `teamId` (default: the demo team); returns the domain id. */
 export function addDomain(svc: ServiceHarness, fqdn: string, teamId = svc.seed!.teamId): number {
-  const at = svc.clock.now().toISOString();
-  return Number(
-    svc.db
-      .prepare('INSERT INTO domains (team_id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)')
-      .run(teamId, fqdn, at, at).lastInsertRowid,
-  );
+  return insertDomain(svc, teamId, fqdn);
 }
 
 /** Creates another account (team) through the sandbox; returns its team id. */

@@ -1,7 +1,7 @@
 // GET /domains/{id}/security-score and /security-score/history over real HTTP: score = passing / 5 × 10,
 // interpretations, 503 score_unavailable, the derived_score rule on history rows, limit and window.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type ServiceHarness } from '../../support/serviceHarness.ts';
+import { startService, stopService, type ServiceHarness } from '../../support/serviceHarness.ts';
 import { addDomain, addTeam, publish, publishAll, scan, type RecordKind } from './scanSupport.ts';
 
 // Records of the history suite (DMARC without enforcement, so 3 passing protocols are Partially protected).
@@ -22,10 +22,7 @@ beforeAll(async () => {
   token = (await svc.createToken(['domains:read'])).token;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function get(path: string, query?: Record<string, string | number>) {
   return svc.call('GET', path, { token, query });

@@ -12,6 +12,7 @@ import {
   tlsReportJson,
   type ReportsWorld,
 } from './reportsSupport.ts';
+import { stopService } from '../../support/serviceHarness.ts';
 
 let world: ReportsWorld;
 let companyY: number;
@@ -97,10 +98,7 @@ beforeAll(async () => {
   otherTeamDomain = await createDomain(world.svc, token, 'other-tls.example');
 });
 
-afterAll(async () => {
-  world.svc.expectNoContractViolations();
-  await world.svc.close();
-});
+afterAll(() => stopService(world.svc));
 
 const get = (path: string, query: Record<string, string | number> = {}) =>
   world.svc.call('GET', path, { token: world.token, query });

@@ -2,8 +2,9 @@
 // the rules that protect the team (owner cannot be deleted, disabled or re-roled; one email per team;
 // other teams' users look missing; writes are the owner's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService } from '../../../test/support/serviceHarness.ts';
+import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
+import { insertDomain } from '../../../test/support/ownerWorld.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 
 let svc: ServiceHarness;
@@ -30,10 +31,7 @@ beforeAll(async () => {
   otherTeamUserId = other.body.data.owner_user_id;
 });
 
-afterAll(async () => {
-  svc.expectNoContractViolations();
-  await svc.close();
-});
+afterAll(() => stopService(svc));
 
 async function invite(body: Record<string, unknown>) {
   return svc.call('POST', '/users', { token: owner, body });
@@ -167,12 +165,7 @@ describe('POST /users (invitation)', () => {
     const other = svc.db
       .prepare<[string], { id: number }>('SELECT id FROM teams WHERE name = ?')
       .get('Other Co')!.id;
-    const at = svc.clock.now().toISOString();
-    const foreign = Number(
-      svc.db
-        .prepare('INSERT INTO domains (team_id, fqdn, created_at, updated_at) VALUES (?, ?, ?, ?)')
-        .run(other, 'foreign.example', at, at).lastInsertRowid,
-    );
+    const foreign = insertDomain(svc, other, 'foreign.example');
     const res = await invite({ email: 'x1@acme.example', role_id: roleIds.Viewer, domain_ids: [foreign] });
     expect(res.status).toBe(422);
     expect(res.body.error.details[0]).toEqual({
