@@ -5,7 +5,8 @@
 import type { AuthContext } from '../http/operation.ts';
 import type { ServiceDb } from '../db/openServiceDb.ts';
 import { notFound } from '../http/serviceError.ts';
-import { DOMAIN_SELECT, type DomainListRow } from '../domains/presentDomain.ts';
+import { paginated, type PageParams } from '../http/pagination.ts';
+import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
 import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
 
 /** The domain `id` of team `teamId` as presented (with its group name), or undefined. */
@@ -34,6 +35,31 @@ export function requireVisibleDomain(db: ServiceDb, auth: AuthContext, id: numbe
     .get({ id, teamId: auth.teamId, userId: auth.userId });
   if (!row) throw notFound('Domain');
   return row;
+}
+
+/**
+ * One page (fqdn order) of the domains the caller may see, presented, in the list envelope; with `groupId`,
+ * only that group's members (GET /domains, GET /me/domains, GET /domain-groups/{id}/domains).
+ */
+export function visibleDomainsPage(db: ServiceDb, auth: AuthContext, page: PageParams, groupId?: number) {
+  const args: { teamId: number; userId: number; groupId?: number } = {
+    teamId: auth.teamId,
+    userId: auth.userId,
+  };
+  let where = VISIBLE_DOMAIN_CONDITION;
+  if (groupId !== undefined) {
+    args.groupId = groupId;
+    where = `d.group_id = @groupId AND ${where}`;
+  }
+  const total = db
+    .prepare<typeof args, { n: number }>(`SELECT COUNT(*) AS n FROM domains d WHERE ${where}`)
+    .get(args)!.n;
+  const rows = db
+    .prepare<typeof args & { limit: number; offset: number }, DomainListRow>(
+      `${DOMAIN_SELECT} WHERE ${where} ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
+    )
+    .all({ ...args, limit: page.limit, offset: page.offset });
+  return paginated(total, rows.map(presentDomain), page);
 }
 
 /** What a new domain needs; the name is already in stored form and free in the team. */

@@ -6,10 +6,9 @@
 import type { OperationHandlers } from '../http/operation.ts';
 import { requireAuth } from '../http/requireAuth.ts';
 import { ServiceError } from '../http/serviceError.ts';
-import { pageParams, paginated } from '../http/pagination.ts';
-import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
-import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
-import { requireVisibleDomain } from '../domainOps/domainStore.ts';
+import { pageParams } from '../http/pagination.ts';
+import { presentDomain } from '../domains/presentDomain.ts';
+import { requireVisibleDomain, visibleDomainsPage } from '../domainOps/domainStore.ts';
 import {
   checkGroupName,
   checkGroupStatus,
@@ -75,18 +74,7 @@ export const handlers: OperationHandlers = {
   listDomainGroupDomains: (req, ctx) => {
     const auth = requireAuth(req);
     const group = requireGroup(ctx.db, auth, req.params.group_id as number);
-    const page = pageParams(req.query);
-    const args = { teamId: auth.teamId, userId: auth.userId, groupId: group.id };
-    const where = `d.group_id = @groupId AND ${VISIBLE_DOMAIN_CONDITION}`;
-    const total = ctx.db
-      .prepare<typeof args, { n: number }>(`SELECT COUNT(*) AS n FROM domains d WHERE ${where}`)
-      .get(args)!.n;
-    const rows = ctx.db
-      .prepare<typeof args & { limit: number; offset: number }, DomainListRow>(
-        `${DOMAIN_SELECT} WHERE ${where} ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...args, limit: page.limit, offset: page.offset });
-    return paginated(total, rows.map(presentDomain), page);
+    return visibleDomainsPage(ctx.db, auth, pageParams(req.query), group.id);
   },
 
   addDomainToGroup: (req, ctx) => {

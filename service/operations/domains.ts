@@ -6,11 +6,15 @@
 import type { OperationHandlers } from '../http/operation.ts';
 import { requireAuth } from '../http/requireAuth.ts';
 import { validationError } from '../http/serviceError.ts';
-import { pageParams, paginated } from '../http/pagination.ts';
-import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
-import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
+import { pageParams } from '../http/pagination.ts';
+import { presentDomain } from '../domains/presentDomain.ts';
 import { checkFqdn } from '../domainOps/fqdn.ts';
-import { findDomainByFqdn, insertDomain, requireVisibleDomain } from '../domainOps/domainStore.ts';
+import {
+  findDomainByFqdn,
+  insertDomain,
+  requireVisibleDomain,
+  visibleDomainsPage,
+} from '../domainOps/domainStore.ts';
 import {
   DOMAIN_STATUSES,
   ONBOARDING_STATUSES,
@@ -33,22 +37,7 @@ interface UpdateDomainBody {
 }
 
 export const handlers: OperationHandlers = {
-  listDomains: (req, ctx) => {
-    const auth = requireAuth(req);
-    const page = pageParams(req.query);
-    const args = { teamId: auth.teamId, userId: auth.userId };
-    const total = ctx.db
-      .prepare<typeof args, { n: number }>(
-        `SELECT COUNT(*) AS n FROM domains d WHERE ${VISIBLE_DOMAIN_CONDITION}`,
-      )
-      .get(args)!.n;
-    const rows = ctx.db
-      .prepare<typeof args & { limit: number; offset: number }, DomainListRow>(
-        `${DOMAIN_SELECT} WHERE ${VISIBLE_DOMAIN_CONDITION} ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...args, limit: page.limit, offset: page.offset });
-    return paginated(total, rows.map(presentDomain), page);
-  },
+  listDomains: (req, ctx) => visibleDomainsPage(ctx.db, requireAuth(req), pageParams(req.query)),
 
   createDomain: (req, ctx) => {
     const auth = requireAuth(req);

@@ -7,12 +7,10 @@
  */
 import type { OperationHandlers } from '../http/operation.ts';
 import { requireAuth } from '../http/requireAuth.ts';
-import { pageParams, paginated } from '../http/pagination.ts';
+import { pageParams } from '../http/pagination.ts';
 import { ELIGIBLE_PLANS } from '../auth/authenticate.ts';
 import { loadProfile, presentProfile } from '../account/profile.ts';
-import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
-import { DOMAIN_SELECT, presentDomain } from '../domains/presentDomain.ts';
-import type { DomainListRow } from '../domains/presentDomain.ts';
+import { visibleDomainsPage } from '../domainOps/domainStore.ts';
 
 export const handlers: OperationHandlers = {
   getMe: (req, ctx) => ({ data: presentProfile(loadProfile(ctx.db, requireAuth(req).userId)) }),
@@ -42,22 +40,7 @@ export const handlers: OperationHandlers = {
     return { data: { role: row.role_name, is_team_owner: row.is_owner === 1, permissions } };
   },
 
-  listMyDomains: (req, ctx) => {
-    const auth = requireAuth(req);
-    const page = pageParams(req.query);
-    const args = { teamId: auth.teamId, userId: auth.userId };
-    const total = ctx.db
-      .prepare<[typeof args], { n: number }>(
-        `SELECT COUNT(*) AS n FROM domains d WHERE ${VISIBLE_DOMAIN_CONDITION}`,
-      )
-      .get(args)!.n;
-    const rows = ctx.db
-      .prepare<[typeof args & { limit: number; offset: number }], DomainListRow>(
-        `${DOMAIN_SELECT} WHERE ${VISIBLE_DOMAIN_CONDITION} ORDER BY d.fqdn LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...args, limit: page.limit, offset: page.offset });
-    return paginated(total, rows.map(presentDomain), page);
-  },
+  listMyDomains: (req, ctx) => visibleDomainsPage(ctx.db, requireAuth(req), pageParams(req.query)),
 
   getMySecurity: (req, ctx) => {
     const auth = requireAuth(req);
