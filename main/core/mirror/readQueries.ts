@@ -41,6 +41,22 @@ export class ReadQueries {
     private readonly alerts: AlertStore,
   ) {}
 
+  /** The newest row of `table` (by `column`) per domain passing `filter`, keyed by domain pk. */
+  private newestPerDomain<Row extends { domain_id: number }>(
+    table: 'health_snapshots' | 'security_scores',
+    column: 'scanned_at' | 'computed_at',
+    filter: string,
+    args: number[],
+  ): Map<number, Row> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM (SELECT t.*, row_number() OVER (PARTITION BY t.domain_id ORDER BY t.${column} DESC) AS n
+         FROM ${table} t JOIN domains d ON d.id = t.domain_id WHERE 1 ${filter}) WHERE n = 1`,
+      )
+      .all(...args) as Row[];
+    return new Map(rows.map((r) => [r.domain_id, r]));
+  }
+
   /** See Mirror.overview. */
   overview(accountId: number | undefined, now: number): OverviewRow[] {
     const filter = accountId === undefined ? '' : 'AND d.account_id = ?';
@@ -51,39 +67,21 @@ export class ReadQueries {
          JOIN accounts a ON a.id = d.account_id WHERE d.removed_at IS NULL ${filter} ORDER BY a.label, d.fqdn`,
       )
       .all(...args) as { pk: number; account_id: number; label: string; remote_id: number; fqdn: string }[];
-    const health = new Map(
-      (
-        this.db
-          .prepare(
-            `SELECT * FROM (SELECT h.*, row_number() OVER (PARTITION BY h.domain_id ORDER BY h.scanned_at DESC) AS n
-             FROM health_snapshots h JOIN domains d ON d.id = h.domain_id WHERE 1 ${filter}) WHERE n = 1`,
-          )
-          .all(...args) as {
-          domain_id: number;
-          protocols_json: string;
-          protocols_passing: number | null;
-          total_protocols: number | null;
-          result: string | null;
-          scanned_at: string;
-        }[]
-      ).map((r) => [r.domain_id, r]),
-    );
-    const scores = new Map(
-      (
-        this.db
-          .prepare(
-            `SELECT * FROM (SELECT s.*, row_number() OVER (PARTITION BY s.domain_id ORDER BY s.computed_at DESC) AS n
-             FROM security_scores s JOIN domains d ON d.id = s.domain_id WHERE 1 ${filter}) WHERE n = 1`,
-          )
-          .all(...args) as {
-          domain_id: number;
-          score: number;
-          max_score: number | null;
-          interpretation: string | null;
-          computed_at: string;
-        }[]
-      ).map((r) => [r.domain_id, r]),
-    );
+    const health = this.newestPerDomain<{
+      domain_id: number;
+      protocols_json: string;
+      protocols_passing: number | null;
+      total_protocols: number | null;
+      result: string | null;
+      scanned_at: string;
+    }>('health_snapshots', 'scanned_at', filter, args);
+    const scores = this.newestPerDomain<{
+      domain_id: number;
+      score: number;
+      max_score: number | null;
+      interpretation: string | null;
+      computed_at: string;
+    }>('security_scores', 'computed_at', filter, args);
     const openCounts = this.alerts.openCounts();
     const states = new Map<number, StoredSyncState[]>();
     for (const s of this.syncStates.list(accountId)) {
