@@ -536,6 +536,8 @@ export class AccountSyncer {
       requestId: typeof requestId === 'string' ? requestId : '',
     };
     if (typeof base.status !== 'number') base.status = 0;
+    const subject = { accountId, domainId: job.domainId, signal: job.signal };
+    const syncError: SyncEvent = { type: 'sync_error', ...subject, code: base.code, message: base.message };
     try {
       switch (outcome.kind) {
         case 'rate_limited': {
@@ -577,48 +579,25 @@ export class AccountSyncer {
         }
         case 'scope_missing': {
           mirror.recordSyncError({
-            accountId,
-            domainId: job.domainId,
-            signal: job.signal,
+            ...subject,
             error: { ...base, retryable: false, missingScope: outcome.scope },
             at,
             nextDueAt: at + SCOPE_RECHECK_MS,
           });
-          this.emit({
-            type: 'sync_error',
-            accountId,
-            domainId: job.domainId,
-            signal: job.signal,
-            code: base.code,
-            message: base.message,
-          });
+          this.emit(syncError);
           await this.afterWrite();
           break;
         }
         case 'signal_failed': {
           const failures = (job.state?.consecutiveFailures ?? 0) + 1;
           mirror.recordSyncError({
-            accountId,
-            domainId: job.domainId,
-            signal: job.signal,
+            ...subject,
             error: { ...base, status: outcome.status, retryable: true },
             at,
             nextDueAt: at + backoffDelayMs(failures, this.backoff),
           });
-          this.o.logger?.warn('signal fetch failed', {
-            accountId,
-            domainId: job.domainId,
-            signal: job.signal,
-            code: base.code,
-          });
-          this.emit({
-            type: 'sync_error',
-            accountId,
-            domainId: job.domainId,
-            signal: job.signal,
-            code: base.code,
-            message: base.message,
-          });
+          this.o.logger?.warn('signal fetch failed', { ...subject, code: base.code });
+          this.emit(syncError);
           break;
         }
       }
