@@ -111,11 +111,17 @@ export function vmcStatusOf(inspection: VmcInspection | null): string {
   return 'invalid';
 }
 
-/** The BimiConfig API object; the certificate is inspected at `now` against the domain. */
-export async function presentBimi(row: BimiRow, fqdn: string, now: Date): Promise<Record<string, unknown>> {
+/** The BimiConfig API object; the certificate is inspected at `now` against the domain, trusting `extraRoots` too. */
+export async function presentBimi(
+  row: BimiRow,
+  fqdn: string,
+  now: Date,
+  extraRoots: string[],
+): Promise<Record<string, unknown>> {
   const parsed = parseBimiRecord(row.value).value;
   const svgCheck = row.svg_content === null ? null : checkBimiSvg(row.svg_content);
-  const inspection = row.vmc_pem === null ? null : await inspectVmc(row.vmc_pem, { now, domain: fqdn });
+  const inspection =
+    row.vmc_pem === null ? null : await inspectVmc(row.vmc_pem, { now, domain: fqdn, extraRoots });
   return {
     domain_id: row.domain_id,
     enabled: row.enabled === 1,

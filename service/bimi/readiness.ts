@@ -9,7 +9,8 @@
  *   vmc_valid       the certificate it names is valid and covers the domain
  *
  * score = passed / total × 100 (rounded); ready when every check passes. The logo and certificate can be
- * judged only when the service hosts them (the sandbox fetches no URLs).
+ * judged only when the service hosts them (the sandbox fetches no URLs). The certificate is trusted up to the
+ * BIMI roots plus `extraRoots` (the sandbox's test roots; none in production).
  */
 import { parseBimiRecord } from '../../shared/email-auth/bimiRecord.ts';
 import { checkBimiSvg } from '../../shared/email-auth/bimiSvg.ts';
@@ -58,6 +59,7 @@ export async function bimiReadiness(
   config: BimiRow | undefined,
   resolve: DnsResolve,
   now: Date,
+  extraRoots: string[],
 ): Promise<Readiness> {
   const selector = config?.selector ?? 'default';
   const lookups = await Promise.all(PROTOCOLS.map((p) => lookupPublishedRecord(p, fqdn, resolve, selector)));
@@ -113,7 +115,7 @@ export async function bimiReadiness(
     message: svgMessage,
   });
 
-  const vmc = await analyzeVmc(fqdn, config, resolve, now);
+  const vmc = await analyzeVmc(fqdn, config, resolve, now, extraRoots);
   checks.push({
     id: 'vmc_valid',
     label: 'VMC valid and covering the domain',

@@ -6,6 +6,7 @@
  * certificate in a=. In the sandbox the service cannot fetch URLs, so only a certificate it hosts itself
  * (a= is the hosted .pem URL, the PEM stored with the configuration) can be analysed; any other a= is
  * reported as a problem. The analysis is cached with the configuration for a day; refresh=true bypasses it.
+ * Trust: the BIMI roots plus `extraRoots` (the sandbox's test roots, ./vmcTrustRoots.ts; none in production).
  */
 import { parseBimiRecord } from '../../shared/email-auth/bimiRecord.ts';
 import type { DnsResolve } from '../../shared/email-auth/dns.ts';
@@ -69,6 +70,7 @@ export async function analyzeVmc(
   config: BimiRow | undefined,
   resolve: DnsResolve,
   now: Date,
+  extraRoots: string[],
 ): Promise<VmcAnalysisBody> {
   const selector = config?.selector ?? 'default';
   const problems: string[] = [];
@@ -102,7 +104,7 @@ export async function analyzeVmc(
   let certificate: Record<string, unknown> | null = null;
   let certificateValid = false;
   if (pem !== null) {
-    const inspection = await inspectVmc(pem, { now, domain: fqdn });
+    const inspection = await inspectVmc(pem, { now, domain: fqdn, extraRoots });
     if (!inspection.ok) problems.push(`the certificate cannot be read: ${inspection.error?.message}`);
     else {
       certificate = presentCertificate(inspection);

@@ -21,6 +21,7 @@ import {
   type VmcAnalysisBody,
 } from '../bimi/vmcAnalysis.ts';
 import { inspectVmc } from '../bimi/vmcInspect.ts';
+import { loadVmcTrustRoots } from '../bimi/vmcTrustRoots.ts';
 
 function requireConfig(ctx: ServiceContext, domain: DomainRow): BimiRow {
   const row = loadBimi(ctx.db, domain.id);
@@ -80,7 +81,8 @@ export const handlers: OperationHandlers = {
 
   getBimi: async (req, ctx) => {
     const domain = requireDomain(ctx, req.auth, req.params.domain_id);
-    return { data: await presentBimi(requireConfig(ctx, domain), domain.fqdn, ctx.clock()) };
+    const config = requireConfig(ctx, domain);
+    return { data: await presentBimi(config, domain.fqdn, ctx.clock(), loadVmcTrustRoots(ctx.db)) };
   },
 
   // Decision: provisioning twice is a 422 (as for DMARC and SPF); PATCH uploads new files or overrides.
@@ -107,7 +109,7 @@ export const handlers: OperationHandlers = {
       now,
     );
     logChange(ctx, req, domain, 'record.provisioned', 'Hosted BIMI provisioned.', row.value);
-    return { status: 201, data: await presentBimi(row, domain.fqdn, now) };
+    return { status: 201, data: await presentBimi(row, domain.fqdn, now, loadVmcTrustRoots(ctx.db)) };
   },
 
   // Empty body: re-sync the record from the uploaded files (dropping an override). svg_content / vmc_pem:
@@ -138,7 +140,7 @@ export const handlers: OperationHandlers = {
       `${what.join('; ')}.`,
       row.value,
     );
-    return { data: await presentBimi(row, domain.fqdn, now) };
+    return { data: await presentBimi(row, domain.fqdn, now, loadVmcTrustRoots(ctx.db)) };
   },
 
   deleteBimi: (req, ctx) => {
@@ -166,7 +168,7 @@ export const handlers: OperationHandlers = {
       const body = JSON.parse(config.vmc_analysis!) as VmcAnalysisBody;
       return { data: { domain_id: domain.id, ...body, cached: true, analyzed_at: config.vmc_analyzed_at } };
     }
-    const body = await analyzeVmc(domain.fqdn, config, ctx.resolver, now);
+    const body = await analyzeVmc(domain.fqdn, config, ctx.resolver, now, loadVmcTrustRoots(ctx.db));
     if (config) {
       ctx.db
         .prepare('UPDATE bimi_configs SET vmc_analysis = ?, vmc_analyzed_at = ? WHERE domain_id = ?')
@@ -180,6 +182,7 @@ export const handlers: OperationHandlers = {
     const inspection = await inspectVmc((req.body as { pem: string }).pem, {
       now: ctx.clock(),
       domain: domain.fqdn,
+      extraRoots: loadVmcTrustRoots(ctx.db),
     });
     if (!inspection.ok) {
       throw validationError([
@@ -196,6 +199,7 @@ export const handlers: OperationHandlers = {
       loadBimi(ctx.db, domain.id),
       ctx.resolver,
       ctx.clock(),
+      loadVmcTrustRoots(ctx.db),
     );
     return { data: { domain_id: domain.id, ...readiness } };
   },

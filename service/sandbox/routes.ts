@@ -20,6 +20,7 @@ import { routes as threats } from './threats.ts';
 import { routes as delegations } from './delegations.ts';
 import { routes as scan } from './scan.ts';
 import { routes as reports } from './reports.ts';
+import { routes as vmcRoots } from './vmcRoots.ts';
 
 /** Every sandbox control. */
 export const SANDBOX_ROUTES: SandboxRoute[] = [
@@ -30,6 +31,7 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
   ...scan,
   ...delegations,
   ...reports,
+  ...vmcRoots,
 ];
 
 /** Prefix of the sandbox controls (at the root, outside the API base paths). */
