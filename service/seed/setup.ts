@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Protocol } from '../../shared/email-auth/protocols.ts';
 import { writeCustomerDelegation } from '../hosted/serviceDns.ts';
+import { registerVmcRoot } from '../sandbox/vmcRoots.ts';
 import type { Operator, SeedContext } from './operator.ts';
 import {
   dmarcPolicyOn,
@@ -31,7 +32,7 @@ import {
 const HOUR_MS = 3_600_000;
 const ASSETS = new URL('./assets/', import.meta.url);
 
-/** A file of ./assets (logos, the demo VMC chain). */
+/** A file of ./assets (logos, the demo VMC chain and its root). */
 function asset(name: string): string {
   return readFileSync(new URL(name, ASSETS), 'utf8');
 }
@@ -126,6 +127,9 @@ async function publishProtocols(world: SeedWorld, plan: DomainPlan, id: number):
   if (plan.bimi) {
     // The logo (and for the flagship its Verified Mark Certificate) uploaded to hosted BIMI.
     const logo = plan.bimi === 'vmc' ? 'acme-logo.svg' : 'acme-brand-logo.svg';
+    // The demo VMC chains to the demo's own root: the sandbox trusts it (as a test CA), so the flagship's
+    // certificate is judged valid. Real services trust the BIMI roots only.
+    if (plan.bimi === 'vmc') registerVmcRoot(db, asset('demo-bimi-root.pem'), now());
     await world.owner.call('createBimi', {
       params,
       body: { svg_content: asset(logo), ...(plan.bimi === 'vmc' ? { vmc_pem: asset('acme-vmc.pem') } : {}) },

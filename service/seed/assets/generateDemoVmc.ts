@@ -3,7 +3,8 @@
  * a leaf for acme.example (BIMI extended key usage, mark type "Registered Mark", the Acme logo embedded in an
  * RFC 3709 logotype extension) signed by a demo intermediate and a demo root, valid 2025-01-01 … 2035-01-01
  * so the demo works whatever day it is started. The demo root is not one of the BIMI roots mailbox providers
- * trust, so the service reports the chain as untrusted — it is a demo certificate.
+ * trust: it is also written alone to `demo-bimi-root.pem`, which the demo seed registers as a sandbox trust
+ * root (POST /_sandbox/vmc-roots), so the demo service reports the chain as trusted and the VMC as valid.
  *
  *   npx tsx service/seed/assets/generateDemoVmc.ts     (needs the openssl CLI)
  */
@@ -133,6 +134,7 @@ async function main(): Promise<void> {
     await sign('leaf.csr', 'leaf.pem', 'int', 'leaf_ext');
     const chain = await Promise.all(['leaf.pem', 'int.pem', 'root.pem'].map((f) => readFile(p(f), 'utf8')));
     await writeFile(join(here, 'acme-vmc.pem'), chain.join(''));
+    await writeFile(join(here, 'demo-bimi-root.pem'), chain[2]!);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

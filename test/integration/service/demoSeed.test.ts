@@ -81,9 +81,27 @@ describe('demo portfolio', () => {
       has_logotype: true,
       san: ['acme.example'],
     });
-    // A demo certificate: its root is not one of the BIMI roots mailbox providers trust, and that is all.
-    expect(vmc.problems).toHaveLength(1);
-    expect(vmc.problems[0]).toMatch(/not trusted by the BIMI roots/);
+    // A demo certificate under the demo root, which the seed registered as a sandbox trust root: valid.
+    expect(vmc.valid).toBe(true);
+    expect(vmc.certificate.chain_ok).toBe(true);
+    expect(vmc.problems).toEqual([]);
+    const bimi = (await get(`/domains/${idOf('acme.example')}/bimi`)).data;
+    expect(bimi.vmc_status).toBe('valid');
+  });
+
+  it('shows the flagship fully BIMI-ready: every check passes, the certificate included', async () => {
+    const readiness = (await get(`/domains/${idOf('acme.example')}/bimi/readiness`)).data;
+    const passed = Object.fromEntries(
+      readiness.checks.map((c: { id: string; passed: boolean }) => [c.id, c.passed]),
+    );
+    expect(passed).toEqual({
+      dmarc_enforced: true,
+      spf_present: true,
+      bimi_record: true,
+      svg_valid: true,
+      vmc_valid: true,
+    });
+    expect(readiness).toMatchObject({ score: 100, ready: true });
   });
 
   it('shows the BIMI-ready brand: enforcing DMARC, SPF, a published record and a valid Tiny PS logo', async () => {
