@@ -41,17 +41,23 @@ export class ReadQueries {
     private readonly alerts: AlertStore,
   ) {}
 
-  /** The newest row of `table` (by `column`) per domain passing `filter`, keyed by domain pk. */
+  /**
+   * The newest row of `table` (by `column`) per domain passing `filter`, keyed by domain pk. The primary key
+   * (domain_id, column) finds each domain's newest row with one index seek, so the cost follows the number
+   * of domains, not the length of their history; only `columns` are read (raw_json stays on disk).
+   */
   private newestPerDomain<Row extends { domain_id: number }>(
     table: 'health_snapshots' | 'security_scores',
     column: 'scanned_at' | 'computed_at',
+    columns: readonly (keyof Row & string)[],
     filter: string,
     args: number[],
   ): Map<number, Row> {
     const rows = this.db
       .prepare(
-        `SELECT * FROM (SELECT t.*, row_number() OVER (PARTITION BY t.domain_id ORDER BY t.${column} DESC) AS n
-         FROM ${table} t JOIN domains d ON d.id = t.domain_id WHERE 1 ${filter}) WHERE n = 1`,
+        `SELECT ${columns.map((c) => `t.${c}`).join(', ')} FROM domains d JOIN ${table} t
+         ON t.domain_id = d.id AND t.${column} = (SELECT max(${column}) FROM ${table} WHERE domain_id = d.id)
+         WHERE 1 ${filter}`,
       )
       .all(...args) as Row[];
     return new Map(rows.map((r) => [r.domain_id, r]));
@@ -74,14 +80,26 @@ export class ReadQueries {
       total_protocols: number | null;
       result: string | null;
       scanned_at: string;
-    }>('health_snapshots', 'scanned_at', filter, args);
+    }>(
+      'health_snapshots',
+      'scanned_at',
+      ['domain_id', 'protocols_json', 'protocols_passing', 'total_protocols', 'result', 'scanned_at'],
+      filter,
+      args,
+    );
     const scores = this.newestPerDomain<{
       domain_id: number;
       score: number;
       max_score: number | null;
       interpretation: string | null;
       computed_at: string;
-    }>('security_scores', 'computed_at', filter, args);
+    }>(
+      'security_scores',
+      'computed_at',
+      ['domain_id', 'score', 'max_score', 'interpretation', 'computed_at'],
+      filter,
+      args,
+    );
     const openCounts = this.alerts.openCounts();
     const states = new Map<number, StoredSyncState[]>();
     for (const s of this.syncStates.list(accountId)) {
