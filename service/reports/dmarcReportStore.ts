@@ -1,5 +1,6 @@
 /** Rows of the ingested DMARC aggregate reports (035_dmarc_reports.sql). */
 import type { ServiceDb } from '../db/openServiceDb.ts';
+import { preparedStatement } from '../db/preparedStatement.ts';
 import type { DmarcAggregateReport } from '../ingest/index.ts';
 
 /** What the ingestion of one report did (also the answer of the upload control). */
@@ -30,12 +31,11 @@ export function findDmarcReport(
   domainId: number,
   report: Pick<DmarcAggregateReport, 'org_name' | 'report_id'>,
 ): IngestOutcome | null {
-  const row = db
-    .prepare<[number, string, string], StoredReport>(
-      `SELECT id, report_id, record_count, message_count FROM dmarc_reports
-        WHERE domain_id = ? AND org_name = ? AND report_id = ?`,
-    )
-    .get(domainId, report.org_name, report.report_id);
+  const row = preparedStatement<[number, string, string], StoredReport>(
+    db,
+    `SELECT id, report_id, record_count, message_count FROM dmarc_reports
+      WHERE domain_id = ? AND org_name = ? AND report_id = ?`,
+  ).get(domainId, report.org_name, report.report_id);
   if (!row) return null;
   return {
     id: row.id,
@@ -57,37 +57,37 @@ export function insertDmarcReport(
 ): IngestOutcome {
   const p = report.policy_published;
   const id = Number(
-    db
-      .prepare(
-        `INSERT INTO dmarc_reports (domain_id, org_name, email, extra_contact_info, report_id, date_begin, date_end,
+    preparedStatement(
+      db,
+      `INSERT INTO dmarc_reports (domain_id, org_name, email, extra_contact_info, report_id, date_begin, date_end,
            policy_domain, policy_adkim, policy_aspf, policy_p, policy_sp, policy_pct, policy_fo, errors, warnings,
            record_count, message_count, received_at)
          VALUES (@domainId, @org, @email, @extra, @reportId, @begin, @end, @domain, @adkim, @aspf, @p, @sp, @pct,
            @fo, @errors, @warnings, @records, @messages, @receivedAt)`,
-      )
-      .run({
-        domainId,
-        org: report.org_name,
-        email: report.email,
-        extra: report.extra_contact_info ?? null,
-        reportId: report.report_id,
-        begin: report.date_range.begin,
-        end: report.date_range.end,
-        domain: p.domain,
-        adkim: p.adkim,
-        aspf: p.aspf,
-        p: p.p,
-        sp: p.sp,
-        pct: p.pct,
-        fo: p.fo ?? null,
-        errors: JSON.stringify(report.errors),
-        warnings: JSON.stringify(report.warnings),
-        records: report.records.length,
-        messages: report.totals.messages,
-        receivedAt: receivedAt.toISOString(),
-      }).lastInsertRowid,
+    ).run({
+      domainId,
+      org: report.org_name,
+      email: report.email,
+      extra: report.extra_contact_info ?? null,
+      reportId: report.report_id,
+      begin: report.date_range.begin,
+      end: report.date_range.end,
+      domain: p.domain,
+      adkim: p.adkim,
+      aspf: p.aspf,
+      p: p.p,
+      sp: p.sp,
+      pct: p.pct,
+      fo: p.fo ?? null,
+      errors: JSON.stringify(report.errors),
+      warnings: JSON.stringify(report.warnings),
+      records: report.records.length,
+      messages: report.totals.messages,
+      receivedAt: receivedAt.toISOString(),
+    }).lastInsertRowid,
   );
-  const insertRecord = db.prepare(
+  const insertRecord = preparedStatement(
+    db,
     `INSERT INTO dmarc_report_records (report_id, source_ip, source_name, count, disposition, policy_dkim,
        policy_spf, header_from, envelope_from, envelope_to, reasons, dkim_results, spf_results)
      VALUES (@id, @ip, @name, @count, @disposition, @dkim, @spf, @headerFrom, @envelopeFrom, @envelopeTo,

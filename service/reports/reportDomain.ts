@@ -5,13 +5,16 @@
  * when several teams registered the same name.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
+import { preparedStatement } from '../db/preparedStatement.ts';
 import type { DomainRow } from '../domains/domainRow.ts';
 import { notFound, validationError } from '../http/serviceError.ts';
 import { normalizeDomain } from '../../shared/email-auth/protocols.ts';
 
 /** Domains registered under `fqdn`, of every team. */
 function domainsNamed(db: ServiceDb, fqdn: string): DomainRow[] {
-  return db.prepare<[string], DomainRow>('SELECT * FROM domains WHERE fqdn = ? ORDER BY id').all(fqdn);
+  return preparedStatement<[string], DomainRow>(db, 'SELECT * FROM domains WHERE fqdn = ? ORDER BY id').all(
+    fqdn,
+  );
 }
 
 /**
@@ -28,7 +31,9 @@ export function reportDomain(
   const wanted = [...new Set(names.map(normalizeDomain))];
   const listed = wanted.join(', ');
   if (options.domainId !== undefined) {
-    const row = db.prepare<[number], DomainRow>('SELECT * FROM domains WHERE id = ?').get(options.domainId);
+    const row = preparedStatement<[number], DomainRow>(db, 'SELECT * FROM domains WHERE id = ?').get(
+      options.domainId,
+    );
     if (!row) throw notFound('Domain');
     if (!wanted.includes(row.fqdn)) {
       throw validationError(

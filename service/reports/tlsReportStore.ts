@@ -1,5 +1,6 @@
 /** Rows of the ingested SMTP TLS reports (036_tls_reports.sql). */
 import type { ServiceDb } from '../db/openServiceDb.ts';
+import { preparedStatement } from '../db/preparedStatement.ts';
 import type { TlsReport } from '../ingest/index.ts';
 import { normalizeDomain } from '../../shared/email-auth/protocols.ts';
 import type { IngestOutcome } from './dmarcReportStore.ts';
@@ -18,15 +19,14 @@ export function findTlsReport(
   domainId: number,
   report: Pick<TlsReport, 'organization_name' | 'report_id'>,
 ): IngestOutcome | null {
-  const row = db
-    .prepare<[number, string, string], StoredReport>(
-      `SELECT r.id, r.report_id,
+  const row = preparedStatement<[number, string, string], StoredReport>(
+    db,
+    `SELECT r.id, r.report_id,
               r.total_successful_session_count + r.total_failure_session_count AS sessions,
               (SELECT count(*) FROM tls_failure_details f JOIN tls_report_policies p ON p.id = f.policy_id
                 WHERE p.tls_report_id = r.id) AS failures
          FROM tls_reports r WHERE r.domain_id = ? AND r.organization_name = ? AND r.report_id = ?`,
-    )
-    .get(domainId, report.organization_name, report.report_id);
+  ).get(domainId, report.organization_name, report.report_id);
   if (!row) return null;
   return {
     id: row.id,
@@ -52,35 +52,36 @@ export function insertTlsReport(
     report.policies.find((p) => normalizeDomain(p.policy.policy_domain) === domain.fqdn) ??
     report.policies[0]!;
   const id = Number(
-    db
-      .prepare(
-        `INSERT INTO tls_reports (domain_id, report_id, organization_name, contact_info, date_range_start,
+    preparedStatement(
+      db,
+      `INSERT INTO tls_reports (domain_id, report_id, organization_name, contact_info, date_range_start,
            date_range_end, policy_domain, policy_type, policy_mode, total_successful_session_count,
            total_failure_session_count, received_at)
          VALUES (@domainId, @reportId, @org, @contact, @start, @end, @policyDomain, @policyType, @policyMode,
            @ok, @failed, @receivedAt)`,
-      )
-      .run({
-        domainId: domain.id,
-        reportId: report.report_id,
-        org: report.organization_name,
-        contact: report.contact_info ?? null,
-        start: report.date_range.start_datetime,
-        end: report.date_range.end_datetime,
-        policyDomain: normalizeDomain(summary.policy.policy_domain),
-        policyType: summary.policy.policy_type,
-        policyMode: tlsPolicyMode(summary.policy),
-        ok: report.totals.successful_sessions,
-        failed: report.totals.failed_sessions,
-        receivedAt: receivedAt.toISOString(),
-      }).lastInsertRowid,
+    ).run({
+      domainId: domain.id,
+      reportId: report.report_id,
+      org: report.organization_name,
+      contact: report.contact_info ?? null,
+      start: report.date_range.start_datetime,
+      end: report.date_range.end_datetime,
+      policyDomain: normalizeDomain(summary.policy.policy_domain),
+      policyType: summary.policy.policy_type,
+      policyMode: tlsPolicyMode(summary.policy),
+      ok: report.totals.successful_sessions,
+      failed: report.totals.failed_sessions,
+      receivedAt: receivedAt.toISOString(),
+    }).lastInsertRowid,
   );
-  const insertPolicy = db.prepare(
+  const insertPolicy = preparedStatement(
+    db,
     `INSERT INTO tls_report_policies (tls_report_id, position, policy_type, policy_domain, policy_mode,
        policy_string, mx_host, total_successful_session_count, total_failure_session_count)
      VALUES (@id, @position, @type, @domain, @mode, @policyString, @mxHost, @ok, @failed)`,
   );
-  const insertDetail = db.prepare(
+  const insertDetail = preparedStatement(
+    db,
     `INSERT INTO tls_failure_details (policy_id, position, result_type, sending_mta_ip, receiving_mx_hostname,
        receiving_mx_helo, receiving_ip, failed_session_count, additional_information, failure_reason_code)
      VALUES (@policyId, @position, @resultType, @sendingIp, @mxHostname, @mxHelo, @receivingIp, @failed,
