@@ -1,5 +1,5 @@
 import type { BudgetPriority, RateBudget } from '../../../shared/api/rateBudget.ts';
-import type { Mirror, SyncState } from '../mirror/types.ts';
+import type { Mirror } from '../mirror/types.ts';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import type { SyncEvent, SyncEventHandler } from './events.ts';
@@ -243,13 +243,13 @@ export class AccountSyncer {
         await this.o.clock.sleep(this.heldUntil - now, abort).catch(() => undefined);
         continue;
       }
-      const jobs = this.jobs(now).filter((job) => !attempted.has(job.key) && !job.stopped);
-      const due = jobs.filter((job) => inPass(job, now));
+      const all = this.jobs(now);
+      const due = all.filter((job) => !attempted.has(job.key) && !job.stopped && inPass(job, now));
       if (due.length === 0) break;
       due.sort((a, b) => compareUrgency(a, b, now, 1));
       // The domain list first, alone: it decides which domains the rest of the pass covers.
       const batch = due[0]!.signal === 'domains' ? [due[0]!] : due;
-      const stretch = this.stretch(this.jobs(now));
+      const stretch = this.stretch(all);
       const outcome = await this.runJobs(
         batch,
         stretch,
@@ -612,8 +612,6 @@ export class AccountSyncer {
     return outcome;
   }
 
-  /** How long after a rate-limit hold fetches stay one at a time (parallel calls would all be refused). */
-  SERIAL_AFTER_429_MS = 5 * 60_000;
   /** Paused for plan or access reasons, the account is probed hourly; success resumes it. */
   private async maybeRecheckPaused(reason: string, now: number): Promise<void> {
     if (reason === 'token_invalid' || reason === 'token_missing') return; // only a new token helps
@@ -666,9 +664,4 @@ function passError(job: SyncJob, outcome: FailureOutcome): PassError {
 
 function round2(n: number): number {
   return Math.round(n * 100) / 100;
-}
-
-/** Sync states whose last error was a missing scope (for re-checking after a token change). */
-export function scopeStoppedStates(states: readonly SyncState[]): SyncState[] {
-  return states.filter((s) => s.consecutiveFailures > 0 && s.lastError?.code === 'insufficient_scope');
 }
