@@ -2,7 +2,8 @@
 import { parseDmarcRecord, type DmarcPolicy, type DmarcRecord } from '../../shared/email-auth/dmarcRecord.ts';
 import { lookupPublishedRecord } from '../../shared/email-auth/publishedRecord.ts';
 import { requireDomain, type DomainRow } from '../domains/domainRow.ts';
-import type { OperationHandlers, ServiceContext } from '../http/operation.ts';
+import type { AuthContext, OperationHandlers, ServiceContext } from '../http/operation.ts';
+import { isoDate } from '../http/dateWindow.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { notFound, ServiceError, validationError } from '../http/serviceError.ts';
 import { dbAlignmentSource } from '../hosted/alignmentSource.ts';
@@ -26,6 +27,31 @@ function requireHosted(ctx: ServiceContext, domain: DomainRow): HostedDmarcRow {
   const row = loadHostedDmarc(ctx.db, domain.id);
   if (!row) throw notFound('Hosted DMARC record');
   return row;
+}
+
+/** Saves and publishes the hosted record and records the change, in one transaction; returns the row. */
+function save(
+  ctx: ServiceContext,
+  auth: AuthContext | null,
+  domain: DomainRow,
+  record: DmarcRecord,
+  action: string,
+  description: string,
+): HostedDmarcRow {
+  const now = ctx.clock();
+  return ctx.db.transaction(() => {
+    const row = saveHostedDmarc(ctx.db, domain, record, now);
+    recordChange(ctx.db, {
+      domainId: domain.id,
+      protocol: 'dmarc',
+      action,
+      description,
+      recordValue: row.value,
+      actor: actorOf(ctx.db, auth),
+      now,
+    });
+    return row;
+  })();
 }
 
 function describeTags(tags: DmarcTagValues): string {
@@ -72,7 +98,7 @@ function presentPolicy(
 }
 
 function dayOffset(date: Date, days: number): string {
-  return new Date(date.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+  return isoDate(new Date(date.getTime() + days * 86_400_000));
 }
 
 export const handlers: OperationHandlers = {
@@ -93,17 +119,14 @@ export const handlers: OperationHandlers = {
     }
     const input = (req.body ?? {}) as DmarcTagValues;
     const record = validateTags({ ...DEFAULT_DMARC_TAGS, ...input });
-    const now = ctx.clock();
-    const row = saveHostedDmarc(ctx.db, domain, record, now);
-    recordChange(ctx.db, {
-      domainId: domain.id,
-      protocol: 'dmarc',
-      action: 'record.provisioned',
-      description: `Hosted DMARC provisioned with p=${row.p}.`,
-      recordValue: row.value,
-      actor: actorOf(ctx.db, req.auth),
-      now,
-    });
+    const row = save(
+      ctx,
+      req.auth,
+      domain,
+      record,
+      'record.provisioned',
+      `Hosted DMARC provisioned with p=${record.p}.`,
+    );
     return { status: 201, data: presentHostedDmarc(row, domain.fqdn) };
   },
 
@@ -112,17 +135,14 @@ export const handlers: OperationHandlers = {
     const current = requireHosted(ctx, domain);
     const changes = req.body as DmarcTagValues;
     const record = validateTags({ ...tagsOfRow(current), ...changes });
-    const now = ctx.clock();
-    const row = saveHostedDmarc(ctx.db, domain, record, now);
-    recordChange(ctx.db, {
-      domainId: domain.id,
-      protocol: 'dmarc',
-      action: changes.p !== undefined && changes.p !== current.p ? 'policy.updated' : 'tags.updated',
-      description: `Tags changed: ${describeTags(changes)}.`,
-      recordValue: row.value,
-      actor: actorOf(ctx.db, req.auth),
-      now,
-    });
+    const row = save(
+      ctx,
+      req.auth,
+      domain,
+      record,
+      changes.p !== undefined && changes.p !== current.p ? 'policy.updated' : 'tags.updated',
+      `Tags changed: ${describeTags(changes)}.`,
+    );
     return { data: presentHostedDmarc(row, domain.fqdn) };
   },
 
@@ -130,16 +150,18 @@ export const handlers: OperationHandlers = {
     const domain = requireDomain(ctx, req.auth, req.params.domain_id);
     requireHosted(ctx, domain);
     const now = ctx.clock();
-    deleteHostedDmarc(ctx.db, domain, now);
-    recordChange(ctx.db, {
-      domainId: domain.id,
-      protocol: 'dmarc',
-      action: 'record.removed',
-      description: "Hosted DMARC removed from the service's DNS.",
-      recordValue: null,
-      actor: actorOf(ctx.db, req.auth),
-      now,
-    });
+    ctx.db.transaction(() => {
+      deleteHostedDmarc(ctx.db, domain, now);
+      recordChange(ctx.db, {
+        domainId: domain.id,
+        protocol: 'dmarc',
+        action: 'record.removed',
+        description: "Hosted DMARC removed from the service's DNS.",
+        recordValue: null,
+        actor: actorOf(ctx.db, req.auth),
+        now,
+      });
+    })();
     return { data: { deleted: true, id: domain.id } };
   },
 
@@ -155,17 +177,14 @@ export const handlers: OperationHandlers = {
     const body = req.body as { policy?: DmarcPolicy; p?: DmarcPolicy };
     const policy = (body.policy ?? body.p) as DmarcPolicy;
     const record = validateTags({ ...tagsOfRow(current), p: policy });
-    const now = ctx.clock();
-    const row = saveHostedDmarc(ctx.db, domain, record, now);
-    recordChange(ctx.db, {
-      domainId: domain.id,
-      protocol: 'dmarc',
-      action: 'policy.updated',
-      description: `Policy changed from p=${current.p} to p=${policy}.`,
-      recordValue: row.value,
-      actor: actorOf(ctx.db, req.auth),
-      now,
-    });
+    const row = save(
+      ctx,
+      req.auth,
+      domain,
+      record,
+      'policy.updated',
+      `Policy changed from p=${current.p} to p=${policy}.`,
+    );
     return { data: presentPolicy(domain, { source: 'hosted', record: recordOfRow(row), value: row.value }) };
   },
 
