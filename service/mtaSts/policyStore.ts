@@ -68,14 +68,14 @@ export function nextPolicyId(previous: string | null, now: Date): string {
 
 /**
  * Stores `policy` (creating the row when needed) and publishes it. The id changes only when the served
- * file changes. Returns the row and whether the policy changed.
+ * file changes. Returns the stored row.
  */
 export function savePolicy(
   db: ServiceDb,
   domain: { id: number; fqdn: string },
   policy: MtaStsPolicy,
   now: Date,
-): { row: MtaStsRow; changed: boolean } {
+): MtaStsRow {
   const current = loadMtaSts(db, domain.id);
   const changed = !current || formatMtaStsPolicy(policyOf(current)) !== formatMtaStsPolicy(policy);
   const id = changed ? nextPolicyId(current?.policy_id ?? null, now) : current.policy_id;
@@ -94,7 +94,7 @@ export function savePolicy(
     at,
   });
   publishPolicy(db, domain.fqdn, id, now);
-  return { row: loadMtaSts(db, domain.id)!, changed };
+  return loadMtaSts(db, domain.id)!;
 }
 
 /** (Re)publishes the `_mta-sts` TXT record in the service's zone and makes sure the policy host answers. */

@@ -30,7 +30,7 @@ function requirePolicy(ctx: ServiceContext, domain: DomainRow): MtaStsRow {
   return row;
 }
 
-/** Stores the policy and, when it changed, records the change; returns the API object. */
+/** Stores the policy and records the change (one transaction); returns the API object. */
 function apply(
   ctx: ServiceContext,
   auth: AuthContext | null,
@@ -40,16 +40,19 @@ function apply(
   description: string,
 ): Record<string, unknown> {
   const now = ctx.clock();
-  const { row } = savePolicy(ctx.db, domain, policy, now);
-  recordChange(ctx.db, {
-    domainId: domain.id,
-    protocol: 'mta_sts',
-    action,
-    description: `${description} Policy id ${row.policy_id}.`,
-    recordValue: webFile(row),
-    actor: actorOf(ctx.db, auth),
-    now,
-  });
+  const row = ctx.db.transaction(() => {
+    const saved = savePolicy(ctx.db, domain, policy, now);
+    recordChange(ctx.db, {
+      domainId: domain.id,
+      protocol: 'mta_sts',
+      action,
+      description: `${description} Policy id ${saved.policy_id}.`,
+      recordValue: webFile(saved),
+      actor: actorOf(ctx.db, auth),
+      now,
+    });
+    return saved;
+  })();
   return presentMtaSts(row, domain.fqdn);
 }
 
