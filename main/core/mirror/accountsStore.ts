@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { MirrorError } from './mirrorError.ts';
 import type { Account } from './types.ts';
+import { prepared } from './preparedStatements.ts';
 
 interface AccountRow {
   id: number;
@@ -37,18 +38,18 @@ export class AccountsStore {
     const baseUrl = requireText(input.baseUrl, 'baseUrl');
     try {
       if (input.id !== undefined) {
-        const row = this.db
-          .prepare('UPDATE accounts SET label = ?, base_url = ? WHERE id = ? RETURNING *')
-          .get(label, baseUrl, input.id) as AccountRow | undefined;
+        const row = prepared(
+          this.db,
+          'UPDATE accounts SET label = ?, base_url = ? WHERE id = ? RETURNING *',
+        ).get(label, baseUrl, input.id) as AccountRow | undefined;
         if (!row) throw new MirrorError('unknown_account', `no account ${input.id}`);
         return toAccount(row);
       }
-      const row = this.db
-        .prepare(
-          `INSERT INTO accounts (label, base_url, created_at) VALUES (?, ?, ?)
+      const row = prepared(
+        this.db,
+        `INSERT INTO accounts (label, base_url, created_at) VALUES (?, ?, ?)
            ON CONFLICT (label) DO UPDATE SET base_url = excluded.base_url RETURNING *`,
-        )
-        .get(label, baseUrl, now) as AccountRow;
+      ).get(label, baseUrl, now) as AccountRow;
       return toAccount(row);
     } catch (err) {
       if (err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -60,28 +61,29 @@ export class AccountsStore {
 
   /** Every account, by label. */
   list(): Account[] {
-    return (this.db.prepare('SELECT * FROM accounts ORDER BY label, id').all() as AccountRow[]).map(
+    return (prepared(this.db, 'SELECT * FROM accounts ORDER BY label, id').all() as AccountRow[]).map(
       toAccount,
     );
   }
 
   /** One account, or a MirrorError. */
   require(id: number): Account {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    const row = prepared(this.db, 'SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
     if (!row) throw new MirrorError('unknown_account', `no account ${id}`);
     return toAccount(row);
   }
 
   /** Delete an account; foreign keys cascade to everything mirrored for it. */
   remove(id: number): boolean {
-    return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes > 0;
+    return prepared(this.db, 'DELETE FROM accounts WHERE id = ?').run(id).changes > 0;
   }
 
   /** Set or clear the pause reason. */
   setPaused(id: number, reason: string | null): void {
-    const changes = this.db
-      .prepare('UPDATE accounts SET paused_reason = ? WHERE id = ?')
-      .run(reason, id).changes;
+    const changes = prepared(this.db, 'UPDATE accounts SET paused_reason = ? WHERE id = ?').run(
+      reason,
+      id,
+    ).changes;
     if (changes === 0) throw new MirrorError('unknown_account', `no account ${id}`);
   }
 }

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { AlertEvent, AlertRuleName, OpenAlertView, Severity } from '../alerts/types.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { Alert, AlertDelivery, ListAlertsQuery, WriteResult } from './types.ts';
+import { prepared } from './preparedStatements.ts';
 
 interface AlertRow {
   id: number;
@@ -55,12 +56,11 @@ export class AlertStore {
 
   /** Open alerts of an account (and of one domain plus the account-level ones), keyed by dedupe key. */
   openAlerts(accountId: number, domainPk: number | null): Map<string, OpenAlertView> {
-    const rows = this.db
-      .prepare(
-        `SELECT id, rule, dedupe_key, first_seen_at, details_json FROM alerts
+    const rows = prepared(
+      this.db,
+      `SELECT id, rule, dedupe_key, first_seen_at, details_json FROM alerts
          WHERE account_id = ? AND resolved_at IS NULL AND (domain_id IS NULL OR domain_id = ?)`,
-      )
-      .all(accountId, domainPk) as Pick<
+    ).all(accountId, domainPk) as Pick<
       AlertRow,
       'id' | 'rule' | 'dedupe_key' | 'first_seen_at' | 'details_json'
     >[];
@@ -87,49 +87,47 @@ export class AlertStore {
     const resolved: number[] = [];
     for (const event of events) {
       if (event.type === 'resolve') {
-        const rows = this.db
-          .prepare(
-            'UPDATE alerts SET resolved_at = ? WHERE dedupe_key = ? AND resolved_at IS NULL RETURNING id',
-          )
-          .all(at, event.dedupeKey) as { id: number }[];
+        const rows = prepared(
+          this.db,
+          'UPDATE alerts SET resolved_at = ? WHERE dedupe_key = ? AND resolved_at IS NULL RETURNING id',
+        ).all(at, event.dedupeKey) as { id: number }[];
         resolved.push(...rows.map((r) => r.id));
         continue;
       }
       const details = JSON.stringify(event.details ?? {});
-      const refreshed = this.db
-        .prepare(
-          `UPDATE alerts SET severity = ?, title = ?, body = ?, details_json = ?, last_seen_at = ?
+      const refreshed = prepared(
+        this.db,
+        `UPDATE alerts SET severity = ?, title = ?, body = ?, details_json = ?, last_seen_at = ?
            WHERE dedupe_key = ? AND resolved_at IS NULL`,
-        )
-        .run(event.severity, event.title, event.body, details, at, event.dedupeKey).changes;
+      ).run(event.severity, event.title, event.body, details, at, event.dedupeKey).changes;
       if (refreshed > 0) continue;
       const alertDomainPk = event.domain ? domainPk : null;
       const muted =
         alertDomainPk !== null &&
-        this.db
-          .prepare('SELECT 1 FROM domain_mutes WHERE domain_id = ? AND (until IS NULL OR until > ?)')
-          .get(alertDomainPk, at) !== undefined;
-      const id = this.db
-        .prepare(
-          `INSERT INTO alerts (account_id, domain_id, fqdn, rule, severity, title, body, dedupe_key, details_json,
+        prepared(
+          this.db,
+          'SELECT 1 FROM domain_mutes WHERE domain_id = ? AND (until IS NULL OR until > ?)',
+        ).get(alertDomainPk, at) !== undefined;
+      const id = prepared(
+        this.db,
+        `INSERT INTO alerts (account_id, domain_id, fqdn, rule, severity, title, body, dedupe_key, details_json,
              first_seen_at, last_seen_at, resolved_at, suppressed)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          accountId,
-          alertDomainPk,
-          event.domain?.fqdn ?? null,
-          event.rule,
-          event.severity,
-          event.title,
-          event.body,
-          event.dedupeKey,
-          details,
-          at,
-          at,
-          event.notice ? at : null,
-          muted ? 'muted' : null,
-        ).lastInsertRowid;
+      ).run(
+        accountId,
+        alertDomainPk,
+        event.domain?.fqdn ?? null,
+        event.rule,
+        event.severity,
+        event.title,
+        event.body,
+        event.dedupeKey,
+        details,
+        at,
+        at,
+        event.notice ? at : null,
+        muted ? 'muted' : null,
+      ).lastInsertRowid;
       raised.push(Number(id));
     }
     // An alert opened and closed within the same batch is reported as raised only.
@@ -144,7 +142,8 @@ export class AlertStore {
    * conditions can never clear on their own). Returns the closed alerts.
    */
   resolveForDomains(domainPks: number[], at: string): Alert[] {
-    const stmt = this.db.prepare(
+    const stmt = prepared(
+      this.db,
       'UPDATE alerts SET resolved_at = ? WHERE domain_id = ? AND resolved_at IS NULL RETURNING id',
     );
     const ids = domainPks.flatMap((pk) => (stmt.all(at, pk) as { id: number }[]).map((r) => r.id));
@@ -153,7 +152,7 @@ export class AlertStore {
 
   /** One alert or undefined. */
   get(id: number): Alert | undefined {
-    const row = this.db.prepare(`${SELECT} WHERE a.id = ?`).get(id) as AlertRow | undefined;
+    const row = prepared(this.db, `${SELECT} WHERE a.id = ?`).get(id) as AlertRow | undefined;
     return row && toAlert(row);
   }
 
@@ -189,15 +188,17 @@ export class AlertStore {
 
   /** Count of open alerts per local domain key (account alerts under null). */
   openCounts(): Map<number | null, number> {
-    const rows = this.db
-      .prepare('SELECT domain_id, count(*) AS n FROM alerts WHERE resolved_at IS NULL GROUP BY domain_id')
-      .all() as { domain_id: number | null; n: number }[];
+    const rows = prepared(
+      this.db,
+      'SELECT domain_id, count(*) AS n FROM alerts WHERE resolved_at IS NULL GROUP BY domain_id',
+    ).all() as { domain_id: number | null; n: number }[];
     return new Map(rows.map((r) => [r.domain_id, r.n]));
   }
 
   /** Mark acknowledged (already acknowledged alerts keep their first acknowledgement). */
   acknowledge(ids: number[], at: string): void {
-    const stmt = this.db.prepare(
+    const stmt = prepared(
+      this.db,
       'UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, ?) WHERE id = ?',
     );
     for (const id of ids) stmt.run(at, id);
@@ -205,35 +206,34 @@ export class AlertStore {
 
   /** Hold until `until`; an open alert is due again then (a reminder), a resolved one keeps its state. */
   snooze(id: number, until: string): void {
-    const changes = this.db
-      .prepare(
-        `UPDATE alerts SET snoozed_until = ?,
+    const changes = prepared(
+      this.db,
+      `UPDATE alerts SET snoozed_until = ?,
            delivered_at = CASE WHEN resolved_at IS NULL THEN NULL ELSE delivered_at END WHERE id = ?`,
-      )
-      .run(until, id).changes;
+    ).run(until, id).changes;
     if (changes === 0) throw new MirrorError('unknown_alert', `no alert ${id}`);
   }
 
   /** Set or replace a domain's mute. */
   mute(domainPk: number, at: string, until: string | null): void {
-    this.db
-      .prepare(
-        `INSERT INTO domain_mutes (domain_id, muted_at, until) VALUES (?, ?, ?)
+    prepared(
+      this.db,
+      `INSERT INTO domain_mutes (domain_id, muted_at, until) VALUES (?, ?, ?)
          ON CONFLICT (domain_id) DO UPDATE SET muted_at = excluded.muted_at, until = excluded.until`,
-      )
-      .run(domainPk, at, until);
+    ).run(domainPk, at, until);
   }
 
   /** Remove a domain's mute. */
   unmute(domainPk: number): void {
-    this.db.prepare('DELETE FROM domain_mutes WHERE domain_id = ?').run(domainPk);
+    prepared(this.db, 'DELETE FROM domain_mutes WHERE domain_id = ?').run(domainPk);
   }
 
   /** The domain's mute when active at `now`, else null. */
   muteOf(domainPk: number, now: string): { until: string | null } | null {
-    const row = this.db
-      .prepare('SELECT until FROM domain_mutes WHERE domain_id = ? AND (until IS NULL OR until > ?)')
-      .get(domainPk, now) as { until: string | null } | undefined;
+    const row = prepared(
+      this.db,
+      'SELECT until FROM domain_mutes WHERE domain_id = ? AND (until IS NULL OR until > ?)',
+    ).get(domainPk, now) as { until: string | null } | undefined;
     return row ?? null;
   }
 
@@ -244,22 +244,22 @@ export class AlertStore {
    * reminder about a condition that has cleared is pointless.
    */
   pending(now: string): Alert[] {
-    const rows = this.db
-      .prepare(
-        `${SELECT} WHERE a.delivered_at IS NULL AND a.acknowledged_at IS NULL AND a.suppressed IS NULL
+    const rows = prepared(
+      this.db,
+      `${SELECT} WHERE a.delivered_at IS NULL AND a.acknowledged_at IS NULL AND a.suppressed IS NULL
            AND (a.snoozed_until IS NULL OR (a.snoozed_until <= @now AND a.resolved_at IS NULL))
            AND NOT EXISTS (SELECT 1 FROM domain_mutes m WHERE m.domain_id = a.domain_id
              AND (m.until IS NULL OR m.until > @now))
          ORDER BY a.first_seen_at, a.id`,
-      )
-      .all({ now }) as AlertRow[];
+    ).all({ now }) as AlertRow[];
     return rows.map(toAlert);
   }
 
   /** Delivered on a channel: state and log. */
   markDelivered(ids: number[], channel: string, at: string): void {
-    const update = this.db.prepare('UPDATE alerts SET delivered_at = ? WHERE id = ?');
-    const log = this.db.prepare(
+    const update = prepared(this.db, 'UPDATE alerts SET delivered_at = ? WHERE id = ?');
+    const log = prepared(
+      this.db,
       'INSERT INTO alert_deliveries (alert_id, channel, delivered_at) VALUES (?, ?, ?)',
     );
     for (const id of ids) {
@@ -270,11 +270,10 @@ export class AlertStore {
   /** The delivery log of an alert, oldest first. */
   deliveries(alertId: number): AlertDelivery[] {
     return (
-      this.db
-        .prepare(
-          'SELECT alert_id, channel, delivered_at FROM alert_deliveries WHERE alert_id = ? ORDER BY id',
-        )
-        .all(alertId) as { alert_id: number; channel: string; delivered_at: string }[]
+      prepared(
+        this.db,
+        'SELECT alert_id, channel, delivered_at FROM alert_deliveries WHERE alert_id = ? ORDER BY id',
+      ).all(alertId) as { alert_id: number; channel: string; delivered_at: string }[]
     ).map((r) => ({ alertId: r.alert_id, channel: r.channel, deliveredAt: r.delivered_at }));
   }
 }

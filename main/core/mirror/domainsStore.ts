@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { DomainsPayload } from '../signals/domains.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { MirrorDomain } from './types.ts';
+import { prepared } from './preparedStatements.ts';
 
 /** A domain row with its local key (pk) — the key every per-domain table uses. */
 export interface DomainRecord extends MirrorDomain {
@@ -41,9 +42,10 @@ export class DomainsStore {
 
   /** The domain, or undefined. */
   find(accountId: number, remoteId: number): DomainRecord | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM domains WHERE account_id = ? AND remote_id = ?')
-      .get(accountId, remoteId) as DomainRow | undefined;
+    const row = prepared(this.db, 'SELECT * FROM domains WHERE account_id = ? AND remote_id = ?').get(
+      accountId,
+      remoteId,
+    ) as DomainRow | undefined;
     return row && toRecord(row);
   }
 
@@ -68,11 +70,10 @@ export class DomainsStore {
         `account ${accountId} has no domain ${remoteId} in the mirror and the payload does not name it`,
       );
     }
-    this.db
-      .prepare(
-        'INSERT INTO domains (account_id, remote_id, fqdn, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(accountId, remoteId, fqdn, now, now);
+    prepared(
+      this.db,
+      'INSERT INTO domains (account_id, remote_id, fqdn, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(accountId, remoteId, fqdn, now, now);
     return this.require(accountId, remoteId);
   }
 
@@ -82,7 +83,8 @@ export class DomainsStore {
    * local keys of the domains removed by this call.
    */
   replaceList(accountId: number, list: DomainsPayload, now: string): number[] {
-    const upsert = this.db.prepare(
+    const upsert = prepared(
+      this.db,
       `INSERT INTO domains (account_id, remote_id, fqdn, raw_json, first_seen_at, last_seen_at)
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (account_id, remote_id) DO UPDATE SET
@@ -93,7 +95,7 @@ export class DomainsStore {
       seen.add(item.id);
       upsert.run(accountId, item.id, item.fqdn, JSON.stringify(item), now, now);
     }
-    const markRemoved = this.db.prepare('UPDATE domains SET removed_at = ? WHERE id = ?');
+    const markRemoved = prepared(this.db, 'UPDATE domains SET removed_at = ? WHERE id = ?');
     const removed: number[] = [];
     for (const domain of this.list(accountId, false)) {
       if (seen.has(domain.domainId)) continue;
@@ -105,16 +107,15 @@ export class DomainsStore {
 
   /** The account's domains by name. */
   list(accountId: number, includeRemoved: boolean): DomainRecord[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM domains WHERE account_id = ? ${includeRemoved ? '' : 'AND removed_at IS NULL'} ORDER BY fqdn, id`,
-      )
-      .all(accountId) as DomainRow[];
+    const rows = prepared(
+      this.db,
+      `SELECT * FROM domains WHERE account_id = ? ${includeRemoved ? '' : 'AND removed_at IS NULL'} ORDER BY fqdn, id`,
+    ).all(accountId) as DomainRow[];
     return rows.map(toRecord);
   }
 
   /** The domain with this local key. */
   byPk(pk: number): DomainRecord {
-    return toRecord(this.db.prepare('SELECT * FROM domains WHERE id = ?').get(pk) as DomainRow);
+    return toRecord(prepared(this.db, 'SELECT * FROM domains WHERE id = ?').get(pk) as DomainRow);
   }
 }

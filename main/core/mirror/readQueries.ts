@@ -17,6 +17,7 @@ import type {
   SignalAge,
 } from './types.ts';
 import { toIsoOrNull } from './isoTime.ts';
+import { prepared } from './preparedStatements.ts';
 
 type Json = Record<string, unknown>;
 
@@ -53,13 +54,12 @@ export class ReadQueries {
     filter: string,
     args: number[],
   ): Map<number, Row> {
-    const rows = this.db
-      .prepare(
-        `SELECT ${columns.map((c) => `t.${c}`).join(', ')} FROM domains d JOIN ${table} t
+    const rows = prepared(
+      this.db,
+      `SELECT ${columns.map((c) => `t.${c}`).join(', ')} FROM domains d JOIN ${table} t
          ON t.domain_id = d.id AND t.${column} = (SELECT max(${column}) FROM ${table} WHERE domain_id = d.id)
          WHERE 1 ${filter}`,
-      )
-      .all(...args) as Row[];
+    ).all(...args) as Row[];
     return new Map(rows.map((r) => [r.domain_id, r]));
   }
 
@@ -67,12 +67,11 @@ export class ReadQueries {
   overview(accountId: number | undefined, now: number): OverviewRow[] {
     const filter = accountId === undefined ? '' : 'AND d.account_id = ?';
     const args = accountId === undefined ? [] : [accountId];
-    const domains = this.db
-      .prepare(
-        `SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn FROM domains d
+    const domains = prepared(
+      this.db,
+      `SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn FROM domains d
          JOIN accounts a ON a.id = d.account_id WHERE d.removed_at IS NULL ${filter} ORDER BY a.label, d.fqdn`,
-      )
-      .all(...args) as { pk: number; account_id: number; label: string; remote_id: number; fqdn: string }[];
+    ).all(...args) as { pk: number; account_id: number; label: string; remote_id: number; fqdn: string }[];
     const health = this.newestPerDomain<{
       domain_id: number;
       protocols_json: string;
@@ -159,7 +158,7 @@ export class ReadQueries {
     const domain = this.domains.find(accountId, domainId);
     if (!domain) return null;
     const pk = domain.pk;
-    const one = (sql: string) => this.db.prepare(sql).get(pk) as Json | undefined;
+    const one = (sql: string) => prepared(this.db, sql).get(pk) as Json | undefined;
     const health = one(
       'SELECT raw_json FROM health_snapshots WHERE domain_id = ? ORDER BY scanned_at DESC LIMIT 1',
     );
@@ -169,9 +168,10 @@ export class ReadQueries {
     const byProtocol = (table: string) =>
       Object.fromEntries(
         (
-          this.db
-            .prepare(`SELECT protocol, raw_json FROM ${table} WHERE domain_id = ? ORDER BY protocol`)
-            .all(pk) as {
+          prepared(
+            this.db,
+            `SELECT protocol, raw_json FROM ${table} WHERE domain_id = ? ORDER BY protocol`,
+          ).all(pk) as {
             protocol: string;
             raw_json: string;
           }[]
@@ -209,20 +209,18 @@ export class ReadQueries {
   }
 
   private latestSources(pk: number, kind: 'failed' | 'sending'): DomainDetail['failedSources'] {
-    const win = this.db
-      .prepare(
-        `SELECT window_start, window_end, fetched_at FROM source_windows WHERE domain_id = ? AND kind = ?
+    const win = prepared(
+      this.db,
+      `SELECT window_start, window_end, fetched_at FROM source_windows WHERE domain_id = ? AND kind = ?
          ORDER BY fetched_at DESC LIMIT 1`,
-      )
-      .get(pk, kind) as { window_start: string; window_end: string; fetched_at: string } | undefined;
+    ).get(pk, kind) as { window_start: string; window_end: string; fetched_at: string } | undefined;
     if (!win) return null;
     const sources = (
-      this.db
-        .prepare(
-          `SELECT raw_json FROM source_entries WHERE domain_id = ? AND kind = ? AND window_start = ? AND window_end = ?
+      prepared(
+        this.db,
+        `SELECT raw_json FROM source_entries WHERE domain_id = ? AND kind = ? AND window_start = ? AND window_end = ?
            ORDER BY position`,
-        )
-        .all(pk, kind, win.window_start, win.window_end) as { raw_json: string }[]
+      ).all(pk, kind, win.window_start, win.window_end) as { raw_json: string }[]
     ).map((r) => JSON.parse(r.raw_json) as Json);
     return {
       window: win.window_start || win.window_end ? { start: win.window_start, end: win.window_end } : null,
@@ -248,7 +246,7 @@ export class ReadQueries {
     };
     const range = (col: string) =>
       `(@since IS NULL OR ${col} >= @since) AND (@until IS NULL OR ${col} <= @until)`;
-    const newestFirst = (sql: string) => (this.db.prepare(sql).all(params) as Json[]).reverse();
+    const newestFirst = (sql: string) => (prepared(this.db, sql).all(params) as Json[]).reverse();
     const rows: Record<HistoryKind, () => unknown[]> = {
       health: () =>
         newestFirst(

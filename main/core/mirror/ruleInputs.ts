@@ -5,6 +5,7 @@ import type { KnownThreats } from '../alerts/rules/threatSourceAppeared.ts';
 import { readingFromDnsEvents, readingFromHealth, type ProtocolReading } from '../alerts/protocolReading.ts';
 import type { LatestDnsEvents } from '../alerts/types.ts';
 import { isProtocol } from '../signals/primitives.ts';
+import { prepared } from './preparedStatements.ts';
 
 // The rules compare state the mirror holds before a write with state it holds after: reading both from the
 // same tables (rather than from the payload) means backfilled old rows never look like news.
@@ -22,12 +23,11 @@ export function latestHealth(
   db: Database,
   domainPk: number,
 ): { protocols: ProtocolReading; health: HealthReading } | null {
-  const row = db
-    .prepare(
-      `SELECT scanned_at, result, protocols_json, protocols_passing, total_protocols FROM health_snapshots
+  const row = prepared(
+    db,
+    `SELECT scanned_at, result, protocols_json, protocols_passing, total_protocols FROM health_snapshots
        WHERE domain_id = ? ORDER BY scanned_at DESC LIMIT 1`,
-    )
-    .get(domainPk) as HealthRow | undefined;
+  ).get(domainPk) as HealthRow | undefined;
   if (!row) return null;
   const flags = JSON.parse(row.protocols_json) as Record<string, unknown>;
   const passing = row.protocols_passing ?? Object.values(flags).filter((v) => v === true).length;
@@ -39,13 +39,12 @@ export function latestHealth(
 
 /** The latest stored DNS event per protocol (ties on time go to the higher event id). */
 export function latestDnsEvents(db: Database, domainPk: number): LatestDnsEvents {
-  const rows = db
-    .prepare(
-      `SELECT record_type, action, occurred_at, remote_id FROM (
+  const rows = prepared(
+    db,
+    `SELECT record_type, action, occurred_at, remote_id FROM (
          SELECT *, row_number() OVER (PARTITION BY record_type ORDER BY occurred_at DESC, remote_id DESC) AS n
          FROM dns_events WHERE domain_id = ?) WHERE n = 1`,
-    )
-    .all(domainPk) as { record_type: string; action: string; occurred_at: string; remote_id: number }[];
+  ).all(domainPk) as { record_type: string; action: string; occurred_at: string; remote_id: number }[];
   const latest: LatestDnsEvents = {};
   for (const r of rows) {
     if (isProtocol(r.record_type)) {
@@ -65,19 +64,18 @@ export function dnsReading(db: Database, domainPk: number, everFetched: boolean)
 
 /** The latest security score reading, or null. */
 export function latestScore(db: Database, domainPk: number): ScoreReading | null {
-  const row = db
-    .prepare(
-      'SELECT score, computed_at FROM security_scores WHERE domain_id = ? ORDER BY computed_at DESC LIMIT 1',
-    )
-    .get(domainPk) as { score: number; computed_at: string } | undefined;
+  const row = prepared(
+    db,
+    'SELECT score, computed_at FROM security_scores WHERE domain_id = ? ORDER BY computed_at DESC LIMIT 1',
+  ).get(domainPk) as { score: number; computed_at: string } | undefined;
   return row ? { score: row.score, at: row.computed_at } : null;
 }
 
 /** Every registered threat ever seen on the domain. */
 export function knownThreats(db: Database, domainPk: number): KnownThreats {
-  const rows = db
-    .prepare('SELECT source_name FROM threat_sources_seen WHERE domain_id = ?')
-    .all(domainPk) as {
+  const rows = prepared(db, 'SELECT source_name FROM threat_sources_seen WHERE domain_id = ?').all(
+    domainPk,
+  ) as {
     source_name: string;
   }[];
   return { known: new Set(rows.map((r) => r.source_name)) };
@@ -85,7 +83,8 @@ export function knownThreats(db: Database, domainPk: number): KnownThreats {
 
 /** Remember registered threats as seen (once per source per domain). */
 export function rememberThreats(db: Database, domainPk: number, names: Iterable<string>, at: string): void {
-  const insert = db.prepare(
+  const insert = prepared(
+    db,
     'INSERT INTO threat_sources_seen (domain_id, source_name, first_seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   );
   for (const name of names) insert.run(domainPk, name, at);

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../alerts/types.ts';
 import { MirrorError } from './mirrorError.ts';
+import { prepared } from './preparedStatements.ts';
 
 const hour = z.number().int().min(0).max(23);
 
@@ -30,7 +31,7 @@ export class SettingsStore {
 
   /** The stored value, or undefined. */
   get(key: string): unknown {
-    const row = this.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as
+    const row = prepared(this.db, 'SELECT value_json FROM settings WHERE key = ?').get(key) as
       { value_json: string } | undefined;
     return row ? (JSON.parse(row.value_json) as unknown) : undefined;
   }
@@ -38,17 +39,16 @@ export class SettingsStore {
   /** Store a JSON value; undefined deletes the key. */
   set(key: string, value: unknown, at: string): void {
     if (value === undefined) {
-      this.db.prepare('DELETE FROM settings WHERE key = ?').run(key);
+      prepared(this.db, 'DELETE FROM settings WHERE key = ?').run(key);
       return;
     }
     const text = JSON.stringify(value);
     if (text === undefined) throw new MirrorError('invalid_input', `setting ${key} is not JSON-serialisable`);
-    this.db
-      .prepare(
-        `INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)
+    prepared(
+      this.db,
+      `INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
-      )
-      .run(key, text, at);
+    ).run(key, text, at);
   }
 
   /** Alert settings over the defaults; a stored value that no longer validates falls back to the defaults. */

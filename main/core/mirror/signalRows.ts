@@ -4,6 +4,7 @@ import type { DnsEvent } from '../signals/dnsTimeline.ts';
 import type { HealthHistoryRow, HealthSnapshot } from '../signals/health.ts';
 import type { SendingSource } from '../signals/sendingSources.ts';
 import { toIso } from './isoTime.ts';
+import { prepared } from './preparedStatements.ts';
 
 /** Where and when a per-domain payload is being stored. */
 export interface RowTarget {
@@ -54,14 +55,17 @@ function writeSources(
 ): void {
   const { domainPk, window } = target;
   // The answer for a window replaces the previous answer for that window as a whole.
-  db.prepare(
+  prepared(
+    db,
     'DELETE FROM source_windows WHERE domain_id = ? AND kind = ? AND window_start = ? AND window_end = ?',
   ).run(domainPk, kind, window.start, window.end);
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO source_windows (domain_id, kind, window_start, window_end, raw_json, fetched_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
   ).run(domainPk, kind, window.start, window.end, json(envelope), target.fetchedAt);
-  const insert = db.prepare(
+  const insert = prepared(
+    db,
     `INSERT INTO source_entries (domain_id, kind, window_start, window_end, position, source_name, total_count,
        dmarc_pass, dmarc_fail, compliance, status, is_registered_threat, raw_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -87,7 +91,8 @@ function writeSources(
 
 function writeDnsEvents(db: Database, events: DnsEvent[], target: RowTarget): void {
   // Events are immutable facts: the remote id dedupes them across overlapping fetches.
-  const insert = db.prepare(
+  const insert = prepared(
+    db,
     `INSERT INTO dns_events (domain_id, remote_id, record_type, action, record_value, status_before, status_after,
        occurred_at, raw_json, fetched_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (domain_id, remote_id) DO NOTHING`,
@@ -115,7 +120,8 @@ function withoutKey(payload: Record<string, unknown>, key: string): Record<strin
 
 const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
   health(db, payload, target) {
-    db.prepare(
+    prepared(
+      db,
       `${HEALTH_INSERT} ON CONFLICT (domain_id, scanned_at) DO UPDATE SET remote_id = coalesce(excluded.remote_id, remote_id),
        source = excluded.source, result = excluded.result, mail_provider = excluded.mail_provider,
        protocols_json = excluded.protocols_json, protocols_passing = excluded.protocols_passing,
@@ -125,11 +131,12 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
   },
   health_history(db, payload, target) {
     // A history row never overwrites a stored snapshot (the current-snapshot answer carries more fields).
-    const insert = db.prepare(`${HEALTH_INSERT} ON CONFLICT (domain_id, scanned_at) DO NOTHING`);
+    const insert = prepared(db, `${HEALTH_INSERT} ON CONFLICT (domain_id, scanned_at) DO NOTHING`);
     for (const row of payload) insert.run(healthRow(row, target));
   },
   security_score(db, payload, target) {
-    db.prepare(
+    prepared(
+      db,
       `INSERT INTO security_scores (domain_id, computed_at, score, max_score, interpretation, message, raw_json, fetched_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (domain_id, computed_at) DO UPDATE SET score = excluded.score, max_score = excluded.max_score,
@@ -147,7 +154,8 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
     );
   },
   score_history(db, payload, target) {
-    const insert = db.prepare(
+    const insert = prepared(
+      db,
       `INSERT INTO score_history (domain_id, scanned_at, derived_score, protocols_passing, total_protocols, result,
          raw_json, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (domain_id, scanned_at) DO UPDATE SET derived_score = excluded.derived_score,
@@ -174,7 +182,8 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
     writeSources(db, 'sending', withoutKey(payload, 'services'), payload.services, target);
   },
   mail_volume(db, payload, target) {
-    const insert = db.prepare(
+    const insert = prepared(
+      db,
       `INSERT INTO mail_volume_days (domain_id, date, total, delivered, quarantined, rejected, dmarc_pass, dmarc_fail,
          raw_json, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (domain_id, date) DO UPDATE SET total = excluded.total, delivered = excluded.delivered,
@@ -201,7 +210,8 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
   },
   dns_timeline(db, payload, target) {
     writeDnsEvents(db, payload.events, target);
-    const upsert = db.prepare(
+    const upsert = prepared(
+      db,
       `INSERT INTO dns_timeline_summary (domain_id, protocol, current_status, last_connected, last_disconnected,
          connection_count, disconnection_count, raw_json, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (domain_id, protocol) DO UPDATE SET current_status = excluded.current_status,
@@ -225,8 +235,9 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
   },
   dns_current(db, payload, target) {
     // The answer is the complete current map: a protocol it no longer lists is no longer current.
-    db.prepare('DELETE FROM dns_current WHERE domain_id = ?').run(target.domainPk);
-    const insert = db.prepare(
+    prepared(db, 'DELETE FROM dns_current WHERE domain_id = ?').run(target.domainPk);
+    const insert = prepared(
+      db,
       `INSERT INTO dns_current (domain_id, protocol, current_status, verified, status, last_connected,
          last_disconnected, record_value, lookup_count, raw_json, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -247,7 +258,8 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
     }
   },
   dns_history(db, payload, target) {
-    const insert = db.prepare(
+    const insert = prepared(
+      db,
       `INSERT OR IGNORE INTO dns_record_history (domain_id, record_type, occurred_at, record_value, lookup_count,
          raw_json, fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -264,7 +276,8 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
     }
   },
   dns_snapshots(db, payload, target) {
-    const insert = db.prepare(
+    const insert = prepared(
+      db,
       `INSERT INTO dns_snapshots (domain_id, record_type, remote_id, record_value, occurred_at, lookup_count, raw_json,
          fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (domain_id, record_type, remote_id) DO NOTHING`,
     );
@@ -284,7 +297,8 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
     }
   },
   tls_rpt(db, payload, target) {
-    db.prepare(
+    prepared(
+      db,
       `INSERT INTO tls_rpt_summaries (domain_id, config_json, failures_json, raw_json, fetched_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (domain_id) DO UPDATE SET config_json = excluded.config_json,
          failures_json = excluded.failures_json, raw_json = excluded.raw_json, fetched_at = excluded.fetched_at`,
@@ -299,7 +313,8 @@ const WRITERS: { [S in PerDomainSignal]: Writer<S> } = {
   dashboard_cache(db, payload, target) {
     const start = target.window.start || payload.start_date || '';
     const end = target.window.end || payload.end_date || '';
-    db.prepare(
+    prepared(
+      db,
       `INSERT INTO dashboard_cache (domain_id, window_start, window_end, cached, cached_at, data_json, raw_json, fetched_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (domain_id, window_start, window_end) DO UPDATE SET cached = excluded.cached,

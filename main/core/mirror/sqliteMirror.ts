@@ -43,6 +43,7 @@ import type {
   WriteResult,
   WriteSignalInput,
 } from './types.ts';
+import { prepared } from './preparedStatements.ts';
 
 const DNS_SIGNALS: readonly SignalName[] = ['dns_changes', 'dns_timeline'];
 
@@ -266,7 +267,7 @@ export class SqliteMirror implements Mirror {
     const domain = domainId === null ? undefined : this.domains.find(accountId, domainId);
     if (domainId !== null && !domain) return null;
     const pk = domain?.pk ?? null;
-    const max = (sql: string) => (this.db.prepare(sql).get(pk) as { v: string | null }).v;
+    const max = (sql: string) => (prepared(this.db, sql).get(pk) as { v: string | null }).v;
     switch (signal) {
       case 'dns_changes':
       case 'dns_timeline':

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
 import type { SyncError, SyncErrorInput, SyncState } from './types.ts';
+import { prepared } from './preparedStatements.ts';
 
 interface SyncRow {
   id: number;
@@ -66,24 +67,25 @@ export class SyncStateStore {
   constructor(private readonly db: Database) {}
 
   private ensure(accountId: number, domainPk: number | null, signal: SignalName): number {
-    const existing = this.db
-      .prepare(
-        'SELECT id FROM sync_state WHERE account_id = ? AND ifnull(domain_id, 0) = ifnull(?, 0) AND signal = ?',
-      )
-      .get(accountId, domainPk, signal) as { id: number } | undefined;
+    const existing = prepared(
+      this.db,
+      'SELECT id FROM sync_state WHERE account_id = ? AND ifnull(domain_id, 0) = ifnull(?, 0) AND signal = ?',
+    ).get(accountId, domainPk, signal) as { id: number } | undefined;
     if (existing) return existing.id;
     return Number(
-      this.db
-        .prepare('INSERT INTO sync_state (account_id, domain_id, signal, period_seconds) VALUES (?, ?, ?, ?)')
-        .run(accountId, domainPk, signal, SIGNALS[signal].periodSeconds).lastInsertRowid,
+      prepared(
+        this.db,
+        'INSERT INTO sync_state (account_id, domain_id, signal, period_seconds) VALUES (?, ?, ?, ?)',
+      ).run(accountId, domainPk, signal, SIGNALS[signal].periodSeconds).lastInsertRowid,
     );
   }
 
   /** The state, or undefined when the signal was never attempted. */
   find(accountId: number, domainPk: number | null, signal: SignalName): StoredSyncState | undefined {
-    const row = this.db
-      .prepare(`${SELECT} WHERE s.account_id = ? AND ifnull(s.domain_id, 0) = ifnull(?, 0) AND s.signal = ?`)
-      .get(accountId, domainPk, signal) as SyncRow | undefined;
+    const row = prepared(
+      this.db,
+      `${SELECT} WHERE s.account_id = ? AND ifnull(s.domain_id, 0) = ifnull(?, 0) AND s.signal = ?`,
+    ).get(accountId, domainPk, signal) as SyncRow | undefined;
     return row && toState(row);
   }
 
@@ -91,8 +93,8 @@ export class SyncStateStore {
   list(accountId?: number): StoredSyncState[] {
     const rows = (
       accountId === undefined
-        ? this.db.prepare(`${SELECT} ORDER BY s.account_id, d.fqdn, s.signal`).all()
-        : this.db.prepare(`${SELECT} WHERE s.account_id = ? ORDER BY d.fqdn, s.signal`).all(accountId)
+        ? prepared(this.db, `${SELECT} ORDER BY s.account_id, d.fqdn, s.signal`).all()
+        : prepared(this.db, `${SELECT} WHERE s.account_id = ? ORDER BY d.fqdn, s.signal`).all(accountId)
     ) as SyncRow[];
     return rows.map(toState);
   }
@@ -106,15 +108,14 @@ export class SyncStateStore {
     nextDueAt: string | null,
   ): void {
     const id = this.ensure(accountId, domainPk, signal);
-    this.db
-      .prepare(
-        `UPDATE sync_state SET last_success_at = @at, last_attempt_at = @at, error_code = NULL, error_status = NULL,
+    prepared(
+      this.db,
+      `UPDATE sync_state SET last_success_at = @at, last_attempt_at = @at, error_code = NULL, error_status = NULL,
            error_message = NULL, error_request_id = NULL, error_retryable = NULL, error_missing_scope = NULL,
            error_at = NULL, consecutive_failures = 0,
            next_due_at = coalesce(@next, strftime('%Y-%m-%dT%H:%M:%fZ', @at, '+' || period_seconds || ' seconds'))
          WHERE id = @id`,
-      )
-      .run({ id, at, next: nextDueAt });
+    ).run({ id, at, next: nextDueAt });
   }
 
   /** A failure: the error is recorded, failures counted; the data is not touched. */
@@ -127,25 +128,24 @@ export class SyncStateStore {
     nextDueAt: string | null,
   ): void {
     const id = this.ensure(accountId, domainPk, signal);
-    this.db
-      .prepare(
-        `UPDATE sync_state SET last_attempt_at = @at, error_code = @code, error_status = @status,
+    prepared(
+      this.db,
+      `UPDATE sync_state SET last_attempt_at = @at, error_code = @code, error_status = @status,
            error_message = @message, error_request_id = @requestId, error_retryable = @retryable,
            error_missing_scope = @missingScope, error_at = @at, consecutive_failures = consecutive_failures + 1,
            next_due_at = coalesce(@next, next_due_at)
          WHERE id = @id`,
-      )
-      .run({
-        id,
-        at,
-        code: String(error.code),
-        status: Number.isFinite(error.status) ? error.status : 0,
-        message: String(error.message),
-        requestId: String(error.requestId ?? ''),
-        retryable: error.retryable ? 1 : 0,
-        missingScope: error.missingScope ?? null,
-        next: nextDueAt,
-      });
+    ).run({
+      id,
+      at,
+      code: String(error.code),
+      status: Number.isFinite(error.status) ? error.status : 0,
+      message: String(error.message),
+      requestId: String(error.requestId ?? ''),
+      retryable: error.retryable ? 1 : 0,
+      missingScope: error.missingScope ?? null,
+      next: nextDueAt,
+    });
   }
 
   /** Set the next due time, and the period when given. */
@@ -157,10 +157,9 @@ export class SyncStateStore {
     periodSeconds: number | undefined,
   ): void {
     const id = this.ensure(accountId, domainPk, signal);
-    this.db
-      .prepare(
-        'UPDATE sync_state SET next_due_at = ?, period_seconds = coalesce(?, period_seconds) WHERE id = ?',
-      )
-      .run(nextDueAt, periodSeconds ?? null, id);
+    prepared(
+      this.db,
+      'UPDATE sync_state SET next_due_at = ?, period_seconds = coalesce(?, period_seconds) WHERE id = ?',
+    ).run(nextDueAt, periodSeconds ?? null, id);
   }
 }
