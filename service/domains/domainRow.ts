@@ -1,6 +1,7 @@
 /** The `domains` row, its lookup for an operation, and the visibility rule of members. */
 import type { ServiceContext, AuthContext } from '../http/operation.ts';
 import { notFound } from '../http/serviceError.ts';
+import { VISIBLE_DOMAIN_CONDITION } from './visibility.ts';
 
 /** A row of the `domains` table (001_core.sql). */
 export interface DomainRow {
@@ -23,7 +24,8 @@ export interface DomainRow {
 }
 
 /**
- * The domain `domainId` of the caller's team, or 404 not_found (missing and other-team domains look the
+ * The domain `domainId` if the caller may see it (./visibility.ts: of the caller's team and, for members with
+ * an assignable role, granted to them), or 404 not_found (missing, other-team and not-granted domains look the
  * same, so ids of other accounts are not disclosed).
  */
 export function requireDomain(
@@ -33,8 +35,10 @@ export function requireDomain(
 ): DomainRow {
   const row = auth
     ? ctx.db
-        .prepare<[number, number], DomainRow>('SELECT * FROM domains WHERE id = ? AND team_id = ?')
-        .get(domainId, auth.teamId)
+        .prepare<{ id: number; teamId: number; userId: number }, DomainRow>(
+          `SELECT d.* FROM domains d WHERE d.id = @id AND ${VISIBLE_DOMAIN_CONDITION}`,
+        )
+        .get({ id: domainId, teamId: auth.teamId, userId: auth.userId })
     : undefined;
   if (!row) throw notFound('Domain');
   return row;

@@ -462,3 +462,20 @@ describe('recommendation from aggregate data', () => {
     expect(data).toMatchObject({ current_policy: 'reject', recommended_policy: 'reject', ready: false });
   });
 });
+
+describe('members see only the domains granted to them', () => {
+  it('answers 404 to a viewer for the hosted record of a domain not granted, 200 once granted', async () => {
+    const id = addDomain(svc.seed!.teamId, 'dmarc-granted.example');
+    expect((await svc.call('POST', `/domains/${id}/hosted-dmarc`, { token: owner })).status).toBe(201);
+    const { token: viewer } = await svc.createToken(['domains:read'], { userId: svc.seed!.members.viewer });
+    const before = await svc.call('GET', `/domains/${id}/hosted-dmarc`, { token: viewer });
+    expect(before.status).toBe(404);
+    expect(before.body.error.code).toBe('not_found');
+    svc.db
+      .prepare('INSERT INTO user_domains (user_id, domain_id) VALUES (?, ?)')
+      .run(svc.seed!.members.viewer, id);
+    const after = await svc.call('GET', `/domains/${id}/hosted-dmarc`, { token: viewer });
+    expect(after.status).toBe(200);
+    expect(after.body.data.domain_id).toBe(id);
+  });
+});
