@@ -33,6 +33,8 @@ export interface SyncEngineOptions {
 export class SyncEngine {
   private readonly syncers = new Map<number, { syncer: AccountSyncer; fingerprint: string }>();
   private handle: { stop(): Promise<void> } | null = null;
+  /** Scheduled ticks still at work; stop() waits for them. */
+  private readonly ticking = new Set<Promise<void>>();
 
   constructor(private readonly o: SyncEngineOptions) {}
 
@@ -110,21 +112,23 @@ export class SyncEngine {
   /** Starts ticking on the scheduler (idempotent). */
   start(scheduler: TickScheduler): void {
     if (this.handle) return;
-    this.handle = scheduler.start(async () => {
-      try {
-        await this.tick();
-      } catch (error) {
+    this.handle = scheduler.start(() => {
+      const run = this.tick().catch((error: unknown) => {
         this.o.logger?.error('sync tick failed', {
           error: error instanceof Error ? error.message : String(error),
         });
-      }
+      });
+      this.ticking.add(run);
+      return run.finally(() => this.ticking.delete(run));
     });
   }
 
-  /** Stops ticking; resolves when the scheduler stopped. */
+  /** Stops ticking; resolves when the scheduler stopped and the tick in flight (if any) finished. */
   async stop(): Promise<void> {
     const handle = this.handle;
     this.handle = null;
     await handle?.stop();
+    // node-cron's stop does not wait for a running tick, and the owner closes the mirror right after.
+    await Promise.all([...this.ticking]);
   }
 }

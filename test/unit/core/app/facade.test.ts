@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { accountKey } from '../../../../main/core/accounts/accountKey.ts';
 import { memorySecretStore } from '../../../../main/core/accounts/memorySecretStore.ts';
 import type { SecretStore } from '../../../../main/core/accounts/secretStore.ts';
@@ -266,5 +266,39 @@ describe('facade settings and delivery', () => {
     expect(shown).toHaveLength(1);
     await notifying.stop();
     expect(seen).toEqual([]);
+  });
+});
+
+describe('facade lifecycle', () => {
+  it('stop() resolves only after the scheduled tick in flight has written its result', async () => {
+    const scheduler = manualScheduler();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    const gated = createAuthwatch({
+      mirror,
+      secretStore: secrets,
+      scheduler,
+      fetch: async (request) => {
+        if (!new URL(request.url).pathname.endsWith('/auth/me')) {
+          held += 1;
+          await gate;
+        }
+        return fetch(request);
+      },
+    });
+    const { account } = await gated.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    gated.start();
+    const tick = scheduler.tick();
+    await vi.waitFor(() => expect(held).toBeGreaterThan(0));
+    let stopped = false;
+    const stopping = gated.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    // The tick's fetch (answered 500) was recorded before stop() resolved, so closing the mirror is safe.
+    expect(mirror.getSyncStates(account.id).some((s) => s.lastError !== null)).toBe(true);
+    await tick;
   });
 });
