@@ -3,6 +3,7 @@
  * domain and writing what a scan found.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
+import { preparedStatement } from '../db/preparedStatement.ts';
 import { PROTOCOLS, type Protocol } from '../../shared/email-auth/protocols.ts';
 
 /** Connection state of a protocol (the interface's ConnectionState). */
@@ -71,18 +72,18 @@ export function passFlags(row: HealthSnapshotRow): Record<Protocol, boolean> {
 
 /** The newest scan of a domain (latest scanned_at; the later row on ties), if any. */
 export function latestSnapshot(db: ServiceDb, domainId: number): HealthSnapshotRow | undefined {
-  return db
-    .prepare<[number], HealthSnapshotRow>(
-      'SELECT * FROM health_snapshots WHERE domain_id = ? ORDER BY scanned_at DESC, id DESC LIMIT 1',
-    )
-    .get(domainId);
+  return preparedStatement<[number], HealthSnapshotRow>(
+    db,
+    'SELECT * FROM health_snapshots WHERE domain_id = ? ORDER BY scanned_at DESC, id DESC LIMIT 1',
+  ).get(domainId);
 }
 
 /** Per-protocol rows of a snapshot. */
 export function snapshotProtocols(db: ServiceDb, snapshotId: number): Map<Protocol, SnapshotProtocolRow> {
-  const rows = db
-    .prepare<[number], SnapshotProtocolRow>('SELECT * FROM health_snapshot_protocols WHERE snapshot_id = ?')
-    .all(snapshotId);
+  const rows = preparedStatement<[number], SnapshotProtocolRow>(
+    db,
+    'SELECT * FROM health_snapshot_protocols WHERE snapshot_id = ?',
+  ).all(snapshotId);
   return new Map(rows.map((r) => [r.protocol, r]));
 }
 
@@ -109,27 +110,27 @@ export function insertSnapshot(db: ServiceDb, s: NewSnapshot): number {
   const pass = (p: Protocol) => (s.protocols[p].pass ? 1 : 0);
   const passing = PROTOCOLS.filter((p) => s.protocols[p].pass).length;
   const id = Number(
-    db
-      .prepare(
-        `INSERT INTO health_snapshots (domain_id, result, mail_provider, dmarc_pass, spf_pass, mta_sts_pass,
+    preparedStatement(
+      db,
+      `INSERT INTO health_snapshots (domain_id, result, mail_provider, dmarc_pass, spf_pass, mta_sts_pass,
            tls_rpt_pass, bimi_pass, protocols_passing, dmarc_record, scanned_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        s.domainId,
-        s.result,
-        s.mailProvider,
-        pass('dmarc'),
-        pass('spf'),
-        pass('mta_sts'),
-        pass('tls_rpt'),
-        pass('bimi'),
-        passing,
-        s.protocols.dmarc.recordValue,
-        s.scannedAt,
-      ).lastInsertRowid,
+    ).run(
+      s.domainId,
+      s.result,
+      s.mailProvider,
+      pass('dmarc'),
+      pass('spf'),
+      pass('mta_sts'),
+      pass('tls_rpt'),
+      pass('bimi'),
+      passing,
+      s.protocols.dmarc.recordValue,
+      s.scannedAt,
+    ).lastInsertRowid,
   );
-  const insert = db.prepare(
+  const insert = preparedStatement(
+    db,
     `INSERT INTO health_snapshot_protocols (snapshot_id, protocol, connection, pass, status, record_value, lookup_count)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -143,12 +144,11 @@ export function insertSnapshot(db: ServiceDb, s: NewSnapshot): number {
 /** Inserts a connect/disconnect event; returns the stored row. Call inside a transaction. */
 export function insertDnsEvent(db: ServiceDb, e: Omit<DnsEventRow, 'id'>): DnsEventRow {
   const id = Number(
-    db
-      .prepare(
-        `INSERT INTO dns_events (domain_id, record_type, action, record_value, status_before, status_after, occurred_at)
+    preparedStatement(
+      db,
+      `INSERT INTO dns_events (domain_id, record_type, action, record_value, status_before, status_after, occurred_at)
          VALUES (@domain_id, @record_type, @action, @record_value, @status_before, @status_after, @occurred_at)`,
-      )
-      .run(e).lastInsertRowid,
+    ).run(e).lastInsertRowid,
   );
   return { id, ...e };
 }
@@ -159,22 +159,20 @@ export function latestRecordSnapshot(
   domainId: number,
   recordType: 'dmarc' | 'spf',
 ): RecordSnapshotRow | undefined {
-  return db
-    .prepare<[number, string], RecordSnapshotRow>(
-      `SELECT * FROM dns_record_snapshots WHERE domain_id = ? AND record_type = ?
+  return preparedStatement<[number, string], RecordSnapshotRow>(
+    db,
+    `SELECT * FROM dns_record_snapshots WHERE domain_id = ? AND record_type = ?
        ORDER BY occurred_at DESC, id DESC LIMIT 1`,
-    )
-    .get(domainId, recordType);
+  ).get(domainId, recordType);
 }
 
 /** Inserts a DMARC or SPF snapshot; returns its id. Call inside a transaction. */
 export function insertRecordSnapshot(db: ServiceDb, s: Omit<RecordSnapshotRow, 'id'>): number {
   return Number(
-    db
-      .prepare(
-        `INSERT INTO dns_record_snapshots (domain_id, record_type, record_value, lookup_count, occurred_at)
+    preparedStatement(
+      db,
+      `INSERT INTO dns_record_snapshots (domain_id, record_type, record_value, lookup_count, occurred_at)
          VALUES (@domain_id, @record_type, @record_value, @lookup_count, @occurred_at)`,
-      )
-      .run(s).lastInsertRowid,
+    ).run(s).lastInsertRowid,
   );
 }
