@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import { ApiError } from '../../shared/api/apiError.ts';
 import { createApiClient } from '../../shared/api/client.ts';
 import { systemClock, type ApiClock } from '../../shared/api/clock.ts';
 import type { ApiEvent } from '../../shared/api/events.ts';
@@ -513,11 +512,3 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
   };
   return facade;
 }
-
-/** True when an error from a facade call came from the service rather than from the arguments. */
-export function isServiceFailure(error: unknown): boolean {
-  return error instanceof AuthwatchError && error.code === 'api_error';
-}
-
-// Re-exported so shells need one import for error checks.
-export { ApiError };
