@@ -43,3 +43,8 @@ export function makeError(ctx: CallContext, spec: ErrorSpec): ApiError {
     path: scrubText(ctx.path, secret),
   });
 }
+
+/** The call's ApiError when its caller cancelled it through the AbortSignal. */
+export function abortedError(ctx: CallContext): ApiError {
+  return makeError(ctx, { status: 0, code: 'aborted', message: 'The call was cancelled.', retryable: false });
+}

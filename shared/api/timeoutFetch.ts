@@ -1,5 +1,5 @@
 import { ApiError } from './apiError.ts';
-import { makeError, type CallContext } from './callContext.ts';
+import { abortedError, makeError, type CallContext } from './callContext.ts';
 
 /** The fetch the client is given: the global one, or a test double. */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -89,14 +89,7 @@ export async function fetchWithTimeout(
 ): Promise<RawResponse> {
   const controller = new AbortController();
   const onCallerAbort = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) {
-    throw makeError(ctx, {
-      status: 0,
-      code: 'aborted',
-      message: 'The call was cancelled.',
-      retryable: false,
-    });
-  }
+  if (options.signal?.aborted) throw abortedError(ctx);
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const timer = setTimeout(() => controller.abort(new DeadlineReached()), options.timeoutMs);
   // Racing the abort keeps the deadline even with a fetch implementation that ignores its signal.
@@ -131,14 +124,7 @@ export async function fetchWithTimeout(
         message: `No complete answer within ${options.timeoutMs} ms.`,
       });
     }
-    if (options.signal?.aborted) {
-      throw makeError(ctx, {
-        status: 0,
-        code: 'aborted',
-        message: 'The call was cancelled.',
-        retryable: false,
-      });
-    }
+    if (options.signal?.aborted) throw abortedError(ctx);
     if (error instanceof ApiError) throw error;
     throw makeError(ctx, { status: 0, code: 'network_error', message: describeNetworkFailure(error) });
   } finally {

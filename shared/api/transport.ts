@@ -1,5 +1,5 @@
 import { ApiError } from './apiError.ts';
-import { makeError, type CallContext } from './callContext.ts';
+import { abortedError, makeError, type CallContext } from './callContext.ts';
 import type { ApiClock } from './clock.ts';
 import { decodeResponse, type DecodedSuccess } from './envelope.ts';
 import { emitEvent, type ApiEventHandler } from './events.ts';
@@ -44,10 +44,6 @@ export function asApiError(error: unknown, ctx: CallContext): ApiError {
   });
 }
 
-function aborted(ctx: CallContext): ApiError {
-  return makeError(ctx, { status: 0, code: 'aborted', message: 'The call was cancelled.', retryable: false });
-}
-
 /** Builds the transport that the typed client hands to openapi-fetch as its `fetch`. */
 export function createTransport(options: TransportOptions): Transport {
   const { clock, budget, onEvent } = options;
@@ -75,7 +71,7 @@ export function createTransport(options: TransportOptions): Transport {
           retryable: true,
         });
       }
-      if (send.signal?.aborted) throw aborted(ctx);
+      if (send.signal?.aborted) throw abortedError(ctx);
       throw error;
     }
   }
@@ -145,7 +141,7 @@ export function createTransport(options: TransportOptions): Transport {
         try {
           await clock.sleep(decision.delayMs, signal);
         } catch {
-          throw aborted(ctx);
+          throw abortedError(ctx);
         }
       }
     },
