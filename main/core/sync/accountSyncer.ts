@@ -19,7 +19,7 @@ import {
   planTick,
   type Stretch,
 } from './planner.ts';
-import { fetchSignal } from './signalFetcher.ts';
+import { fetchSignal, INCREMENTAL } from './signalFetcher.ts';
 import {
   buildJobs,
   CORE_SIGNALS,
@@ -30,8 +30,6 @@ import {
   type SyncJob,
 } from './syncJobs.ts';
 
-/** Signals whose next fetch starts where the mirror's data ends. */
-const INCREMENTAL: ReadonlySet<SignalName> = new Set(['dns_changes', 'health_history', 'score_history']);
 /** Paused for plan or access reasons, the account is re-checked hourly with GET /auth/me (1 request). */
 export const PAUSED_RECHECK_MS = 3_600_000;
 /** How long after a rate-limit hold fetches stay one at a time (parallel calls would all be refused). */
@@ -382,8 +380,13 @@ export class AccountSyncer {
     });
   }
 
+  /** Requests per minute the sync may spend: the sustained rate minus the headroom kept for edits. */
+  private syncCapacity(): number {
+    return Math.max(1, this.o.ratePerMinute - this.o.budget.headroom);
+  }
+
   private stretch(jobs: SyncJob[]): Stretch {
-    return computeStretch(jobs, Math.max(1, this.o.ratePerMinute - this.o.budget.headroom));
+    return computeStretch(jobs, this.syncCapacity());
   }
 
   private isBackfilling(jobs: SyncJob[]): boolean {
@@ -438,9 +441,9 @@ export class AccountSyncer {
     }
     const remaining = left.reduce((n, j) => n + j.cost, 0);
     const spent = this.requests - startRequests;
-    const capacity = Math.max(1, this.o.ratePerMinute - this.o.budget.headroom);
     const budgetWait =
-      (Math.max(0, remaining - this.o.budget.available({ priority: 'background' })) / capacity) * 60;
+      (Math.max(0, remaining - this.o.budget.available({ priority: 'background' })) / this.syncCapacity()) *
+      60;
     const perRequest = spent > 0 ? (now - startedAt) / 1000 / spent : 0;
     const width = Math.max(1, this.o.concurrency ?? 4);
     this.emit({

@@ -8,7 +8,11 @@ export const BACKFILL_DAYS = 90;
 /** The window the interface uses by default; later fetches of non-incremental signals ask for it. */
 export const DEFAULT_WINDOW_DAYS = 30;
 /** Signals fetched incrementally: start_date from the newest remote date the mirror holds. */
-const INCREMENTAL: ReadonlySet<SignalName> = new Set(['dns_changes', 'health_history', 'score_history']);
+export const INCREMENTAL: ReadonlySet<SignalName> = new Set([
+  'dns_changes',
+  'health_history',
+  'score_history',
+]);
 
 /** Lists that take only `limit` (default 10): asked for the interface's maximum of 100. */
 const LIMIT_ONLY: ReadonlySet<SignalName> = new Set([
