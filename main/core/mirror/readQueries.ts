@@ -199,10 +199,7 @@ export class ReadQueries {
           }
         : null,
       dashboardCache: dashboard ? parse(dashboard.raw_json as string) : null,
-      syncStates: this.syncStates
-        .list(accountId)
-        .filter((s) => s.domainPk === pk)
-        .map(publicSyncState),
+      syncStates: this.syncStates.listForDomain(accountId, pk).map(publicSyncState),
       openAlerts: this.alerts.list({ accountId, domainId, open: true, limit: 1000 }),
       muted: this.alerts.muteOf(pk, now),
     };

@@ -99,6 +99,15 @@ export class SyncStateStore {
     return rows.map(toState);
   }
 
+  /** Every state of one domain of an account, by signal. */
+  listForDomain(accountId: number, domainPk: number): StoredSyncState[] {
+    const rows = prepared(
+      this.db,
+      `${SELECT} WHERE s.account_id = ? AND s.domain_id = ? ORDER BY s.signal`,
+    ).all(accountId, domainPk) as SyncRow[];
+    return rows.map(toState);
+  }
+
   /** A success: fresh data, no error, failures reset; next due at nextDueAt or at + period. */
   success(
     accountId: number,
