@@ -2,26 +2,15 @@
  * GET /audit-logs (filters, newest first, paginated) and GET /audit-logs/{log_id}; both limited to the
  * caller's team (another team's entry → 404 not_found).
  */
+import type { components } from '../../shared/api/types.gen.ts';
 import type { OperationHandlers } from '../http/operation.ts';
 import { notFound } from '../http/serviceError.ts';
 import { requireAuth } from '../http/requireAuth.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { optionalDateWindow } from '../http/dateWindow.ts';
 
-interface AuditRow {
-  id: number;
-  request_id: string;
-  action: string;
-  method: string;
-  path: string;
-  status_code: number;
-  ip_address: string;
-  token_id: number;
-  token_name: string;
-  user_id: number;
-  team_id: number;
-  created_at: string;
-}
+/** A stored row has exactly the columns of the document's audit log object. */
+type AuditRow = components['schemas']['AuditLog'];
 
 /** The audit log object (every stored column). */
 function presentAudit(row: AuditRow): AuditRow {

@@ -1,5 +1,6 @@
 // The audit log over real HTTP: what is recorded, with which request_id and label, every filter of
 // GET /audit-logs, newest-first order, and team isolation.
+import type { components } from '../../../shared/api/types.gen.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, stopService } from '../../../test/support/serviceHarness.ts';
 import type { ServiceHarness } from '../../../test/support/serviceHarness.ts';
@@ -18,20 +19,7 @@ const ids = {
   altBase: 'aaaaaaaa-0000-4000-8000-000000000007',
 };
 
-interface Entry {
-  id: number;
-  request_id: string;
-  action: string;
-  method: string;
-  path: string;
-  status_code: number;
-  ip_address: string;
-  token_id: number;
-  token_name: string;
-  user_id: number;
-  team_id: number;
-  created_at: string;
-}
+type Entry = components['schemas']['AuditLog'];
 
 async function list(query: Record<string, string | number> = {}): Promise<Entry[]> {
   const res = await svc.call('GET', '/audit-logs', { token: auditor.token, query: { limit: 100, ...query } });
