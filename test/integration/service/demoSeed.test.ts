@@ -25,6 +25,11 @@ function idOf(fqdn: string): number {
   return id;
 }
 
+/** Each readiness check's id → whether it passed. */
+function checkResults(readiness: { checks: { id: string; passed: boolean }[] }): Record<string, boolean> {
+  return Object.fromEntries(readiness.checks.map((c) => [c.id, c.passed]));
+}
+
 async function get(path: string, query?: Record<string, string | number>) {
   const res = await svc.call('GET', path, { token, query });
   expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
@@ -91,9 +96,7 @@ describe('demo portfolio', () => {
 
   it('shows the flagship fully BIMI-ready: every check passes, the certificate included', async () => {
     const readiness = (await get(`/domains/${idOf('acme.example')}/bimi/readiness`)).data;
-    const passed = Object.fromEntries(
-      readiness.checks.map((c: { id: string; passed: boolean }) => [c.id, c.passed]),
-    );
+    const passed = checkResults(readiness);
     expect(passed).toEqual({
       dmarc_enforced: true,
       spf_present: true,
@@ -106,9 +109,7 @@ describe('demo portfolio', () => {
 
   it('shows the BIMI-ready brand: enforcing DMARC, SPF, a published record and a valid Tiny PS logo', async () => {
     const readiness = (await get(`/domains/${idOf('acme-brand.example')}/bimi/readiness`)).data;
-    const passed = Object.fromEntries(
-      readiness.checks.map((c: { id: string; passed: boolean }) => [c.id, c.passed]),
-    );
+    const passed = checkResults(readiness);
     expect(passed).toEqual({
       dmarc_enforced: true,
       spf_present: true,
