@@ -117,11 +117,13 @@ export class AccountManager {
     }
     const oldKey = accountKey(before);
     const token = input.token ?? (await this.secrets.get(oldKey));
+    let identity: AccountIdentity | null = null;
     if (input.token !== undefined || baseUrl !== before.baseUrl) {
       if (!token)
         throw new AuthwatchError('invalid_arguments', 'A token is needed to check the new settings.');
       const checked = await this.check(baseUrl, token);
       if (!checked.ok) throw rejected(checked);
+      identity = checked.identity;
     }
     const after = this.mirror.upsertAccount({ id: before.id, label, baseUrl });
     const newKey = accountKey(after);
@@ -130,6 +132,9 @@ export class AccountManager {
       if (newKey !== oldKey) await this.secrets.delete(oldKey).catch(() => false);
     }
     if (input.token !== undefined && after.pausedReason) this.mirror.setAccountPaused(after.id, null);
+    // A new token may hold scopes the old one lacked: signals stopped for a scope are tried at the next
+    // tick rather than a day later, and the scope alerts the new token answers are resolved now.
+    if (input.token !== undefined && identity) this.mirror.clearScopeHolds(after.id, identity.scopes);
     return view(this.get(after.id));
   }
 

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertRules } from '../alerts/ruleSet.ts';
+import { accountAlertKey } from '../alerts/keys.ts';
 import { accountAlertEvent } from '../alerts/rules/accountAlerts.ts';
 import { inQuietHours } from '../alerts/quietHours.ts';
 import type { AlertDomain, AlertEvent, AlertSettings, RuleContext } from '../alerts/types.ts';
@@ -246,6 +247,19 @@ export class SqliteMirror implements Mirror {
 
   getSyncStates(accountId: number): SyncState[] {
     return this.syncStates.list(accountId).map(publicSyncState);
+  }
+
+  clearScopeHolds(accountId: number, grantedScopes: readonly string[], at?: Instant): WriteResult {
+    const when = this.nowIso(at);
+    return this.db.transaction((): WriteResult => {
+      this.accounts.require(accountId);
+      this.syncStates.clearScopeHolds(accountId);
+      const events: AlertEvent[] = grantedScopes.map((scope) => ({
+        type: 'resolve',
+        dedupeKey: accountAlertKey(accountId, 'scope_missing', scope),
+      }));
+      return this.alertStore.apply(accountId, null, events, when);
+    })();
   }
 
   setNextDue(input: SetNextDueInput): void {

@@ -157,6 +157,14 @@ export class SyncStateStore {
     });
   }
 
+  /** Lifts the hold of every signal of the account stopped for a missing scope (they are due at once). */
+  clearScopeHolds(accountId: number): void {
+    prepared(
+      this.db,
+      `UPDATE sync_state SET next_due_at = NULL WHERE account_id = ? AND error_code = 'insufficient_scope'`,
+    ).run(accountId);
+  }
+
   /** Set the next due time, and the period when given. */
   setNextDue(
     accountId: number,

@@ -315,6 +315,11 @@ export interface Mirror {
   raiseAccountAlert(input: RaiseAccountAlertInput): WriteResult;
   /** Every sync state of the account. */
   getSyncStates(accountId: number): SyncState[];
+  /**
+   * A new token was stored: signals stopped for a missing scope become due now, and the open scope_missing
+   * alerts of the scopes in `grantedScopes` (what the new token holds) are resolved.
+   */
+  clearScopeHolds(accountId: number, grantedScopes: readonly string[], at?: Instant): WriteResult;
   /** Set when a signal is next due (and optionally its period). */
   setNextDue(input: SetNextDueInput): void;
   /**

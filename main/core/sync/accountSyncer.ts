@@ -1,3 +1,4 @@
+import { isApiError } from '../../../shared/api/apiError.ts';
 import type { BudgetPriority, RateBudget } from '../../../shared/api/rateBudget.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
@@ -98,7 +99,15 @@ export interface PassResult {
   paused: AccountBlockReason | null;
   /** Set when the pass gave up waiting for the rate limit. */
   rateLimitedUntil: number | null;
+  /**
+   * Jobs the pass should have fetched but did not (it stopped: paused, rate limited, cancelled). Never
+   * counted as fetched: a pass that holds anything back did not sync everything.
+   */
+  heldBack: { domainId: number | null; fqdn: string | null; signal: SignalName }[];
 }
+
+/** How one job of a run ended: stored, its domain left the account's list, or a failure. */
+type JobResult = { kind: 'ok' } | { kind: 'domain_gone' } | FailureOutcome;
 
 /** Freshness and health of one account, for syncStatus(). */
 export interface AccountSyncStatus {
@@ -129,6 +138,8 @@ export class AccountSyncer {
   private serialUntil = 0;
   private lastPausedCheck = 0;
   private running: Promise<unknown> | null = null;
+  /** A domain-list fetch started after a 404, shared by the jobs that met one meanwhile. */
+  private listRefresh: Promise<void> | null = null;
   private requests = 0;
 
   constructor(options: AccountSyncerOptions) {
@@ -196,9 +207,10 @@ export class AccountSyncer {
   }
 
   /**
-   * "Sync now" and `authwatch sync --once`: fetches the domain list and every domain's core signals
-   * whatever their age, plus history and opened panels that are stale against their TARGET period
-   * (failing ones too, backoff ignored), waiting for the budget as needed.
+   * "Sync now" and `authwatch sync --once`: fetches the domain list first, then every domain's core signals
+   * whatever their age, plus history and opened panels that are stale against their TARGET period. Failing
+   * signals are retried too: backoff and scope holds are ignored (the user is asking, and may have fixed the
+   * token), and the budget is waited for as needed.
    */
   async runPass(options: { signal?: AbortSignal } = {}): Promise<PassResult> {
     while (this.running) await this.running.catch(() => undefined);
@@ -222,6 +234,7 @@ export class AccountSyncer {
       errors: [],
       paused: null,
       rateLimitedUntil: null,
+      heldBack: [],
     };
     const attempted = new Set<string>();
     const maxHold = this.o.maxPassHoldMs ?? 5 * 60_000;
@@ -242,24 +255,25 @@ export class AccountSyncer {
         continue;
       }
       const all = this.jobs(now);
-      const due = all.filter((job) => !attempted.has(job.key) && !job.stopped && inPass(job, now));
+      const due = all.filter((job) => !attempted.has(job.key) && inPass(job, now));
       if (due.length === 0) break;
       due.sort((a, b) => compareUrgency(a, b, now, 1));
-      // The domain list first, alone: it decides which domains the rest of the pass covers.
-      const batch = due[0]!.signal === 'domains' ? [due[0]!] : due;
+      // The domain list first, alone, whatever its age: it decides which domains the rest of the pass covers
+      // (a domain deleted on the service must not be asked for).
+      const list = due.find((job) => job.signal === 'domains');
+      const batch = list ? [list] : due;
       const stretch = this.stretch(all);
       const outcome = await this.runJobs(
         batch,
         stretch,
         () => this.emitProgress('pass', start, startedAt, attempted),
-        (job, ok, error) => {
-          if (ok) {
-            attempted.add(job.key);
-            result.fetched += 1;
-          } else if (error && error.kind !== 'rate_limited') {
-            attempted.add(job.key);
+        (job, done) => {
+          if (done.kind === 'rate_limited') return; // waited out, then fetched again
+          attempted.add(job.key);
+          if (done.kind === 'ok') result.fetched += 1;
+          else if (done.kind !== 'domain_gone') {
             result.failed += 1;
-            result.errors.push(passError(job, error));
+            result.errors.push(passError(job, done));
           }
         },
         abort,
@@ -268,6 +282,12 @@ export class AccountSyncer {
         result.paused = (this.account()?.pausedReason as AccountBlockReason | null) ?? 'token_invalid';
         break;
       }
+    }
+    if (result.paused || result.rateLimitedUntil !== null || abort?.aborted) {
+      const now = this.o.clock.now();
+      result.heldBack = this.jobs(now)
+        .filter((job) => !attempted.has(job.key) && inPass(job, now))
+        .map((job) => ({ domainId: job.domainId, fqdn: job.fqdn, signal: job.signal }));
     }
     result.requestsSpent = this.requests - start;
     return result;
@@ -431,9 +451,7 @@ export class AccountSyncer {
       left = jobs.filter((j) => !j.state?.lastAttemptAt && !j.stopped);
       ({ domainsDone, domainsTotal } = this.backfillProgress(jobs));
     } else {
-      left = jobs.filter(
-        (j) => !attempted?.has(j.key) && !j.stopped && isDue({ ...j, notBefore: null }, now, 1),
-      );
+      left = jobs.filter((j) => !attempted?.has(j.key) && inPass(j, now));
       const domains = new Set(jobs.filter((j) => j.domainId !== null).map((j) => j.domainId));
       const pending = new Set(left.map((j) => j.domainId));
       domainsTotal = domains.size;
@@ -465,7 +483,7 @@ export class AccountSyncer {
     jobs: SyncJob[],
     stretch: Stretch,
     afterEach: () => void,
-    report?: (job: SyncJob, ok: boolean, error?: FailureOutcome) => void,
+    report?: (job: SyncJob, result: JobResult) => void,
     abort?: AbortSignal,
     priority: BudgetPriority = 'background',
   ): Promise<'paused' | 'held' | 'done'> {
@@ -475,12 +493,9 @@ export class AccountSyncer {
       while (stop === null && next < jobs.length && !abort?.aborted) {
         const job = jobs[next++]!;
         const outcome = await this.runJob(job, stretch, priority);
-        if (outcome === null) report?.(job, true);
-        else {
-          report?.(job, false, outcome);
-          if (outcome.kind === 'account_blocked') stop = 'paused';
-          else if (outcome.kind === 'rate_limited') stop ??= 'held';
-        }
+        report?.(job, outcome);
+        if (outcome.kind === 'account_blocked') stop = 'paused';
+        else if (outcome.kind === 'rate_limited') stop ??= 'held';
         afterEach();
       }
     };
@@ -490,12 +505,8 @@ export class AccountSyncer {
     return stop ?? 'done';
   }
 
-  /** Fetches and stores one job; returns null on success or the failure's outcome. Never throws. */
-  private async runJob(
-    job: SyncJob,
-    stretch: Stretch,
-    priority: BudgetPriority,
-  ): Promise<FailureOutcome | null> {
+  /** Fetches and stores one job; returns how it ended. Never throws. */
+  private async runJob(job: SyncJob, stretch: Stretch, priority: BudgetPriority): Promise<JobResult> {
     const { mirror, accountId } = this.o;
     const startedAt = this.o.clock.now();
     try {
@@ -521,10 +532,42 @@ export class AccountSyncer {
       } as Parameters<Mirror['writeSignal']>[0]);
       this.emit({ type: 'changed', accountId, domainId: job.domainId, signal: job.signal });
       if (written.alerts.length || written.resolved.length) await this.afterWrite();
-      return null;
+      return { kind: 'ok' };
     } catch (error) {
+      if (job.domainId !== null && isApiError(error) && error.status === 404) {
+        if (await this.leftTheList(job.domainId, startedAt, priority)) return { kind: 'domain_gone' };
+      }
       return this.handleFailure(job, error, startedAt);
     }
+  }
+
+  /**
+   * After a 404 on a domain: whether the domain is no longer in the account's list (deleted on the service).
+   * The list is fetched again unless it was stored after the failed call started; concurrent 404s share
+   * one fetch. Such a 404 is the service agreeing the domain is gone, not a failure of the signal.
+   */
+  private async leftTheList(domainId: number, since: number, priority: BudgetPriority): Promise<boolean> {
+    const listedSince = () => {
+      const at = this.o.mirror
+        .getSyncStates(this.o.accountId)
+        .find((s) => s.domainId === null && s.signal === 'domains')?.lastSuccessAt;
+      return at !== undefined && at !== null && Date.parse(at) >= since;
+    };
+    if (!listedSince()) {
+      this.listRefresh ??= (async () => {
+        const now = this.o.clock.now();
+        const all = this.jobs(now);
+        const list = all.find((job) => job.signal === 'domains');
+        if (list) await this.runJob(list, this.stretch(all), priority);
+      })().finally(() => {
+        this.listRefresh = null;
+      });
+      await this.listRefresh;
+    }
+    const domain = this.o.mirror
+      .listDomains(this.o.accountId, { includeRemoved: true })
+      .find((d) => d.domainId === domainId);
+    return domain !== undefined && domain.removedAt !== null;
   }
 
   private async handleFailure(job: SyncJob, error: unknown, at: number): Promise<FailureOutcome> {
@@ -648,10 +691,13 @@ export class AccountSyncer {
   }
 }
 
-/** Whether a manual pass fetches the job: always for the domain list and core signals, else when stale. */
+/**
+ * Whether a manual pass fetches the job: always for the domain list and core signals, else when stale
+ * against its target period. Holds (error backoff, a missing scope) do not apply: the user is asking now.
+ */
 function inPass(job: SyncJob, now: number): boolean {
   if (job.signal === 'domains' || CORE_SIGNALS.includes(job.signal)) return true;
-  return isDue({ ...job, notBefore: null }, now, 1);
+  return isDue({ ...job, notBefore: null, stopped: false }, now, 1);
 }
 
 function passError(job: SyncJob, outcome: FailureOutcome): PassError {
