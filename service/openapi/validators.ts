@@ -78,19 +78,63 @@ export function compileOperationValidators(
   paramsAjv: Ajv2020,
   bodyAjv: Ajv2020,
 ): OperationValidators {
-  const pathFn = paramsAjv.compile(parametersSchema(op.parameters.filter((p) => p.in === 'path')));
-  const queryFn = paramsAjv.compile(parametersSchema(op.parameters.filter((p) => p.in === 'query')));
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  const queryParams = op.parameters.filter((p) => p.in === 'query');
+  const pathFn = paramsAjv.compile(parametersSchema(pathParams));
+  const queryFn = paramsAjv.compile(parametersSchema(queryParams));
   const bodyFn = op.requestBody ? bodyAjv.compile(absolutize(op.requestBody.schema) as SchemaObject) : null;
   const bodyRequired = op.requestBody?.required === true;
   return {
-    path: (value) => run(pathFn, value, 'path'),
-    query: (value) => run(queryFn, value, 'query'),
+    path: (value) => runParameters(pathFn, pathParams, value, 'path'),
+    query: (value) => runParameters(queryFn, queryParams, value, 'query'),
     body: (value) => {
       if (!bodyFn) return [];
       if (value === undefined) return bodyRequired ? [{ field: 'body', message: 'is required' }] : [];
       return run(bodyFn, value, 'body');
     },
   };
+}
+
+/** Integer parameters as the URL must spell them: decimal digits, optionally signed (no 0x10, 1e3, " 16"). */
+const DECIMAL_INTEGER = /^[+-]?\d+$/;
+
+/**
+ * Validates path or query parameters. Integer parameters are converted here rather than by Ajv's coercion,
+ * which takes anything `Number()` reads (`0x10` → 16, `1e1` → 10, `99999999999999999999` → an inexact 1e20):
+ * an id that is not written in decimal, or that no JavaScript number holds exactly, is refused instead of
+ * silently naming another entry.
+ */
+function runParameters(
+  fn: ValidateFunction,
+  params: DocumentParameter[],
+  value: unknown,
+  root: string,
+): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const refused = new Set<string>();
+  if (value && typeof value === 'object') {
+    const values = value as Record<string, unknown>;
+    for (const p of params) {
+      const raw = values[p.name];
+      if (typeof raw !== 'string' || !isIntegerSchema(p.schema)) continue;
+      const field = `${root}.${p.name}`;
+      const n = Number(raw);
+      if (!DECIMAL_INTEGER.test(raw)) problems.push({ field, message: 'must be a decimal integer' });
+      else if (!Number.isSafeInteger(n)) problems.push({ field, message: 'is out of range' });
+      else {
+        values[p.name] = n;
+        continue;
+      }
+      refused.add(field);
+    }
+  }
+  const rest = run(fn, value, root).filter((problem) => !refused.has(problem.field));
+  return [...problems, ...rest];
+}
+
+function isIntegerSchema(schema: SchemaObject): boolean {
+  const type = schema.type;
+  return type === 'integer' || (Array.isArray(type) && type.includes('integer'));
 }
 
 function run(fn: ValidateFunction, value: unknown, root: string): FieldProblem[] {

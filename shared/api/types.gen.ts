@@ -3032,7 +3032,7 @@ export interface components {
     ReportId: string;
     /** @description Optional UUID used to correlate logs; echoed as request_id in errors. */
     RequestId: string;
-    /** @description 1-based page number. */
+    /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
     Page: number;
     /** @description Items per page (1 to 100). */
     Limit25: number;
@@ -3196,7 +3196,7 @@ export interface operations {
   listTokens: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -3392,7 +3392,7 @@ export interface operations {
   listMyDomains: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -3871,7 +3871,7 @@ export interface operations {
   listDomains: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -4496,7 +4496,7 @@ export interface operations {
   listDomainGroupDomains: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -4826,7 +4826,7 @@ export interface operations {
   listDmarcHistory: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -5048,7 +5048,7 @@ export interface operations {
   listSpfHistory: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -6018,7 +6018,7 @@ export interface operations {
   listTlsRptReports: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -6231,7 +6231,7 @@ export interface operations {
   listTlsRptFailureDetails: {
     parameters: {
       query?: {
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -6317,7 +6317,7 @@ export interface operations {
         start_date?: components['parameters']['StartDate'];
         /** @description Last day of the window, inclusive (YYYY-MM-DD). Default: today. */
         end_date?: components['parameters']['EndDate'];
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -6678,7 +6678,7 @@ export interface operations {
         start_date?: components['parameters']['StartDate'];
         /** @description Last day of the window, inclusive (YYYY-MM-DD). Default: today. */
         end_date?: components['parameters']['EndDate'];
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -6726,7 +6726,7 @@ export interface operations {
         start_date?: components['parameters']['StartDate'];
         /** @description Last day of the window, inclusive (YYYY-MM-DD). Default: today. */
         end_date?: components['parameters']['EndDate'];
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
@@ -6829,7 +6829,7 @@ export interface operations {
         start_date?: components['parameters']['StartDateNoDefault'];
         /** @description Last day, inclusive (YYYY-MM-DD). No default. */
         end_date?: components['parameters']['EndDateNoDefault'];
-        /** @description 1-based page number. */
+        /** @description 1-based page number, at most 2147483647 (a page past the last one is empty; the bound keeps the row offset page × limit a representable integer). */
         page?: components['parameters']['Page'];
         /** @description Items per page (1 to 100). */
         limit?: components['parameters']['Limit25'];
