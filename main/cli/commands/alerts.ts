@@ -1,25 +1,7 @@
-import type { Alert } from '../../core/mirror/types.ts';
+import { alertJson } from '../../core/export/records.ts';
 import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
-
-/** The JSON shape `authwatch alerts --json` prints for each alert (snake_case like the interface). */
-export function alertJson(alert: Alert, accountLabel: string) {
-  return {
-    id: alert.id,
-    account: accountLabel,
-    rule: alert.rule,
-    severity: alert.severity,
-    domain: alert.fqdn,
-    domain_id: alert.domainId,
-    title: alert.title,
-    body: alert.body,
-    first_seen: alert.firstSeenAt,
-    last_seen: alert.lastSeenAt,
-    resolved_at: alert.resolvedAt,
-    acknowledged_at: alert.acknowledgedAt,
-  };
-}
 
 /** `authwatch alerts [--json] [--open]`: alerts from the mirror, newest first. */
 export async function alerts(

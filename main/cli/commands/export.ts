@@ -1,54 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import type { OverviewRow } from '../../core/mirror/types.ts';
+import { EXPORT_COLUMNS, exportRecord } from '../../core/export/records.ts';
 import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
-import { toCsv } from '../csv.ts';
+import { toCsv } from '../../core/export/csv.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
-
-/** Columns of the export, in order. */
-export const EXPORT_COLUMNS = [
-  'account',
-  'domain_id',
-  'fqdn',
-  'health_result',
-  'protocols_passing',
-  'total_protocols',
-  'dmarc',
-  'spf',
-  'mta_sts',
-  'tls_rpt',
-  'bimi',
-  'scanned_at',
-  'score',
-  'max_score',
-  'score_interpretation',
-  'open_alerts',
-  'last_error',
-] as const;
-
-/** One domain's posture as a flat record. */
-export function exportRecord(row: OverviewRow): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
-  const p = row.health?.protocols ?? {};
-  return {
-    account: row.accountLabel,
-    domain_id: row.domainId,
-    fqdn: row.fqdn,
-    health_result: row.health?.result ?? null,
-    protocols_passing: row.health?.passing ?? null,
-    total_protocols: row.health?.total ?? null,
-    dmarc: p.dmarc ?? null,
-    spf: p.spf ?? null,
-    mta_sts: p.mta_sts ?? null,
-    tls_rpt: p.tls_rpt ?? null,
-    bimi: p.bimi ?? null,
-    scanned_at: row.health?.scannedAt ?? null,
-    score: row.score?.score ?? null,
-    max_score: row.score?.maxScore ?? null,
-    score_interpretation: row.score?.interpretation ?? null,
-    open_alerts: row.openAlerts,
-    last_error: row.lastError ? `${row.lastError.signal}: ${row.lastError.code}` : null,
-  };
-}
 
 /** `authwatch export --format csv|json [--out FILE]`: every domain's posture from the mirror. */
 export async function exportCommand(

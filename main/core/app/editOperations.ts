@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { SignalName } from '../signals/catalog.ts';
+import type { EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
+
+export { EDIT_OPERATION_NAMES, type EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
 
 /**
  * Every write the owner can make through the v1 interface, as data: the facade validates the body with
@@ -533,13 +536,7 @@ export const EDIT_OPERATIONS = {
     affects: [],
     summary: 'Update your profile',
   },
-} satisfies Record<string, EditOperation>;
-
-/** Name of an edit operation (its operationId). */
-export type EditOperationName = keyof typeof EDIT_OPERATIONS;
-
-/** All edit operation names. */
-export const EDIT_OPERATION_NAMES = Object.keys(EDIT_OPERATIONS) as EditOperationName[];
+} satisfies Record<EditOperationName, EditOperation>;
 
 /** The path parameters of a template, e.g. ['domain_id', 'include_id']. */
 export function pathParameters(template: string): string[] {

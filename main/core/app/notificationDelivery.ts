@@ -10,7 +10,8 @@ export interface Notifier {
 
 /**
  * Delivers the mirror's pending alerts one by one and records each delivery. Rounds are serialized so two
- * writes finishing together never notify an alert twice.
+ * writes finishing together never notify an alert twice. `mode` holds delivery while notifications are
+ * paused, or records alerts as silenced (channel "silenced", never shown) while they are turned off.
  */
 export function createDelivery(
   mirror: Mirror,
@@ -18,10 +19,23 @@ export function createDelivery(
   now: () => number,
   onDelivered: (alert: Alert) => void,
   onFailure: (alert: Alert, error: unknown) => void,
+  mode: () => 'deliver' | 'hold' | 'silence' = () => 'deliver',
 ): () => Promise<void> {
   let chain: Promise<void> = Promise.resolve();
   const round = async () => {
     if (!notifier) return;
+    const current = mode();
+    if (current === 'hold') return;
+    if (current === 'silence') {
+      const pending = mirror.pendingDeliveries(now());
+      if (pending.length > 0)
+        mirror.markDelivered(
+          pending.map((a) => a.id),
+          'silenced',
+          now(),
+        );
+      return;
+    }
     const channel = notifier.channel ?? 'notifier';
     for (const alert of mirror.pendingDeliveries(now())) {
       try {

@@ -281,10 +281,25 @@ CREATE TABLE domain_mutes (
 );
 `;
 
+// v3: panels the renderer reads on demand (BIMI readiness, TLS-RPT breakdowns, the audit log …), kept for
+// offline review. Keyed by the request (panel, ids, query) within an account; no secret is ever a panel.
+const V3_PANEL_CACHE = `
+CREATE TABLE panel_cache (
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  request_key TEXT NOT NULL,
+  panel TEXT NOT NULL,
+  domain_id INTEGER,
+  fetched_at TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  PRIMARY KEY (account_id, request_key)
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
   { version: 2, name: 'alert snooze and domain mutes', up: (db) => db.exec(V2_SNOOZE_AND_MUTE) },
+  { version: 3, name: 'panel cache', up: (db) => db.exec(V3_PANEL_CACHE) },
 ];
 
 /** The schema version this code writes. */

@@ -10,6 +10,7 @@ import { AlertStore } from './alertStore.ts';
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
 import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
+import { PanelStore, type StoredPanel } from './panelStore.ts';
 import { ReadQueries } from './readQueries.ts';
 import {
   dnsReading,
@@ -56,6 +57,7 @@ export class SqliteMirror implements Mirror {
   private readonly alertStore: AlertStore;
   private readonly settings: SettingsStore;
   private readonly reads: ReadQueries;
+  private readonly panels: PanelStore;
 
   constructor(
     private readonly db: Database,
@@ -68,6 +70,7 @@ export class SqliteMirror implements Mirror {
     this.alertStore = new AlertStore(db);
     this.settings = new SettingsStore(db);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore);
+    this.panels = new PanelStore(db);
   }
 
   private nowIso(at?: Instant): string {
@@ -373,6 +376,23 @@ export class SqliteMirror implements Mirror {
 
   setAlertSettings(patch: Partial<AlertSettings>): AlertSettings {
     return this.settings.setAlertSettings(patch, this.nowIso());
+  }
+
+  getPanel(accountId: number, requestKey: string): StoredPanel | null {
+    return this.panels.get(accountId, requestKey);
+  }
+
+  putPanel(input: {
+    accountId: number;
+    requestKey: string;
+    panel: string;
+    domainId: number | null;
+    payload: unknown;
+    fetchedAt?: Instant;
+  }): StoredPanel {
+    const fetchedAt = this.nowIso(input.fetchedAt);
+    this.panels.put({ ...input, fetchedAt });
+    return { fetchedAt, payload: input.payload };
   }
 
   close(): void {

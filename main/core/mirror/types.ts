@@ -363,6 +363,18 @@ export interface Mirror {
   /** Change some alert settings; returns the full result. Invalid values throw a MirrorError. */
   setAlertSettings(patch: Partial<AlertSettings>): AlertSettings;
 
+  /** A kept on-demand panel answer (see shared/bridge/panels.ts), or null. */
+  getPanel(accountId: number, requestKey: string): { fetchedAt: string; payload: unknown } | null;
+  /** Keep an on-demand panel answer for offline review. */
+  putPanel(input: {
+    accountId: number;
+    requestKey: string;
+    panel: string;
+    domainId: number | null;
+    payload: unknown;
+    fetchedAt?: Instant;
+  }): { fetchedAt: string; payload: unknown };
+
   /** Close the database (checkpoints the WAL). */
   close(): void;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvField, toCsv } from '../../../main/cli/csv.ts';
+import { csvField, toCsv } from '../../../../main/core/export/csv.ts';
 
 describe('CSV export encoding', () => {
   it('quotes commas, quotes and line breaks per RFC 4180', () => {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { EDIT_OPERATION_NAMES } from './editOperations.ts';
+import { EDIT_OPERATION_NAMES } from './editOperationNames.ts';
+import { PANEL_NAMES } from './panels.ts';
 
 /**
- * Arguments of every facade method. The facade is the bridge contract: shells send plain JSON, and each
- * method validates it here before touching the mirror, the keychain or the network.
+ * Arguments of every bridge method. Shells send plain JSON; the facade validates it here before touching the
+ * mirror, the keychain or the network, and the renderer may validate with the same schemas before sending.
  */
 const id = z.number().int().positive();
 /** An instant: ISO 8601 string with zone, or epoch milliseconds. */
@@ -12,7 +13,7 @@ const label = z.string().trim().min(1, 'the label must not be empty').max(100);
 const baseUrl = z.string().trim().min(1, 'the base URL must not be empty').max(2048);
 // Tokens are opaque; bounds only stop absurd pastes. Messages never echo the value.
 const token = z.string().trim().min(8, 'the token looks too short').max(4096);
-const alertRule = z.enum([
+export const alertRule = z.enum([
   'protocol_disconnected',
   'protocol_restored',
   'threat_source_appeared',
@@ -99,11 +100,60 @@ export const updateAccountArgs = z
   });
 
 export const editArgs = z.strictObject({
-  operation: z.enum(EDIT_OPERATION_NAMES as [string, ...string[]]),
+  operation: z.enum(EDIT_OPERATION_NAMES),
   accountId: id,
   /** Remote id of the domain the operation acts on (fills {domain_id}). */
   domainId: id.optional(),
   /** Other path ids: group_id, user_id, include_id, ip_action_id, token_id. */
   params: z.record(z.string().regex(/^[a-z_]+_id$/), id).optional(),
   body: z.unknown().optional(),
+});
+
+/** A panel read: a GET the mirror does not poll, fetched live when asked and kept for offline review. */
+export const readPanelArgs = z.strictObject({
+  panel: z.enum(PANEL_NAMES),
+  accountId: id,
+  /** Remote domain id, for per-domain panels. */
+  domainId: id.optional(),
+  /** Other path ids: user_id, group_id (integers), job_id (a bulk job's id). */
+  params: z
+    .record(z.string().regex(/^[a-z_]+_id$/), z.union([id, z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)]))
+    .optional(),
+  /** Query parameters the panel allows (see PANELS); anything else is refused. */
+  query: z
+    .record(z.string().regex(/^[a-z_]{1,40}$/), z.union([z.string().max(200), z.number(), z.boolean()]))
+    .optional(),
+  /** 'cache' answers from the mirror only; 'refresh' always asks the service; default: refresh when older than 15 min. */
+  mode: z.enum(['auto', 'cache', 'refresh']).optional(),
+});
+
+/** Export of the overview or the alerts. */
+export const exportArgs = z.strictObject({
+  what: z.enum(['overview', 'alerts']),
+  format: z.enum(['csv', 'json']),
+  accountId: id.optional(),
+});
+
+/** Notification pause (tray: "Pause notifications for 1 hour"). */
+export const pauseNotificationsArgs = z.strictObject({ until: instant.nullable() });
+
+/** App-level preferences a shell applies (start at login, notifications on or off). */
+export const appPreferencesSchema = z.strictObject({
+  startAtLogin: z.boolean(),
+  notifications: z.boolean(),
+});
+export const updateAppPreferencesArgs = appPreferencesSchema.partial();
+
+/** A link to open in the user's browser: https only. */
+export const openExternalArgs = z.strictObject({
+  url: z
+    .string()
+    .max(2048)
+    .refine((u) => {
+      try {
+        return new URL(u).protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, 'only https links open outside the app'),
 });

@@ -1,0 +1,61 @@
+import * as args from '../../../../shared/bridge/args.ts';
+import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
+import { AuthwatchError } from '../authwatchError.ts';
+import { guard, parse } from '../guard.ts';
+import { requireDomain } from '../requireDomain.ts';
+import type { Wiring } from '../wiring.ts';
+
+type AlertMethods = Pick<
+  BridgeMethods,
+  'listAlerts' | 'acknowledgeAlerts' | 'snoozeAlert' | 'muteDomain' | 'unmuteDomain'
+>;
+
+/** The alert inbox: list, acknowledge, snooze, mute a domain. */
+export function alertMethods(w: Wiring): AlertMethods {
+  const { mirror, clock } = w;
+  return {
+    listAlerts: (a) =>
+      guard(() => {
+        const p = parse(args.listAlertsArgs, a) ?? {};
+        return mirror.listAlerts(p);
+      }),
+
+    acknowledgeAlerts: (a) =>
+      guard(() => {
+        const p = parse(args.acknowledgeArgs, a);
+        for (const id of p.ids) {
+          if (!mirror.getAlert(id)) throw new AuthwatchError('not_found', `No alert with id ${id}.`);
+        }
+        mirror.acknowledgeAlerts(p.ids, clock.now());
+        w.emit({ type: 'alerts_changed', accountId: null });
+        return { acknowledged: p.ids.length };
+      }),
+
+    snoozeAlert: (a) =>
+      guard(() => {
+        const p = parse(args.snoozeArgs, a);
+        if (!mirror.getAlert(p.id)) throw new AuthwatchError('not_found', `No alert with id ${p.id}.`);
+        mirror.snoozeAlert(p.id, p.until);
+        w.emit({ type: 'alerts_changed', accountId: null });
+        return mirror.getAlert(p.id)!;
+      }),
+
+    muteDomain: (a) =>
+      guard(() => {
+        const p = parse(args.muteArgs, a);
+        requireDomain(mirror, p.accountId, p.domainId);
+        mirror.muteDomain(p);
+        w.emit({ type: 'alerts_changed', accountId: p.accountId });
+        return { muted: true as const };
+      }),
+
+    unmuteDomain: (a) =>
+      guard(() => {
+        const p = parse(args.domainRef, a);
+        requireDomain(mirror, p.accountId, p.domainId);
+        mirror.unmuteDomain(p.accountId, p.domainId);
+        w.emit({ type: 'alerts_changed', accountId: p.accountId });
+        return { muted: false as const };
+      }),
+  };
+}

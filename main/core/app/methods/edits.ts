@@ -1,0 +1,80 @@
+import * as args from '../../../../shared/bridge/args.ts';
+import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
+import type { Account } from '../../mirror/types.ts';
+import type { SignalName } from '../../signals/catalog.ts';
+import { AuthwatchError } from '../authwatchError.ts';
+import { EDIT_OPERATIONS, EDIT_OPERATION_NAMES, pathParameters } from '../editOperations.ts';
+import { guard, parse } from '../guard.ts';
+import type { Wiring } from '../wiring.ts';
+
+/** The owner's writes: validated, sent with foreground priority, then the affected signals re-polled. */
+export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | 'edit'> {
+  const { mirror, engine } = w;
+  return {
+    editOperations: () =>
+      guard(() =>
+        EDIT_OPERATION_NAMES.map((name) => {
+          const op = EDIT_OPERATIONS[name];
+          return {
+            name,
+            method: op.method,
+            path: op.path,
+            summary: op.summary,
+            takesBody: op.body !== null,
+            affects: [
+              ...op.affects,
+              ...('affectsDomainList' in op && op.affectsDomainList ? (['domains'] as const) : []),
+            ],
+          };
+        }),
+      ),
+
+    edit: (a) =>
+      guard(async () => {
+        const p = parse(args.editArgs, a);
+        const name = p.operation;
+        const op = EDIT_OPERATIONS[name];
+        const account: Account = w.accounts.get(p.accountId);
+        let body: unknown;
+        if (op.body === null) {
+          if (p.body !== undefined) throw new AuthwatchError('invalid_arguments', `${name} takes no body.`);
+        } else {
+          body = parse(op.body, p.body);
+        }
+        const path: Record<string, number> = {};
+        for (const param of pathParameters(op.path)) {
+          const value = param === 'domain_id' ? (p.domainId ?? p.params?.domain_id) : p.params?.[param];
+          if (value === undefined) {
+            throw new AuthwatchError(
+              'invalid_arguments',
+              `${name} needs ${param === 'domain_id' ? 'domainId' : `params.${param}`}.`,
+            );
+          }
+          path[param] = value;
+        }
+        const api = engine.syncer(account).api;
+        const method = op.method.toLowerCase() as 'post' | 'patch' | 'delete';
+        const result = await api[method](op.path, {
+          params: { path },
+          ...(body !== undefined ? { body } : {}),
+          priority: 'foreground',
+        });
+        const repolled: SignalName[] = [];
+        const domainId = path.domain_id;
+        if (op.affects.length > 0 && domainId !== undefined && mirror.domainDetail(account.id, domainId)) {
+          repolled.push(...(await engine.refresh(account, domainId, op.affects, { priority: 'foreground' })));
+        }
+        if ('affectsDomainList' in op && op.affectsDomainList) {
+          repolled.push(...(await engine.refresh(account, null, ['domains'], { priority: 'foreground' })));
+        }
+        await w.deliver();
+        return {
+          operation: name,
+          status: result.status,
+          requestId: result.requestId,
+          data: result.data ?? null,
+          repolled,
+        };
+      }),
+  };
+}

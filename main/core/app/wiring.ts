@@ -1,0 +1,221 @@
+import { createApiClient } from '../../../shared/api/client.ts';
+import { systemClock, type ApiClock } from '../../../shared/api/clock.ts';
+import type { ApiEvent } from '../../../shared/api/events.ts';
+import { RateBudget } from '../../../shared/api/rateBudget.ts';
+import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
+import { syncSettingsSchema } from '../../../shared/bridge/args.ts';
+import type { Connectivity, SyncSettings } from '../../../shared/bridge/results.ts';
+import { AccountManager } from '../accounts/accountManager.ts';
+import type { SecretStore } from '../accounts/secretStore.ts';
+import type { Alert, Mirror } from '../mirror/types.ts';
+import type { SyncLogger } from '../sync/accountSyncer.ts';
+import { budgetShape } from '../sync/budgetShape.ts';
+import type { SyncEvent } from '../sync/events.ts';
+import type { LooseApi } from '../sync/looseApi.ts';
+import type { TickScheduler } from '../sync/scheduler.ts';
+import { SyncEngine } from '../sync/syncEngine.ts';
+import { ConnectivityTracker } from './connectivity.ts';
+import { createDelivery, type Notifier } from './notificationDelivery.ts';
+import { notificationsHeld } from './preferences.ts';
+
+/** What a shell can do that the engine cannot (Electron: login items, the user's browser). */
+export interface ShellHooks {
+  setStartAtLogin?(enabled: boolean): void | Promise<void>;
+  /** Opens an https URL in the user's browser; false when this shell cannot. */
+  openExternal?(url: string): Promise<boolean>;
+}
+
+/** What shells pass in; everything but the mirror and the secret store has a default. */
+export interface AuthwatchOptions {
+  mirror: Mirror;
+  secretStore: SecretStore;
+  fetch?: FetchLike;
+  /** Time, sleep and randomness for the sync, the rate budgets and the API client (tests: a fake clock). */
+  clock?: Partial<ApiClock>;
+  /** Drives sync ticks once start() is called (default: node-cron every 10 s). */
+  scheduler?: TickScheduler;
+  notifier?: Notifier;
+  logger?: SyncLogger;
+  /** Deadline per HTTP attempt (default 15 s). */
+  timeoutMs?: number;
+  shell?: ShellHooks;
+}
+
+/** Everything the facade reports to shells. Plain JSON. */
+export type AuthwatchEvent =
+  | SyncEvent
+  | { type: 'alert_delivered'; alert: Alert }
+  | { type: 'accounts_changed' }
+  | { type: 'alerts_changed'; accountId: number | null }
+  | { type: 'settings_changed' }
+  | { type: 'panel_changed'; accountId: number; domainId: number | null }
+  | { type: 'connectivity'; state: Connectivity };
+
+const SYNC_SETTINGS_KEY = 'sync';
+const DEFAULT_SYNC_SETTINGS: SyncSettings = { ratePerMinute: 60, headroom: 6 };
+
+/** The engine's parts, wired once per facade: mirror, accounts, budgets, API clients, sync, delivery. */
+export interface Wiring {
+  options: AuthwatchOptions;
+  mirror: Mirror;
+  clock: ApiClock;
+  accounts: AccountManager;
+  engine: SyncEngine;
+  connectivity: ConnectivityTracker;
+  emit(event: AuthwatchEvent): void;
+  subscribe(listener: (event: AuthwatchEvent) => void): () => void;
+  /** Delivers pending alerts as notifications (serialized rounds). */
+  deliver(): Promise<void>;
+  syncSettings(): SyncSettings;
+  saveSyncSettings(settings: SyncSettings): void;
+  /** Forget an account's budget and syncer (its settings, token or URL changed). */
+  resetAccount(accountId: number): void;
+  /** Keep background work (a domain's refresh on open) so stop() and whenIdle() can wait for it. */
+  track(promise: Promise<unknown>): void;
+  whenIdle(): Promise<void>;
+}
+
+/** Wires the engine for a facade. Nothing runs until the scheduler starts or a method is called. */
+export function createWiring(options: AuthwatchOptions): Wiring {
+  const { mirror, logger } = options;
+  const clock: ApiClock = { ...systemClock, ...options.clock };
+  const listeners = new Set<(event: AuthwatchEvent) => void>();
+  const inflight = new Set<Promise<unknown>>();
+  const emit = (event: AuthwatchEvent) => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener must not break the engine.
+      }
+    }
+  };
+
+  const syncSettings = (): SyncSettings => {
+    const parsed = syncSettingsSchema.safeParse({
+      ...DEFAULT_SYNC_SETTINGS,
+      ...(mirror.getSetting(SYNC_SETTINGS_KEY) as object | undefined),
+    });
+    return parsed.success ? parsed.data : DEFAULT_SYNC_SETTINGS;
+  };
+  let budgets = new Map<number, RateBudget>();
+  const budgetFor = (accountId: number): RateBudget => {
+    let budget = budgets.get(accountId);
+    if (!budget) {
+      const { ratePerMinute, headroom } = syncSettings();
+      budget = new RateBudget({ ...budgetShape(ratePerMinute, headroom), clock });
+      budgets.set(accountId, budget);
+    }
+    return budget;
+  };
+
+  const makeApi = (o: {
+    baseUrl: string;
+    token: string | (() => Promise<string>);
+    budget?: RateBudget;
+    onEvent?: (event: ApiEvent) => void;
+  }): LooseApi =>
+    createApiClient({
+      baseUrl: o.baseUrl,
+      token: o.token,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      clock,
+      timeoutMs: options.timeoutMs ?? 15_000,
+      // The sync retries on its own schedule: the client only rides out short blips and short Retry-Afters.
+      retry: { maxAttempts: 3, maxRetryAfterMs: 5_000 },
+      budgetMaxWaitMs: 30_000,
+      ...(o.budget ? { budget: o.budget } : {}),
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    }) as unknown as LooseApi;
+
+  const accounts = new AccountManager(mirror, options.secretStore, ({ baseUrl, token }) =>
+    makeApi({ baseUrl, token: token as string | (() => Promise<string>) }),
+  );
+
+  const connectivity = new ConnectivityTracker(
+    () => clock.now(),
+    (state) => emit({ type: 'connectivity', state }),
+    (accountId) => {
+      let newest: string | null = null;
+      for (const s of mirror.getSyncStates(accountId))
+        if (s.lastSuccessAt && (!newest || s.lastSuccessAt > newest)) newest = s.lastSuccessAt;
+      return newest;
+    },
+  );
+
+  const deliver = createDelivery(
+    mirror,
+    options.notifier,
+    () => clock.now(),
+    (alert) => emit({ type: 'alert_delivered', alert }),
+    (alert, error) =>
+      logger?.warn('notification failed; will retry', {
+        alertId: alert.id,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    () => notificationsHeld(mirror, clock.now()),
+  );
+
+  const engine = new SyncEngine({
+    mirror,
+    apiFor: (account, onRequest) =>
+      makeApi({
+        baseUrl: account.baseUrl,
+        token: accounts.tokenProvider(account),
+        budget: budgetFor(account.id),
+        onEvent: (event) => {
+          if (event.type === 'attempt') onRequest();
+          connectivity.observe(account.id, event);
+        },
+      }),
+    budgetFor,
+    // The sustained rate of the bucket: what the planner can count on per minute.
+    ratePerMinute: () => {
+      const { ratePerMinute, headroom } = syncSettings();
+      return budgetShape(ratePerMinute, headroom).refillPerMinute;
+    },
+    clock,
+    emit,
+    afterWrite: deliver,
+    ...(logger ? { logger } : {}),
+  });
+
+  return {
+    options,
+    mirror,
+    clock,
+    accounts,
+    engine,
+    connectivity,
+    emit,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    deliver,
+    syncSettings,
+    saveSyncSettings(settings) {
+      mirror.setSetting(SYNC_SETTINGS_KEY, settings);
+      // New limits take effect with fresh budgets and syncers.
+      budgets = new Map();
+      engine.dropAll();
+    },
+    resetAccount(accountId) {
+      engine.drop(accountId);
+      budgets.delete(accountId);
+      connectivity.forget(accountId);
+    },
+    track(promise) {
+      const settled = promise.catch((error: unknown) =>
+        logger?.error('background refresh failed', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+      inflight.add(settled);
+      void settled.finally(() => inflight.delete(settled));
+    },
+    async whenIdle() {
+      while (inflight.size > 0) await Promise.all([...inflight]);
+    },
+  };
+}

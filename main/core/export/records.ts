@@ -1,0 +1,82 @@
+import type { Alert, OverviewRow } from '../mirror/types.ts';
+
+/** What `authwatch export` and the app's Export write: one flat record per domain or alert. */
+
+/** Columns of the export, in order. */
+export const EXPORT_COLUMNS = [
+  'account',
+  'domain_id',
+  'fqdn',
+  'health_result',
+  'protocols_passing',
+  'total_protocols',
+  'dmarc',
+  'spf',
+  'mta_sts',
+  'tls_rpt',
+  'bimi',
+  'scanned_at',
+  'score',
+  'max_score',
+  'score_interpretation',
+  'open_alerts',
+  'last_error',
+] as const;
+
+/** One domain's posture as a flat record. */
+export function exportRecord(row: OverviewRow): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+  const p = row.health?.protocols ?? {};
+  return {
+    account: row.accountLabel,
+    domain_id: row.domainId,
+    fqdn: row.fqdn,
+    health_result: row.health?.result ?? null,
+    protocols_passing: row.health?.passing ?? null,
+    total_protocols: row.health?.total ?? null,
+    dmarc: p.dmarc ?? null,
+    spf: p.spf ?? null,
+    mta_sts: p.mta_sts ?? null,
+    tls_rpt: p.tls_rpt ?? null,
+    bimi: p.bimi ?? null,
+    scanned_at: row.health?.scannedAt ?? null,
+    score: row.score?.score ?? null,
+    max_score: row.score?.maxScore ?? null,
+    score_interpretation: row.score?.interpretation ?? null,
+    open_alerts: row.openAlerts,
+    last_error: row.lastError ? `${row.lastError.signal}: ${row.lastError.code}` : null,
+  };
+}
+
+/** The JSON shape `authwatch alerts --json` and the app's alert export write for each alert (snake_case like the interface). */
+export function alertJson(alert: Alert, accountLabel: string) {
+  return {
+    id: alert.id,
+    account: accountLabel,
+    rule: alert.rule,
+    severity: alert.severity,
+    domain: alert.fqdn,
+    domain_id: alert.domainId,
+    title: alert.title,
+    body: alert.body,
+    first_seen: alert.firstSeenAt,
+    last_seen: alert.lastSeenAt,
+    resolved_at: alert.resolvedAt,
+    acknowledged_at: alert.acknowledgedAt,
+  };
+}
+
+/** Columns of the alert export (CSV), in the order of alertJson. */
+export const ALERT_EXPORT_COLUMNS = [
+  'id',
+  'account',
+  'rule',
+  'severity',
+  'domain',
+  'domain_id',
+  'title',
+  'body',
+  'first_seen',
+  'last_seen',
+  'resolved_at',
+  'acknowledged_at',
+] as const;

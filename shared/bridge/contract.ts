@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import * as args from './args.ts';
+import type { BridgeEventName, BridgeEventPayload } from './events.ts';
+import {
+  accountIdentitySchema,
+  accountViewSchema,
+  alertSchema,
+  connectivitySchema,
+  domainDetailSchema,
+  editOperationInfoSchema,
+  editResultSchema,
+  exportResultSchema,
+  historyResultSchema,
+  overviewRowSchema,
+  panelResultSchema,
+  passResultSchema,
+  settingsSchema,
+  syncStatusSchema,
+  tokenCheckSchema,
+  type HistoryKind,
+  type HistoryRows,
+} from './results.ts';
+
+const none = z.undefined();
+
+/**
+ * The one contract between the renderer and main: every method's argument and result schema. The preload
+ * (Electron), the IPC handlers, the browser host's WebSocket and the renderer's `window.authwatch` all follow
+ * from this table; nothing else crosses.
+ */
+export const BRIDGE_METHODS = {
+  overview: { args: args.accountScope, result: z.array(overviewRowSchema) },
+  domainDetail: { args: args.domainRef, result: domainDetailSchema.nullable() },
+  history: { args: args.historyArgs, result: historyResultSchema },
+  listAlerts: { args: args.listAlertsArgs, result: z.array(alertSchema) },
+  acknowledgeAlerts: { args: args.acknowledgeArgs, result: z.object({ acknowledged: z.number() }) },
+  snoozeAlert: { args: args.snoozeArgs, result: alertSchema },
+  muteDomain: { args: args.muteArgs, result: z.object({ muted: z.literal(true) }) },
+  unmuteDomain: { args: args.domainRef, result: z.object({ muted: z.literal(false) }) },
+  getSettings: { args: none, result: settingsSchema },
+  updateSettings: { args: args.updateSettingsArgs, result: settingsSchema },
+  pauseNotifications: { args: args.pauseNotificationsArgs, result: settingsSchema },
+  updateAppPreferences: { args: args.updateAppPreferencesArgs, result: settingsSchema },
+  listAccounts: { args: none, result: z.array(accountViewSchema) },
+  addAccount: {
+    args: args.addAccountArgs,
+    result: z.object({ account: accountViewSchema, identity: accountIdentitySchema }),
+  },
+  testAccount: { args: args.accountRef, result: tokenCheckSchema },
+  updateAccount: { args: args.updateAccountArgs, result: accountViewSchema },
+  removeAccount: {
+    args: args.accountRef,
+    result: z.object({ removed: z.boolean(), secretDeleted: z.boolean() }),
+  },
+  syncNow: { args: args.accountScope, result: z.array(passResultSchema) },
+  syncStatus: { args: none, result: syncStatusSchema },
+  connectivity: { args: none, result: z.array(connectivitySchema) },
+  openDomain: { args: args.domainRef, result: domainDetailSchema },
+  readPanel: { args: args.readPanelArgs, result: panelResultSchema },
+  editOperations: { args: none, result: z.array(editOperationInfoSchema) },
+  edit: { args: args.editArgs, result: editResultSchema },
+  exportData: { args: args.exportArgs, result: exportResultSchema },
+  openExternal: { args: args.openExternalArgs, result: z.object({ opened: z.boolean() }) },
+} as const;
+
+/** Name of a bridge method. */
+export type BridgeMethodName = keyof typeof BRIDGE_METHODS;
+/** Every method name, in table order. */
+export const BRIDGE_METHOD_NAMES = Object.keys(BRIDGE_METHODS) as BridgeMethodName[];
+
+/** True when `name` is a method of the contract (own property: no prototype names). */
+export function isBridgeMethod(name: unknown): name is BridgeMethodName {
+  return typeof name === 'string' && Object.hasOwn(BRIDGE_METHODS, name);
+}
+
+type ArgsOf<K extends BridgeMethodName> = z.input<(typeof BRIDGE_METHODS)[K]['args']>;
+type ResultOf<K extends BridgeMethodName> = z.output<(typeof BRIDGE_METHODS)[K]['result']>;
+type Method<K extends BridgeMethodName> =
+  undefined extends ArgsOf<K>
+    ? (args?: ArgsOf<K>) => Promise<ResultOf<K>>
+    : (args: ArgsOf<K>) => Promise<ResultOf<K>>;
+
+/** The methods main serves (the facade implements them; shells add openExternal). */
+export type BridgeMethods = { [K in Exclude<BridgeMethodName, 'history'>]: Method<K> } & {
+  history<K extends HistoryKind>(args: ArgsOf<'history'> & { kind: K }): Promise<HistoryRows[K][]>;
+};
+
+/** What the renderer sees as `window.authwatch`: the methods plus event subscription. */
+export type BridgeApi = BridgeMethods & {
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEventPayload<E>) => void): () => void;
+};
+
+/** The error every bridge call rejects with, as plain data. */
+export interface BridgeErrorData {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+/** An error from main, rebuilt on the renderer's side (code and details survive the crossing). */
+export class BridgeError extends Error {
+  override readonly name = 'BridgeError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}

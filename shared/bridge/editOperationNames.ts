@@ -1,0 +1,56 @@
+/**
+ * Every write the interface lets an owner make, by operationId. The facade's operation table
+ * (main/core/app/editOperations.ts) must have exactly these keys (the compiler holds them together), so the
+ * renderer can name an operation without importing main.
+ */
+export const EDIT_OPERATION_NAMES = [
+  'createHostedDmarc',
+  'updateHostedDmarc',
+  'deleteHostedDmarc',
+  'updateDmarcPolicy',
+  'createHostedSpf',
+  'updateHostedSpf',
+  'deleteHostedSpf',
+  'addSpfInclude',
+  'deleteSpfInclude',
+  'addSpfIpAction',
+  'deleteSpfIpAction',
+  'flattenSpf',
+  'createBimi',
+  'updateBimi',
+  'deleteBimi',
+  'convertBimiSvg',
+  'inspectBimiVmc',
+  'setupMtaSts',
+  'updateMtaStsPolicy',
+  'setMtaStsMode',
+  'resetMtaSts',
+  'checkMtaSts',
+  'setupTlsRpt',
+  'updateTlsRpt',
+  'createDomain',
+  'bulkCreateDomains',
+  'updateDomain',
+  'deleteDomain',
+  'verifyDomain',
+  'checkDomainDns',
+  'replaceDomainServices',
+  'createDomainGroup',
+  'updateDomainGroup',
+  'deleteDomainGroup',
+  'addDomainToGroup',
+  'removeDomainFromGroup',
+  'inviteUser',
+  'updateUser',
+  'setUserStatus',
+  'setUserRole',
+  'setUserEnforce2fa',
+  'reinviteUser',
+  'deleteUser',
+  'createToken',
+  'revokeToken',
+  'updateMe',
+] as const;
+
+/** Name of an edit operation (its operationId). */
+export type EditOperationName = (typeof EDIT_OPERATION_NAMES)[number];

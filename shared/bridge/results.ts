@@ -1,0 +1,372 @@
+import { z } from 'zod';
+import { EDIT_OPERATION_NAMES } from './editOperationNames.ts';
+import { alertRule, appPreferencesSchema, syncSettingsSchema } from './args.ts';
+
+/**
+ * What every bridge method answers, as schemas: main validates each result before it crosses to the
+ * renderer (a bug in main shows as a clear bridge error, never as a screen rendering garbage), and the
+ * renderer's types are inferred from them. The facade's methods are typed by the contract, so the compiler
+ * holds the engine's own types (main/core/mirror/types.ts) to these.
+ */
+const iso = z.string();
+const isoOrNull = iso.nullable();
+const json = z.record(z.string(), z.unknown());
+
+export const PROTOCOL_NAMES = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'] as const;
+export const protocol = z.enum(PROTOCOL_NAMES);
+export type Protocol = z.infer<typeof protocol>;
+
+export const SIGNAL_NAMES = [
+  'domains',
+  'health',
+  'health_history',
+  'security_score',
+  'score_history',
+  'failed_sources',
+  'sending_services',
+  'mail_volume',
+  'dns_changes',
+  'dns_timeline',
+  'dns_current',
+  'dns_history',
+  'dns_snapshots',
+  'tls_rpt',
+  'dashboard_cache',
+] as const;
+export const signalName = z.enum(SIGNAL_NAMES);
+export type SignalName = z.infer<typeof signalName>;
+
+export const severity = z.enum(['critical', 'warning', 'info']);
+export type Severity = z.infer<typeof severity>;
+export type AlertRuleName = z.infer<typeof alertRule>;
+
+const protocolMap = z.partialRecord(protocol, z.boolean());
+
+export const syncErrorSchema = z.object({
+  status: z.number(),
+  code: z.string(),
+  message: z.string(),
+  requestId: z.string(),
+  retryable: z.boolean(),
+  missingScope: z.string().nullable(),
+  at: iso,
+});
+export type SyncError = z.infer<typeof syncErrorSchema>;
+
+export const signalAgeSchema = z.object({
+  lastSuccessAt: isoOrNull,
+  ageSeconds: z.number().nullable(),
+  lastError: syncErrorSchema.nullable(),
+});
+export type SignalAge = z.infer<typeof signalAgeSchema>;
+
+export const overviewRowSchema = z.object({
+  accountId: z.number(),
+  accountLabel: z.string(),
+  domainId: z.number(),
+  fqdn: z.string(),
+  health: z
+    .object({
+      protocols: protocolMap,
+      passing: z.number().nullable(),
+      total: z.number().nullable(),
+      result: z.string().nullable(),
+      scannedAt: iso,
+    })
+    .nullable(),
+  score: z
+    .object({
+      score: z.number(),
+      maxScore: z.number().nullable(),
+      interpretation: z.string().nullable(),
+      computedAt: iso,
+    })
+    .nullable(),
+  openAlerts: z.number(),
+  data: z.partialRecord(signalName, signalAgeSchema),
+  lastError: syncErrorSchema.extend({ signal: signalName }).nullable(),
+});
+export type OverviewRow = z.infer<typeof overviewRowSchema>;
+
+export const alertSchema = z.object({
+  id: z.number(),
+  accountId: z.number(),
+  rule: alertRule,
+  severity,
+  domainId: z.number().nullable(),
+  fqdn: z.string().nullable(),
+  title: z.string(),
+  body: z.string(),
+  dedupeKey: z.string(),
+  firstSeenAt: iso,
+  lastSeenAt: iso,
+  resolvedAt: isoOrNull,
+  acknowledgedAt: isoOrNull,
+  snoozedUntil: isoOrNull,
+  deliveredAt: isoOrNull,
+  suppressed: z.literal('muted').nullable(),
+  details: json,
+});
+export type Alert = z.infer<typeof alertSchema>;
+
+export const syncStateSchema = z.object({
+  accountId: z.number(),
+  domainId: z.number().nullable(),
+  fqdn: z.string().nullable(),
+  signal: signalName,
+  lastSuccessAt: isoOrNull,
+  lastAttemptAt: isoOrNull,
+  lastError: syncErrorSchema.nullable(),
+  consecutiveFailures: z.number(),
+  nextDueAt: isoOrNull,
+  periodSeconds: z.number(),
+});
+export type SyncState = z.infer<typeof syncStateSchema>;
+
+const sourcesWindow = z
+  .object({
+    window: z.object({ start: z.string(), end: z.string() }).nullable(),
+    fetchedAt: iso,
+    sources: z.array(json),
+  })
+  .nullable();
+
+export const domainDetailSchema = z.object({
+  domain: z.object({
+    accountId: z.number(),
+    domainId: z.number(),
+    fqdn: z.string(),
+    firstSeenAt: iso,
+    lastSeenAt: iso,
+    removedAt: isoOrNull,
+  }),
+  health: json.nullable(),
+  score: json.nullable(),
+  dnsCurrent: z.record(z.string(), json),
+  dnsSummary: z.record(z.string(), json),
+  failedSources: sourcesWindow,
+  sendingServices: sourcesWindow,
+  tlsRpt: z.object({ config: json.nullable(), failures: json.nullable(), fetchedAt: iso }).nullable(),
+  dashboardCache: json.nullable(),
+  syncStates: z.array(syncStateSchema),
+  openAlerts: z.array(alertSchema),
+  muted: z.object({ until: isoOrNull }).nullable(),
+});
+export type DomainDetail = z.infer<typeof domainDetailSchema>;
+
+export const HISTORY_KINDS = ['health', 'score', 'mail_volume', 'dns_events'] as const;
+export type HistoryKind = (typeof HISTORY_KINDS)[number];
+
+const healthPoint = z.object({
+  at: iso,
+  result: z.string().nullable(),
+  protocols: protocolMap,
+  passing: z.number().nullable(),
+  total: z.number().nullable(),
+});
+const scorePoint = z.object({ at: iso, score: z.number(), kind: z.enum(['measured', 'derived']) });
+const count = z.number().nullable();
+const mailVolumePoint = z.object({
+  date: z.string(),
+  total: count,
+  delivered: count,
+  quarantined: count,
+  rejected: count,
+  dmarcPass: count,
+  dmarcFail: count,
+});
+const dnsEventPoint = z.object({
+  eventId: z.number(),
+  recordType: z.string(),
+  action: z.string(),
+  recordValue: z.string().nullable(),
+  statusBefore: z.string().nullable(),
+  statusAfter: z.string().nullable(),
+  occurredAt: iso,
+});
+/** One row schema per history kind. */
+export const historyRowSchemas = {
+  health: healthPoint,
+  score: scorePoint,
+  mail_volume: mailVolumePoint,
+  dns_events: dnsEventPoint,
+} as const;
+export type HistoryRows = { [K in HistoryKind]: z.infer<(typeof historyRowSchemas)[K]> };
+export type HealthPoint = HistoryRows['health'];
+export type ScorePoint = HistoryRows['score'];
+export type MailVolumePoint = HistoryRows['mail_volume'];
+export type DnsEventPoint = HistoryRows['dns_events'];
+export const historyResultSchema = z.union([
+  z.array(healthPoint),
+  z.array(scorePoint),
+  z.array(mailVolumePoint),
+  z.array(dnsEventPoint),
+]);
+
+export const alertSettingsSchema = z.object({
+  scoreStep: z.number(),
+  scoreFloor: z.number().nullable(),
+  quietHours: z.object({ startHour: z.number(), endHour: z.number() }).nullable(),
+  timeZone: z.string().nullable(),
+});
+export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+export type SyncSettings = z.infer<typeof syncSettingsSchema>;
+export type AppPreferences = z.infer<typeof appPreferencesSchema>;
+
+export const settingsSchema = z.object({
+  alerts: alertSettingsSchema,
+  sync: syncSettingsSchema,
+  app: appPreferencesSchema,
+  /** When notifications are paused until (ISO), or null. */
+  notificationsPausedUntil: isoOrNull,
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const accountViewSchema = z.object({
+  id: z.number(),
+  label: z.string(),
+  baseUrl: z.string(),
+  createdAt: iso,
+  pausedReason: z.string().nullable(),
+});
+export type AccountView = z.infer<typeof accountViewSchema>;
+
+export const accountIdentitySchema = z.object({
+  userName: z.string().nullable(),
+  userEmail: z.string().nullable(),
+  teamName: z.string().nullable(),
+  plan: z.string().nullable(),
+  isTeamOwner: z.boolean().nullable(),
+  tokenName: z.string().nullable(),
+  scopes: z.array(z.string()),
+  tokenExpiresAt: z.string().nullable(),
+});
+export type AccountIdentity = z.infer<typeof accountIdentitySchema>;
+
+export const tokenCheckSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), identity: accountIdentitySchema }),
+  z.object({ ok: z.literal(false), code: z.string(), status: z.number(), message: z.string() }),
+]);
+export type TokenCheck = z.infer<typeof tokenCheckSchema>;
+
+export const accountBlockReason = z.enum([
+  'token_invalid',
+  'token_missing',
+  'api_plan_not_eligible',
+  'api_access_disabled',
+]);
+
+const passErrorSchema = z.object({
+  domainId: z.number().nullable(),
+  fqdn: z.string().nullable(),
+  signal: signalName,
+  code: z.string(),
+  message: z.string(),
+  missingScope: z.string().nullable().optional(),
+});
+export const passResultSchema = z.object({
+  accountId: z.number(),
+  fetched: z.number(),
+  failed: z.number(),
+  requestsSpent: z.number(),
+  errors: z.array(passErrorSchema),
+  /** Why the pass stopped with the account paused, or null. */
+  paused: accountBlockReason.nullable(),
+  rateLimitedUntil: z.number().nullable(),
+  /** Jobs a pass did not reach (paused, rate limited, aborted): not counted as synced. */
+  heldBack: z.array(
+    z.object({ domainId: z.number().nullable(), fqdn: z.string().nullable(), signal: signalName }),
+  ),
+});
+export type PassResult = z.infer<typeof passResultSchema>;
+
+export const accountSyncStatusSchema = z.object({
+  accountId: z.number(),
+  label: z.string(),
+  baseUrl: z.string(),
+  state: z.enum(['active', 'paused', 'rate_limited']),
+  pausedReason: z.string().nullable(),
+  rateLimitedUntil: z.number().nullable(),
+  budget: z.object({
+    available: z.number(),
+    capacity: z.number(),
+    headroom: z.number(),
+    ratePerMinute: z.number(),
+  }),
+  demandPerMinute: z.number(),
+  capacityPerMinute: z.number(),
+  stretchFactor: z.number(),
+  periods: z.partialRecord(
+    signalName,
+    z.object({ targetSeconds: z.number(), effectiveSeconds: z.number(), jobs: z.number() }),
+  ),
+  backfill: z.object({ domainsDone: z.number(), domainsTotal: z.number(), complete: z.boolean() }),
+  requestsSpent: z.number(),
+  lastSuccessAt: isoOrNull,
+  nextDueAt: isoOrNull,
+  errors: z.array(passErrorSchema),
+});
+export const syncStatusSchema = z.object({
+  running: z.boolean(),
+  accounts: z.array(accountSyncStatusSchema),
+});
+export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+export const editResultSchema = z.object({
+  operation: z.enum(EDIT_OPERATION_NAMES),
+  status: z.number(),
+  requestId: z.string(),
+  data: z.unknown(),
+  repolled: z.array(signalName),
+});
+export type EditResult = z.infer<typeof editResultSchema>;
+
+export const editOperationInfoSchema = z.object({
+  name: z.enum(EDIT_OPERATION_NAMES),
+  method: z.string(),
+  path: z.string(),
+  summary: z.string(),
+  takesBody: z.boolean(),
+  affects: z.array(signalName),
+});
+export type EditOperationInfo = z.infer<typeof editOperationInfoSchema>;
+
+/** A panel's answer: live or from the mirror, always with its age and, when the live read failed, why. */
+export const panelResultSchema = z.object({
+  /** The interface's `data` (and `pagination` for lists), or null when never fetched. */
+  data: z.unknown(),
+  pagination: z
+    .object({ page: z.number(), limit: z.number(), total: z.number(), has_more: z.boolean() })
+    .nullable(),
+  fetchedAt: isoOrNull,
+  /** 'live': fetched for this call; 'cache': from the mirror. */
+  source: z.enum(['live', 'cache']),
+  /** Why the live read failed (the cached copy, if any, is in data). */
+  error: z
+    .object({
+      code: z.string(),
+      message: z.string(),
+      status: z.number(),
+      missingScope: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type PanelResult = z.infer<typeof panelResultSchema>;
+
+export const exportResultSchema = z.object({
+  filename: z.string(),
+  mimeType: z.string(),
+  content: z.string(),
+  rows: z.number(),
+});
+export type ExportResult = z.infer<typeof exportResultSchema>;
+
+export const connectivitySchema = z.object({
+  accountId: z.number(),
+  online: z.boolean(),
+  /** The last time any request of the account succeeded (ISO), or null. */
+  lastSuccessAt: isoOrNull,
+  /** The last network failure's words when offline. */
+  message: z.string().nullable(),
+});
+export type Connectivity = z.infer<typeof connectivitySchema>;
