@@ -4,7 +4,7 @@ import { normalizeBaseUrl } from '../../shared/api/baseUrl.ts';
 import { createApiClient } from '../../shared/api/client.ts';
 import { accountKey } from '../core/accounts/accountKey.ts';
 import { envSecretStore, TOKEN_ENV_VAR } from '../core/accounts/envSecretStore.ts';
-import { readIdentity } from '../core/accounts/identity.ts';
+import { parseIdentity } from '../core/accounts/identity.ts';
 import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
 import type { SecretStore } from '../core/accounts/secretStore.ts';
 import { createAuthwatch, type Authwatch, type Notifier } from '../core/app.ts';
@@ -111,16 +111,24 @@ export async function resolveSyncAccount(ctx: CliContext, options: CommonOptions
         `(service “Authwatch”, account “${accountKey({ label, baseUrl })}”).`,
     );
   }
+  let data: unknown;
   try {
-    const me = await createApiClient({ baseUrl, token }).get('/auth/me');
-    const identity = readIdentity(me.data);
-    account = ctx.mirror.upsertAccount({ label, baseUrl });
-    return Object.assign(account, { identity });
+    data = (await createApiClient({ baseUrl, token }).get('/auth/me')).data;
   } catch (error) {
     throw new CommandFailed(
       `The service did not accept the token for ${baseUrl}: ${(error as Error).message}`,
     );
   }
+  // The account is saved only once the service said whose token this is.
+  const identity = parseIdentity(data);
+  if (!identity) {
+    throw new CommandFailed(
+      `${baseUrl} did not answer GET /auth/me with a valid identity (user, team and token scopes); ` +
+        'no account was added.',
+    );
+  }
+  account = ctx.mirror.upsertAccount({ label, baseUrl });
+  return Object.assign(account, { identity });
 }
 
 function normalizeBase(input: string): string {

@@ -4,7 +4,7 @@ import { AuthwatchError } from '../app/authwatchError.ts';
 import type { Account, Mirror } from '../mirror/types.ts';
 import type { LooseApi } from '../sync/looseApi.ts';
 import { accountKey } from './accountKey.ts';
-import { readIdentity, type AccountIdentity } from './identity.ts';
+import { parseIdentity, type AccountIdentity } from './identity.ts';
 import { SecretStoreError, type SecretStore } from './secretStore.ts';
 
 /** Makes an API client for a base URL and token (the facade wires fetch, clock and budgets in). */
@@ -53,11 +53,21 @@ export class AccountManager {
     };
   }
 
-  /** Checks a token against a base URL with GET /auth/me; never throws for API failures. */
+  /**
+   * Checks a token against a base URL with GET /auth/me; never throws for API failures. An answer that is
+   * not a valid identity fails the check: an account is never saved on the word of a garbage answer.
+   */
   async check(baseUrl: string, token: TokenProvider): Promise<TokenCheck> {
     try {
       const result = await this.makeApi({ baseUrl, token }).get('/auth/me', { priority: 'foreground' });
-      return { ok: true, identity: readIdentity(result.data) };
+      const identity = parseIdentity(result.data);
+      if (identity) return { ok: true, identity };
+      return {
+        ok: false,
+        code: 'malformed_response',
+        status: result.status,
+        message: 'GET /auth/me did not answer with a valid identity (user, team and token scopes).',
+      };
     } catch (error) {
       const e = error as { code?: string; status?: number; message?: string };
       return {
@@ -173,6 +183,8 @@ function rejected(check: Extract<TokenCheck, { ok: false }>): AuthwatchError {
       'The account is on a plan without API access (Comply and trial plans are not eligible).',
     api_access_disabled: 'API access is disabled for this account.',
     insufficient_scope: 'The token lacks the account:read scope needed to check it.',
+    malformed_response:
+      'The service did not say whose token this is (GET /auth/me gave no valid identity); nothing was saved.',
   };
   return new AuthwatchError(
     'api_error',

@@ -25,6 +25,40 @@ const authMeSchema = z.looseObject({
     .nullish(),
 });
 
+const positiveId = z.number().int().positive();
+const instant = z.string().refine((v) => Number.isFinite(Date.parse(v)), 'not a date-time');
+
+/**
+ * What a new account's GET /auth/me must show. The shape is x-inferred, so only what names the account
+ * (who, which team) and what the engine relies on (the token's scopes) is required; every other field the
+ * document describes may be missing, but when present it must have its documented type — an answer with
+ * `data: null`, nulls everywhere or strings for numbers is not an identity.
+ */
+const validIdentitySchema = z.looseObject({
+  user: z.looseObject({
+    id: positiveId.optional(),
+    name: z.string().optional(),
+    email: z.string().regex(/^[^@\s]+@[^@\s]+$/, 'not an email address'),
+  }),
+  team: z.looseObject({
+    id: positiveId.optional(),
+    name: z.string().min(1),
+    plan: z.string().optional(),
+  }),
+  is_team_owner: z.boolean().optional(),
+  token: z.looseObject({
+    id: positiveId.optional(),
+    name: z.string().optional(),
+    scopes: z.array(z.string().min(1)),
+    expires_at: instant.nullable().optional(),
+  }),
+});
+
+/** The identity in GET /auth/me's data when it is a valid one (see validIdentitySchema), else null. */
+export function parseIdentity(data: unknown): AccountIdentity | null {
+  return validIdentitySchema.safeParse(data).success ? readIdentity(data) : null;
+}
+
 /** Reads the identity out of GET /auth/me's data; unknown or missing fields become null. */
 export function readIdentity(data: unknown): AccountIdentity {
   const parsed = authMeSchema.safeParse(data);
