@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
+import layering from './scripts/eslint/layering.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', 'out/', 'shared/api/types.gen.ts'] },
@@ -21,8 +22,10 @@ export default tseslint.config(
     languageOptions: { parserOptions: { parser: tseslint.parser }, globals: { ...globals.browser } },
   },
   {
-    // Only main/electron may import Electron; the renderer never imports Node built-ins.
-    files: ['main/core/**', 'main/host/**', 'main/cli/**', 'shared/**', 'service/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: ['electron'] }] },
+    // DESIGN.md's import map: main/core imports neither electron nor service/ nor the shells; the renderer
+    // only shared/ (no Node built-ins); service/ and shared/ nothing of main/; nothing outside test/ imports
+    // test/. Only main/electron may import Electron. See scripts/eslint/layering.js.
+    plugins: { layering },
+    rules: { 'layering/imports': 'error' },
   },
 );

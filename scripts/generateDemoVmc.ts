@@ -6,18 +6,19 @@
  * trust: it is also written alone to `demo-bimi-root.pem`, which the demo seed registers as a sandbox trust
  * root (POST /_sandbox/vmc-roots), so the demo service reports the chain as trusted and the VMC as valid.
  *
- *   npx tsx service/seed/assets/generateDemoVmc.ts     (needs the openssl CLI)
+ *   npx tsx scripts/generateDemoVmc.ts     (needs the openssl CLI)
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { logotypeExtensionDer } from '../../../test/unit/service/bimi/certFactory.ts';
+import { logotypeExtensionDer } from './vmc/logotypeExtension.ts';
 
 const run = promisify(execFile);
-const here = dirname(fileURLToPath(import.meta.url));
+// The demo seed's assets: the logo it embeds and the PEM files it writes.
+const here = fileURLToPath(new URL('../service/seed/assets/', import.meta.url));
 const START = '20250101000000Z';
 const END = '20350101000000Z';
 

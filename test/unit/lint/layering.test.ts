@@ -1,0 +1,132 @@
+/**
+ * DESIGN.md's import map is enforced by ESLint (scripts/eslint/layering.js): each case lints a small file that
+ * breaks one rule, at the place it would live, with the repository's own config, and expects that error.
+ */
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+const OFFENDERS: { file: string; code: string; expected: RegExp }[] = [
+  {
+    file: 'main/core/sync/probe.ts',
+    code: "import { app } from 'electron';\nexport const x = app;\n",
+    expected: /main\/core must not import “electron”/,
+  },
+  {
+    file: 'main/core/probe.ts',
+    code: "import { startService } from '../../service/server.ts';\nexport const x = startService;\n",
+    expected: /main\/core must not import service\//,
+  },
+  {
+    // Relative path without "main" in it: resolved, it is main/cli.
+    file: 'main/core/sync/probe.ts',
+    code: "import { runCli } from '../../cli/run.ts';\nexport const x = runCli;\n",
+    expected: /main\/core must not import main\/cli\//,
+  },
+  {
+    file: 'main/core/app/probe.ts',
+    code: "export { x } from '../../electron/window.ts';\n",
+    expected: /main\/core must not import main\/electron\//,
+  },
+  {
+    file: 'main/core/probe.ts',
+    code: "export async function f() {\n  return import('../host/server.ts');\n}\n",
+    expected: /main\/core must not import main\/host\//,
+  },
+  {
+    file: 'renderer/src/probe.ts',
+    code: "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+    expected: /renderer must not import the Node built-in “node:fs”/,
+  },
+  {
+    file: 'renderer/src/probe.ts',
+    code: "import path from 'path';\nexport const x = path;\n",
+    expected: /renderer must not import the Node built-in “path”/,
+  },
+  {
+    file: 'renderer/src/probe.ts',
+    code: "import type { Mirror } from '../../main/core/mirror/types.ts';\nexport type X = Mirror;\n",
+    expected: /renderer must not import main\/core\//,
+  },
+  {
+    file: 'renderer/src/probe.ts',
+    code: "import { startService } from '../../service/server.ts';\nexport const x = startService;\n",
+    expected: /renderer must not import service\//,
+  },
+  {
+    file: 'service/http/probe.ts',
+    code: "import { openMirror } from '../../main/core/mirror/index.ts';\nexport const x = openMirror;\n",
+    expected: /service must not import main\/core\//,
+  },
+  {
+    file: 'service/seed/assets/probe.ts',
+    code: "import { CertFactory } from '../../../test/unit/service/bimi/certFactory.ts';\nexport const x = CertFactory;\n",
+    expected: /service must not import test\//,
+  },
+  {
+    file: 'shared/api/probe.ts',
+    code: "import { createAuthwatch } from '../../main/core/app.ts';\nexport const x = createAuthwatch;\n",
+    expected: /shared must not import main\/core\//,
+  },
+  {
+    file: 'shared/bridge/probe.ts',
+    code: "import { startService } from '../../service/server.ts';\nexport const x = startService;\n",
+    expected: /shared must not import service\//,
+  },
+  {
+    file: 'scripts/probe.ts',
+    code: "import { serviceHarness } from '../test/support/serviceHarness.ts';\nexport const x = serviceHarness;\n",
+    expected: /scripts must not import test\//,
+  },
+  {
+    file: 'main/cli/probe.ts',
+    code: "const e = require('electron');\nexport const x = e;\n",
+    expected: /main\/cli must not import “electron”/,
+  },
+];
+
+describe('ESLint layering rules', () => {
+  let eslint: ESLint;
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: root });
+  });
+
+  async function layeringMessages(file: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'layering/imports').map((m) => m.message);
+  }
+
+  it.each(OFFENDERS)('$file: $expected', async ({ file, code, expected }) => {
+    const messages = await layeringMessages(file, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(expected);
+  });
+
+  it('lets each layer import what the map allows', async () => {
+    const allowed: [string, string][] = [
+      [
+        'main/electron/probe.ts',
+        "import { app } from 'electron';\nimport { createAuthwatch } from '../core/app.ts';\nexport const x = [app, createAuthwatch];\n",
+      ],
+      [
+        'main/core/probe.ts',
+        "import { readFileSync } from 'node:fs';\nimport { z } from 'zod';\nimport { BRIDGE_METHODS } from '../../shared/bridge/contract.ts';\nexport const x = [readFileSync, z, BRIDGE_METHODS];\n",
+      ],
+      [
+        'renderer/src/probe.ts',
+        "import { BRIDGE_METHODS } from '../../shared/bridge/contract.ts';\nimport { mount } from 'svelte';\nexport const x = [BRIDGE_METHODS, mount];\n",
+      ],
+      [
+        'scripts/probe.ts',
+        "import { startService } from '../service/server.ts';\nexport const x = startService;\n",
+      ],
+      [
+        'test/unit/probe.ts',
+        "import { startService } from '../../service/server.ts';\nimport { app } from 'electron';\nexport const x = [startService, app];\n",
+      ],
+    ];
+    for (const [file, code] of allowed) expect(await layeringMessages(file, code), file).toEqual([]);
+  });
+});
