@@ -9,6 +9,7 @@
  *   6. token has the operation's x-scope       else 403 insufficient_scope (message names the scope)
  *   7. x-owner-only → caller is team owner     else 403 team_owner_required
  *   8. path, query and body valid              else 422 validation_error with details [{field, message}]
+ *      (a body holding invalid Unicode is refused before its schema is checked: ./wellFormedText.ts)
  *   9. handler                                 (no handler yet → 501 not_implemented)
  *
  * Public operations (no x-scope) skip 1–4 and 6–7 and are rate limited per client IP.
@@ -21,6 +22,7 @@ import { ServiceError } from './serviceError.ts';
 import type { FieldProblem } from './serviceError.ts';
 import { errorEnvelope } from './envelope.ts';
 import { MALFORMED_JSON, UNSUPPORTED_MEDIA } from './requestBody.ts';
+import { unicodeProblems } from './wellFormedText.ts';
 import { checkAccount, resolveToken, touchToken } from '../auth/authenticate.ts';
 import { requireOwner, requireScope } from '../auth/authorize.ts';
 import type { RateLimiter, RateLimitState } from '../limits/rateLimiter.ts';
@@ -94,7 +96,10 @@ export async function runOperation(
     if (body === MALFORMED_JSON) problems.push({ field: 'body', message: 'is not valid JSON' });
     else if (body === UNSUPPORTED_MEDIA)
       problems.push({ field: 'body', message: 'must be sent as application/json' });
-    else problems.push(...validators.body(body));
+    else {
+      const unicode = unicodeProblems(body);
+      problems.push(...(unicode.length > 0 ? unicode : validators.body(body)));
+    }
     if (problems.length > 0) {
       throw new ServiceError(422, 'validation_error', describeProblems(problems), problems);
     }

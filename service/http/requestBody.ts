@@ -2,6 +2,7 @@
  * Request bodies: JSON is parsed leniently so that a malformed body does not jump the check order
  * (an unauthenticated caller gets 401, not a parse error). The pipeline turns the markers below into
  * 422 validation_error with field `body` on operations that take a body, and ignores bodies elsewhere.
+ * Bytes that are not UTF-8 are malformed JSON.
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -10,12 +11,28 @@ export const MALFORMED_JSON: unique symbol = Symbol('malformed JSON body');
 /** The body was sent with a content type other than application/json. */
 export const UNSUPPORTED_MEDIA: unique symbol = Symbol('unsupported media type');
 
+// JSON text is UTF-8 (RFC 8259 §8.1); a lenient decode would store U+FFFD where the client sent other bytes.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(body: string | Buffer): string | null {
+  if (typeof body === 'string') return body;
+  try {
+    return UTF8.decode(body);
+  } catch {
+    return null;
+  }
+}
+
 /** Installs the lenient JSON parser and a catch-all parser for other content types. */
 export function installBodyParsers(app: FastifyInstance): void {
   const strict = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const text = decodeUtf8(body);
+    if (text === null) {
+      done(null, MALFORMED_JSON);
+      return;
+    }
     if (text.trim() === '') {
       done(null, undefined);
       return;

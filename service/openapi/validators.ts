@@ -95,8 +95,8 @@ export function compileOperationValidators(
   };
 }
 
-/** Integer parameters as the URL must spell them: decimal digits, optionally signed (no 0x10, 1e3, " 16"). */
-const DECIMAL_INTEGER = /^[+-]?\d+$/;
+/** Integer parameters as the URL must spell them: decimal digits (no 0x10, 1e3, +16, " 16"; a minus sign is left to the minimum). */
+const DECIMAL_INTEGER = /^-?\d+$/;
 
 /**
  * Validates path or query parameters. Integer parameters are converted here rather than by Ajv's coercion,

@@ -1732,7 +1732,7 @@ export interface components {
       plain_text: string;
     };
     CreateTokenRequest: {
-      /** @description Label (length bounds x-inferred). */
+      /** @description Label (length bounds and the character rule x-inferred): no control characters (U+0000–U+001F, U+007F–U+009F); like every string of a request body it must be valid Unicode (no lone surrogates). */
       name: string;
       scopes: string[];
       /** @description Lifetime in days. */
