@@ -1,29 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { OPERATION_SCOPES } from '../../../shared/api/scopes.gen.ts';
 
 /** method + path template ("GET /domains/{domain_id}/health") → the scope its `x-scope` names. */
 export type ScopeTable = ReadonlyMap<string, string>;
 
-const OPENAPI_URL = new URL('../../../shared/api/openapi.yaml', import.meta.url);
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-let cached: ScopeTable | undefined;
-
-/** Reads every operation's `x-scope` from shared/api/openapi.yaml (once per process). */
-export function loadScopeTable(source: string | URL = OPENAPI_URL): ScopeTable {
-  if (cached && source === OPENAPI_URL) return cached;
-  const doc = parse(readFileSync(source, 'utf8')) as { paths?: Record<string, Record<string, unknown>> };
-  const table = new Map<string, string>();
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = item?.[method] as { 'x-scope'?: unknown } | undefined;
-      if (op && typeof op['x-scope'] === 'string')
-        table.set(`${method.toUpperCase()} ${path}`, op['x-scope']);
-    }
-  }
-  if (source === OPENAPI_URL) cached = table;
-  return table;
-}
+/** Every operation's `x-scope`, generated from shared/api/openapi.yaml by `npm run gen:api`. */
+export const SCOPE_TABLE: ScopeTable = new Map(Object.entries(OPERATION_SCOPES));
 
 const SCOPE_IN_TEXT =
   /\b((?:account|me|users|tokens|domains|email-trust|reports|integrations):(?:read|write))\b/;
@@ -36,7 +17,7 @@ export function missingScope(
   method: string,
   pathTemplate: string | undefined,
   serverMessage: string,
-  table: ScopeTable = loadScopeTable(),
+  table: ScopeTable = SCOPE_TABLE,
 ): string | null {
   const fromSpec = pathTemplate ? table.get(`${method.toUpperCase()} ${pathTemplate}`) : undefined;
   if (fromSpec) return fromSpec;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../shared/api/apiError.ts';
 import { accountBlockText, classifyFailure } from '../../../../main/core/sync/failurePolicy.ts';
-import { loadScopeTable, missingScope } from '../../../../main/core/sync/requiredScope.ts';
+import { SCOPE_TABLE, missingScope } from '../../../../main/core/sync/requiredScope.ts';
 
 const err = (status: number, code: string, message = 'x', extra: Partial<ApiError> = {}) =>
   new ApiError({ status, code, message, requestId: 'r-1', retryable: false, ...extra });
@@ -83,9 +83,9 @@ describe('classifyFailure', () => {
   });
 });
 
-describe('scope table from shared/api/openapi.yaml', () => {
+describe('scope table generated from shared/api/openapi.yaml', () => {
   it('knows the scope of read and write operations', () => {
-    const table = loadScopeTable();
+    const table = SCOPE_TABLE;
     expect(table.get('GET /auth/me')).toBe('account:read');
     expect(table.get('PATCH /domains/{domain_id}/mta-sts/mode')).toBe('domains:write');
     expect(missingScope('post', '/auth/tokens', '')).toBe('tokens:write');
