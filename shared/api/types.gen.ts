@@ -1868,7 +1868,7 @@ export interface components {
     };
     DomainSummary: {
       id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
     };
     /** @description Domain access of a user. */
     UserDomainAccess: {
@@ -1892,10 +1892,14 @@ export interface components {
      * @example example.com
      */
     Fqdn: string;
+    /** @description IPv4 or IPv6 address. */
+    IpAddress: string | unknown | unknown;
+    /** @description IPv4 or IPv6 address, optionally with a CIDR prefix length. */
+    IpNetwork: string;
     /** @description Domain, including DNS and verification status. */
     Domain: {
       id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       parent_domain_id?: number | null;
       group_id?: number | null;
       group_name?: string | null;
@@ -1922,23 +1926,21 @@ export interface components {
       domains: string[];
     };
     BulkJobResult: {
+      /** @description The name as submitted; not a valid domain name when status is invalid. */
       fqdn: string;
       /**
        * @description created; exists (already a domain of the team, or repeated earlier in the list); invalid (not a domain name, error says why); failed (unexpected error).
-       * @example created
+       * @enum {string}
        */
-      status: string;
+      status: 'created' | 'exists' | 'invalid' | 'failed';
       domain_id?: number | null;
       error?: string | null;
     };
     /** @description Bulk-add job and per-domain results. */
     BulkJob: {
       job_id: string;
-      /**
-       * @description queued, running, completed or failed.
-       * @example queued
-       */
-      status: string;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'completed' | 'failed';
       total?: number;
       processed?: number;
       succeeded?: number;
@@ -1989,7 +1991,7 @@ export interface components {
     /** @description Verification status for DMARC, SPF, MTA-STS, TLS-RPT and BIMI. */
     DomainStatus: {
       domain_id: number;
-      fqdn?: string;
+      fqdn?: components['schemas']['Fqdn'];
       verified?: boolean;
       protocols: {
         dmarc?: components['schemas']['ProtocolVerification'];
@@ -2015,7 +2017,7 @@ export interface components {
     /** @description Result of a DNS fetch/check. */
     DnsFetchResult: {
       domain_id: number;
-      fqdn?: string;
+      fqdn?: components['schemas']['Fqdn'];
       /** Format: date-time */
       fetched_at: string;
       /**
@@ -2158,7 +2160,7 @@ export interface components {
     /** @description Effective DMARC policy and parsed tags. */
     DmarcPolicy: {
       domain_id: number;
-      fqdn?: string;
+      fqdn?: components['schemas']['Fqdn'];
       policy: components['schemas']['DmarcPolicyValue'];
       /** @description hosted or dns: where the effective record comes from. */
       source?: string;
@@ -2231,8 +2233,8 @@ export interface components {
       all: components['schemas']['SpfAll'];
       /** @description DNS lookups the record needs (limit 10). */
       lookup_count: number;
-      /** @example 10 */
-      lookup_limit?: number;
+      /** @constant */
+      lookup_limit?: 10;
       includes?: components['schemas']['SpfInclude'][];
       ip_actions?: components['schemas']['SpfIpAction'][];
       /** Format: date-time */
@@ -2262,14 +2264,13 @@ export interface components {
     };
     SpfIpAction: {
       id: number;
-      ip: string;
+      ip: components['schemas']['IpNetwork'];
       type: components['schemas']['IpActionType'];
       /** Format: date-time */
       created_at?: string;
     };
     AddSpfIpActionRequest: {
-      /** @description IPv4 or IPv6 address, optionally with a CIDR prefix length. */
-      ip: string;
+      ip: components['schemas']['IpNetwork'];
       type: components['schemas']['IpActionType'];
     };
     FlattenSpfRequest: {
@@ -2295,20 +2296,20 @@ export interface components {
       status?: 'ok' | 'none' | 'permerror' | 'temperror';
       /** @description Problems receivers would fail the record for, e.g. the 11th DNS lookup. */
       errors?: string[];
-      ipv4: string[];
-      ipv6: string[];
+      ipv4: components['schemas']['IpNetwork'][];
+      ipv6: components['schemas']['IpNetwork'][];
       lookup_count: number;
       /**
        * @description RFC 7208 limit: 10.
-       * @example 10
+       * @constant
        */
-      lookup_limit: number;
+      lookup_limit: 10;
       void_lookup_count?: number;
       /**
        * @description RFC 7208 limit: 2.
-       * @example 2
+       * @constant
        */
-      void_lookup_limit?: number;
+      void_lookup_limit?: 2;
       within_limit: boolean;
       warnings?: string[];
     };
@@ -2316,7 +2317,7 @@ export interface components {
     BimiRegistration: {
       id: number;
       domain_id?: number | null;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       partner?: string;
       /** @description e.g. pending, approved or rejected. */
       status: string;
@@ -2399,8 +2400,8 @@ export interface components {
       /** Format: date-time */
       valid_to: string;
       san: string[];
-      /** @description VMC or CMC. */
-      certificate_type?: string;
+      /** @enum {string} */
+      certificate_type?: 'VMC' | 'CMC';
       /** @description e.g. Registered Mark. */
       mark_type?: string | null;
       has_logotype: boolean;
@@ -2414,7 +2415,7 @@ export interface components {
     /** @description Full VMC analysis: DNS, certificate chain, validation. */
     VmcAnalysis: {
       domain_id: number;
-      fqdn?: string;
+      fqdn?: components['schemas']['Fqdn'];
       bimi_record?: string | null;
       logo_url?: string | null;
       vmc_url?: string | null;
@@ -2527,7 +2528,7 @@ export interface components {
       date_range_start: string;
       /** Format: date-time */
       date_range_end: string;
-      policy_domain: string;
+      policy_domain: components['schemas']['Fqdn'];
       /** @description sts, tlsa or no-policy-found. */
       policy_type?: string;
       policy_mode?: components['schemas']['MtaStsMode'] | null;
@@ -2539,10 +2540,10 @@ export interface components {
     TlsFailureDetail: {
       /** @description RFC 8460 result type, e.g. certificate-expired or starttls-not-supported. */
       result_type: string;
-      sending_mta_ip?: string | null;
+      sending_mta_ip?: components['schemas']['IpAddress'] | null;
       receiving_mx_hostname?: string | null;
       receiving_mx_helo?: string | null;
-      receiving_ip?: string | null;
+      receiving_ip?: components['schemas']['IpAddress'] | null;
       failed_session_count: number;
       additional_information?: string | null;
       failure_reason_code?: string | null;
@@ -2564,7 +2565,7 @@ export interface components {
     TlsRptBySource: {
       domain_id: number;
       sources: {
-        sending_mta_ip: string | null;
+        sending_mta_ip: components['schemas']['IpAddress'] | null;
         successful_session_count?: number | null;
         failed_session_count: number;
         result_types?: string[];
@@ -2599,7 +2600,7 @@ export interface components {
       tls_report_id: number;
       report_id?: string;
       organization_name?: string;
-      policy_domain?: string;
+      policy_domain?: components['schemas']['Fqdn'];
       /** Format: date-time */
       date_range_start?: string;
       /** Format: date-time */
@@ -2608,7 +2609,7 @@ export interface components {
     HealthSnapshot: {
       domain_id: number;
       /** @description Domain name. */
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       source: components['schemas']['HealthSource'];
       /** @description Qualitative label, e.g. Protected (labels not enumerated). */
       result: string;
@@ -2640,7 +2641,7 @@ export interface components {
     };
     SecurityScore: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       score: number;
       /** @constant */
       max_score: 10;
@@ -2662,7 +2663,7 @@ export interface components {
     };
     SecurityScoreHistory: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       /** @constant */
       max_score: 10;
       note: string;
@@ -2682,7 +2683,7 @@ export interface components {
     } & components['schemas']['MailVolumeCounts'];
     MailVolume: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       /** Format: date */
       start_date: string;
       /** Format: date */
@@ -2706,18 +2707,18 @@ export interface components {
     };
     SendingServices: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       services: components['schemas']['SendingSource'][];
     };
     FailedSources: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       /** @description Ordered by failing volume, descending. */
       failed_sources: components['schemas']['SendingSource'][];
     };
     DashboardCache: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       cached: boolean;
       /**
        * Format: date-time
@@ -2752,7 +2753,7 @@ export interface components {
     };
     DnsTimeline: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       /** @description Keyed by protocol. */
       summary: {
         dmarc?: components['schemas']['DnsTimelineSummaryEntry'];
@@ -2779,7 +2780,7 @@ export interface components {
     };
     DnsCurrent: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       /** @description Keyed by protocol. */
       protocols: {
         dmarc?: components['schemas']['DnsCurrentEntry'];
@@ -2809,7 +2810,7 @@ export interface components {
     };
     DnsSnapshots: {
       domain_id: number;
-      fqdn: string;
+      fqdn: components['schemas']['Fqdn'];
       dmarc: components['schemas']['DnsSnapshotRow'][];
       spf: components['schemas']['DnsSpfSnapshotRow'][];
     };
@@ -2819,13 +2820,16 @@ export interface components {
       request_id: string;
       /** @description Stable operation label, e.g. domain.hosted_spf.update. */
       action: string;
-      /** @description HTTP method of the recorded call. */
-      method: string;
+      /**
+       * @description HTTP method of the recorded call.
+       * @enum {string}
+       */
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
       /** @description Request path of the recorded call. */
       path: string;
       status_code: number;
       /** @description Client IP. */
-      ip_address: string;
+      ip_address: components['schemas']['IpAddress'];
       /** @description Id of the token used. */
       token_id: number;
       /** @description Label of the token used. */

@@ -21,7 +21,7 @@ export const calendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a 
 export const integer = z.number().int();
 
 /**
- * Connection status words (current_status, status_before, status_after, action). The interface names
- * connected/disconnected; any other word is kept as a string so a new state never breaks decoding.
+ * Connection status words (current_status, status_before, status_after, action): a string here; the
+ * document's enum (connected, disconnected) is checked with its other bounds (documentCheck.ts).
  */
 export const connectionWord = z.string();

@@ -7,7 +7,7 @@ export const sendingSourceSchema = z.looseObject({
   total_count: integer.optional(),
   dmarc: z.looseObject({ pass: integer.optional(), fail: integer.optional() }).nullish(),
   compliance: z.number().nullish(),
-  // compliant, partial or failing; other words are kept as they come.
+  // compliant, partial or failing: the document's enum, checked with its other bounds (documentCheck.ts).
   status: z.string().nullish(),
   is_registered_threat: z.boolean().optional(),
 });

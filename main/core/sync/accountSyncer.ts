@@ -516,6 +516,7 @@ export class AccountSyncer {
       const fetched = await fetchSignal(job.signal, {
         api: this.o.api,
         domainId: job.domainId,
+        fqdn: job.fqdn,
         now: startedAt,
         lastSeen,
         priority,

@@ -28,6 +28,8 @@ export interface FetchContext {
   api: LooseApi;
   /** Remote domain id (null for account-level signals). */
   domainId: number | null;
+  /** The domain's name as the mirror knows it: a per-domain answer about another domain is malformed. */
+  fqdn?: string | null;
   now: number;
   /** The newest remote timestamp/date the mirror holds for this signal (mirror.lastSeen), or null. */
   lastSeen: string | null;
@@ -107,7 +109,7 @@ export async function fetchSignal<S extends SignalName>(
     data = (await ctx.api.get(meta.path, init(pathParams))).data;
   }
 
-  const decoded = decodeSignal(signal, data);
+  const decoded = decodeSignal(signal, data, { domainId: ctx.domainId, fqdn: ctx.fqdn ?? null });
   if (!decoded.ok) {
     throw new ApiError({
       status: 200,
