@@ -1,4 +1,5 @@
 import { alertJson } from '../../core/export/records.ts';
+import type { Alert } from '../../core/mirror/types.ts';
 import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
@@ -11,9 +12,10 @@ export async function alerts(
   const ctx = openContext(options, io);
   try {
     const labels = new Map(selectAccounts(ctx.mirror, options.label).map((a) => [a.id, a.label]));
-    const list = (
-      await ctx.app.listAlerts({ ...(options.open ? { open: true } : {}), limit: 10_000 })
-    ).filter((a) => labels.has(a.accountId));
+    // The mirror's own rows: they say why an alert ended, which the bridge's summary leaves out.
+    const list = ctx.mirror
+      .listAlerts({ ...(options.open ? { open: true } : {}), limit: 10_000 })
+      .filter((a) => labels.has(a.accountId));
     if (options.json) {
       io.stdout.write(
         JSON.stringify(
@@ -26,7 +28,7 @@ export async function alerts(
     }
     if (list.length === 0) io.stdout.write(options.open ? 'No open alerts.\n' : 'No alerts.\n');
     for (const a of list) {
-      const state = a.resolvedAt ? `resolved ${a.resolvedAt}` : 'OPEN';
+      const state = alertState(a);
       io.stdout.write(
         `#${a.id} [${a.severity}] ${a.fqdn ?? labels.get(a.accountId)} — ${a.title} (${a.rule}; since ${a.firstSeenAt}; ${state})\n`,
       );
@@ -34,5 +36,21 @@ export async function alerts(
     return 0;
   } finally {
     await ctx.close();
+  }
+}
+
+/** How an alert stands, in words: open, or how and when it ended. */
+function alertState(a: Alert): string {
+  switch (a.endReason) {
+    case 'cause_ended':
+      return `resolved ${a.resolvedAt}: cause ended`;
+    case 'notice':
+      return `notice ${a.resolvedAt}`;
+    case 'domain_removed':
+      return `OPEN, domain removed from the account ${a.endedAt}`;
+    case 'acknowledged':
+      return `OPEN, acknowledged ${a.endedAt}`;
+    default:
+      return a.resolvedAt ? `resolved ${a.resolvedAt}` : 'OPEN';
   }
 }

@@ -13,7 +13,11 @@ export async function exportCommand(
   const ctx = openContext(options, io);
   try {
     const ids = new Set(selectAccounts(ctx.mirror, options.label).map((a) => a.id));
-    const rows = (await ctx.app.overview()).filter((r) => ids.has(r.accountId)).map(exportRecord);
+    // Domains that left the account's list are exported too, marked by removed_at: their history is kept.
+    const rows = ctx.mirror
+      .overview(undefined, { includeRemoved: true })
+      .filter((r) => ids.has(r.accountId))
+      .map(exportRecord);
     const text =
       options.format === 'csv' ? toCsv(EXPORT_COLUMNS, rows) : JSON.stringify(rows, null, 2) + '\n';
     if (options.out) {

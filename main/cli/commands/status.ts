@@ -13,10 +13,17 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
     const openAlerts = (await ctx.app.listAlerts({ open: true, limit: 10_000 })).filter((a) =>
       ids.has(a.accountId),
     );
+    // Domains that left an account's list stay in the mirror with their history and alerts: say so.
+    const removedDomains = (accountId: number) =>
+      ctx.mirror
+        .listDomains(accountId, { includeRemoved: true })
+        .filter((d) => d.removedAt !== null)
+        .map((d) => ({ domainId: d.domainId, fqdn: d.fqdn, removedAt: d.removedAt! }));
     if (options.json) {
       const out = accounts.map((a) => ({
         ...a,
         openAlerts: openAlerts.filter((x) => x.accountId === a.accountId).length,
+        removedDomains: removedDomains(a.accountId),
       }));
       io.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return 0;
@@ -46,6 +53,10 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
         io.stdout.write(
           `    ${signal.padEnd(16)} every ${formatDuration(p.effectiveSeconds)}${stretched} × ${p.jobs}\n`,
         );
+      }
+      for (const d of removedDomains(a.accountId)) {
+        io.stdout.write(`  removed ${d.fqdn} (no longer in the account since ${d.removedAt}; history kept)
+`);
       }
       for (const e of a.errors) {
         const scope = e.missingScope ? ` (token lacks ${e.missingScope})` : '';

@@ -21,10 +21,16 @@ export const EXPORT_COLUMNS = [
   'score_interpretation',
   'open_alerts',
   'last_error',
+  'removed_at',
 ] as const;
 
+/** An overview row; removedAt is there when the overview was asked to include removed domains. */
+type ExportedRow = Omit<OverviewRow, 'removedAt'> & { removedAt?: string | null };
+/** An alert; why and when it ended are there when it comes from the mirror. */
+type ExportedAlert = Omit<Alert, 'endReason' | 'endedAt'> & Partial<Pick<Alert, 'endReason' | 'endedAt'>>;
+
 /** One domain's posture as a flat record. */
-export function exportRecord(row: OverviewRow): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
+export function exportRecord(row: ExportedRow): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
   const p = row.health?.protocols ?? {};
   return {
     account: row.accountLabel,
@@ -44,11 +50,13 @@ export function exportRecord(row: OverviewRow): Record<(typeof EXPORT_COLUMNS)[n
     score_interpretation: row.score?.interpretation ?? null,
     open_alerts: row.openAlerts,
     last_error: row.lastError ? `${row.lastError.signal}: ${row.lastError.code}` : null,
+    // A domain that left the account's list: its last known posture, kept for the record.
+    removed_at: row.removedAt ?? null,
   };
 }
 
 /** The JSON shape `authwatch alerts --json` and the app's alert export write for each alert (snake_case like the interface). */
-export function alertJson(alert: Alert, accountLabel: string) {
+export function alertJson(alert: ExportedAlert, accountLabel: string) {
   return {
     id: alert.id,
     account: accountLabel,
@@ -62,6 +70,9 @@ export function alertJson(alert: Alert, accountLabel: string) {
     last_seen: alert.lastSeenAt,
     resolved_at: alert.resolvedAt,
     acknowledged_at: alert.acknowledgedAt,
+    // cause_ended | domain_removed | acknowledged | notice, or null while open (see AlertEndReason).
+    end_reason: alert.endReason ?? null,
+    ended_at: alert.endedAt ?? null,
   };
 }
 
@@ -79,4 +90,6 @@ export const ALERT_EXPORT_COLUMNS = [
   'last_seen',
   'resolved_at',
   'acknowledged_at',
+  'end_reason',
+  'ended_at',
 ] as const;

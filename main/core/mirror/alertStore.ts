@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertEvent, AlertRuleName, OpenAlertView, Severity } from '../alerts/types.ts';
 import { MirrorError } from './mirrorError.ts';
-import type { Alert, AlertDelivery, ListAlertsQuery, WriteResult } from './types.ts';
+import type { Alert, AlertDelivery, AlertEndReason, ListAlertsQuery, WriteResult } from './types.ts';
 import { prepared } from './preparedStatements.ts';
 
 interface AlertRow {
@@ -23,6 +23,8 @@ interface AlertRow {
   snoozed_until: string | null;
   delivered_at: string | null;
   suppressed: 'muted' | null;
+  end_reason: AlertEndReason | null;
+  ended_at: string | null;
 }
 
 const SELECT =
@@ -46,6 +48,8 @@ function toAlert(row: AlertRow): Alert {
     snoozedUntil: row.snoozed_until,
     deliveredAt: row.delivered_at,
     suppressed: row.suppressed,
+    endReason: row.end_reason,
+    endedAt: row.ended_at,
     details: JSON.parse(row.details_json) as Record<string, unknown>,
   };
 }
@@ -89,19 +93,34 @@ export class AlertStore {
       if (event.type === 'resolve') {
         const rows = prepared(
           this.db,
-          'UPDATE alerts SET resolved_at = ? WHERE dedupe_key = ? AND resolved_at IS NULL RETURNING id',
-        ).all(at, event.dedupeKey) as { id: number }[];
+          `UPDATE alerts SET resolved_at = @at, end_reason = 'cause_ended', ended_at = @at
+             WHERE dedupe_key = @key AND resolved_at IS NULL RETURNING id`,
+        ).all({ at, key: event.dedupeKey }) as { id: number }[];
         resolved.push(...rows.map((r) => r.id));
         continue;
       }
       const details = JSON.stringify(event.details ?? {});
+      const alertDomainPk = event.domain ? domainPk : null;
+      // Seen again: the episode goes on. Keys name the domain by fqdn, so an episode of a domain that left
+      // the list continues on the domain now answering for that name, and is no longer marked removed.
       const refreshed = prepared(
         this.db,
-        `UPDATE alerts SET severity = ?, title = ?, body = ?, details_json = ?, last_seen_at = ?
-           WHERE dedupe_key = ? AND resolved_at IS NULL`,
-      ).run(event.severity, event.title, event.body, details, at, event.dedupeKey).changes;
+        `UPDATE alerts SET severity = @severity, title = @title, body = @body, details_json = @details,
+             last_seen_at = @at, domain_id = coalesce(@domainPk, domain_id),
+             end_reason = CASE WHEN end_reason = 'domain_removed'
+               THEN (CASE WHEN acknowledged_at IS NOT NULL THEN 'acknowledged' END) ELSE end_reason END,
+             ended_at = CASE WHEN end_reason = 'domain_removed' THEN acknowledged_at ELSE ended_at END
+           WHERE dedupe_key = @key AND resolved_at IS NULL`,
+      ).run({
+        severity: event.severity,
+        title: event.title,
+        body: event.body,
+        details,
+        at,
+        domainPk: alertDomainPk,
+        key: event.dedupeKey,
+      }).changes;
       if (refreshed > 0) continue;
-      const alertDomainPk = event.domain ? domainPk : null;
       const muted =
         alertDomainPk !== null &&
         prepared(
@@ -111,8 +130,8 @@ export class AlertStore {
       const id = prepared(
         this.db,
         `INSERT INTO alerts (account_id, domain_id, fqdn, rule, severity, title, body, dedupe_key, details_json,
-             first_seen_at, last_seen_at, resolved_at, suppressed)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             first_seen_at, last_seen_at, resolved_at, suppressed, end_reason, ended_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         accountId,
         alertDomainPk,
@@ -127,6 +146,8 @@ export class AlertStore {
         at,
         event.notice ? at : null,
         muted ? 'muted' : null,
+        event.notice ? 'notice' : null,
+        event.notice ? at : null,
       ).lastInsertRowid;
       raised.push(Number(id));
     }
@@ -138,16 +159,27 @@ export class AlertStore {
   }
 
   /**
-   * Close every open alert of these domains (they left the account: nobody watches them any more, so their
-   * conditions can never clear on their own). Returns the closed alerts.
+   * These domains left the account's list: their unresolved alerts are marked domain_removed, NOT resolved.
+   * Only evidence that a cause ended resolves an alert; a domain missing from one answer is no such evidence
+   * (it may come back, and the threat may still be sending).
    */
-  resolveForDomains(domainPks: number[], at: string): Alert[] {
+  markDomainsRemoved(domainPks: number[], at: string): void {
     const stmt = prepared(
       this.db,
-      'UPDATE alerts SET resolved_at = ? WHERE domain_id = ? AND resolved_at IS NULL RETURNING id',
+      `UPDATE alerts SET end_reason = 'domain_removed', ended_at = ? WHERE domain_id = ? AND resolved_at IS NULL`,
     );
-    const ids = domainPks.flatMap((pk) => (stmt.all(at, pk) as { id: number }[]).map((r) => r.id));
-    return ids.map((id) => this.require(id));
+    for (const pk of domainPks) stmt.run(at, pk);
+  }
+
+  /** These domains are back in the list under the same id: their unresolved alerts continue. */
+  markDomainsReturned(domainPks: number[]): void {
+    const stmt = prepared(
+      this.db,
+      `UPDATE alerts SET end_reason = CASE WHEN acknowledged_at IS NOT NULL THEN 'acknowledged' END,
+           ended_at = acknowledged_at
+         WHERE domain_id = ? AND resolved_at IS NULL AND end_reason = 'domain_removed'`,
+    );
+    for (const pk of domainPks) stmt.run(pk);
   }
 
   /** One alert or undefined. */
@@ -195,13 +227,19 @@ export class AlertStore {
     return new Map(rows.map((r) => [r.domain_id, r.n]));
   }
 
-  /** Mark acknowledged (already acknowledged alerts keep their first acknowledgement). */
+  /**
+   * Mark acknowledged (already acknowledged alerts keep their first acknowledgement). An unresolved alert
+   * ends as acknowledged; its rule keeps watching, and it is resolved as cause_ended if the cause ends.
+   */
   acknowledge(ids: number[], at: string): void {
     const stmt = prepared(
       this.db,
-      'UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, ?) WHERE id = ?',
+      `UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, @at),
+           end_reason = CASE WHEN resolved_at IS NULL AND end_reason IS NULL THEN 'acknowledged' ELSE end_reason END,
+           ended_at = CASE WHEN resolved_at IS NULL AND end_reason IS NULL THEN @at ELSE ended_at END
+         WHERE id = @id`,
     );
-    for (const id of ids) stmt.run(at, id);
+    for (const id of ids) stmt.run({ at, id });
   }
 
   /** Hold until `until`; an open alert is due again then (a reminder), a resolved one keeps its state. */

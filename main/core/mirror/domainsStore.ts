@@ -80,9 +80,19 @@ export class DomainsStore {
   /**
    * Store the complete domain list: new domains are added, known ones refreshed (and revived if they had
    * vanished), and domains missing from the list are marked removed — their history stays. Returns the
-   * local keys of the domains removed by this call.
+   * local keys of the domains this call removed and of the removed ones it revived.
    */
-  replaceList(accountId: number, list: DomainsPayload, now: string): number[] {
+  replaceList(
+    accountId: number,
+    list: DomainsPayload,
+    now: string,
+  ): { removed: number[]; returned: number[] } {
+    const wereRemoved = new Map(
+      this.list(accountId, true)
+        .filter((d) => d.removedAt !== null)
+        .map((d) => [d.domainId, d.pk]),
+    );
+    const returned: number[] = [];
     const upsert = prepared(
       this.db,
       `INSERT INTO domains (account_id, remote_id, fqdn, raw_json, first_seen_at, last_seen_at)
@@ -94,6 +104,8 @@ export class DomainsStore {
     for (const item of list) {
       seen.add(item.id);
       upsert.run(accountId, item.id, item.fqdn, JSON.stringify(item), now, now);
+      const pk = wereRemoved.get(item.id);
+      if (pk !== undefined) returned.push(pk);
     }
     const markRemoved = prepared(this.db, 'UPDATE domains SET removed_at = ? WHERE id = ?');
     const removed: number[] = [];
@@ -102,7 +114,7 @@ export class DomainsStore {
       markRemoved.run(now, domain.pk);
       removed.push(domain.pk);
     }
-    return removed;
+    return { removed, returned };
   }
 
   /** The account's domains by name. */

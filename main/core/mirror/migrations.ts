@@ -295,11 +295,32 @@ CREATE TABLE panel_cache (
 );
 `;
 
+// v4: why an alert ended. resolved_at keeps meaning "the cause ended" (evidence from the service); an alert
+// of a domain that left the account's list stays unresolved and is marked domain_removed (a domain that
+// returns continues it), and one the user acknowledged is marked acknowledged until its cause ends.
+// Alerts the old code closed when their domain left the list are reopened as domain_removed, unless a
+// newer episode of the same condition is open.
+const V4_ALERT_END_REASON = `
+ALTER TABLE alerts ADD COLUMN end_reason TEXT
+  CHECK (end_reason IS NULL OR end_reason IN ('cause_ended', 'domain_removed', 'acknowledged', 'notice'));
+ALTER TABLE alerts ADD COLUMN ended_at TEXT;
+UPDATE alerts SET end_reason = 'cause_ended', ended_at = resolved_at WHERE resolved_at IS NOT NULL;
+UPDATE alerts SET end_reason = 'notice'
+  WHERE rule = 'protocol_restored' AND resolved_at IS NOT NULL AND resolved_at = first_seen_at;
+UPDATE alerts SET end_reason = 'acknowledged', ended_at = acknowledged_at
+  WHERE resolved_at IS NULL AND acknowledged_at IS NOT NULL;
+UPDATE alerts SET end_reason = 'domain_removed', ended_at = resolved_at, resolved_at = NULL
+  WHERE resolved_at IS NOT NULL AND rule <> 'protocol_restored'
+    AND EXISTS (SELECT 1 FROM domains d WHERE d.id = alerts.domain_id AND d.removed_at = alerts.resolved_at)
+    AND NOT EXISTS (SELECT 1 FROM alerts b WHERE b.dedupe_key = alerts.dedupe_key AND b.resolved_at IS NULL);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
   { version: 2, name: 'alert snooze and domain mutes', up: (db) => db.exec(V2_SNOOZE_AND_MUTE) },
   { version: 3, name: 'panel cache', up: (db) => db.exec(V3_PANEL_CACHE) },
+  { version: 4, name: 'why an alert ended', up: (db) => db.exec(V4_ALERT_END_REASON) },
 ];
 
 /** The schema version this code writes. */

@@ -64,14 +64,22 @@ export class ReadQueries {
   }
 
   /** See Mirror.overview. */
-  overview(accountId: number | undefined, now: number): OverviewRow[] {
+  overview(accountId: number | undefined, now: number, includeRemoved = false): OverviewRow[] {
     const filter = accountId === undefined ? '' : 'AND d.account_id = ?';
     const args = accountId === undefined ? [] : [accountId];
     const domains = prepared(
       this.db,
-      `SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn FROM domains d
-         JOIN accounts a ON a.id = d.account_id WHERE d.removed_at IS NULL ${filter} ORDER BY a.label, d.fqdn`,
-    ).all(...args) as { pk: number; account_id: number; label: string; remote_id: number; fqdn: string }[];
+      `SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn, d.removed_at FROM domains d
+         JOIN accounts a ON a.id = d.account_id
+         WHERE ${includeRemoved ? '1' : 'd.removed_at IS NULL'} ${filter} ORDER BY a.label, d.fqdn`,
+    ).all(...args) as {
+      pk: number;
+      account_id: number;
+      label: string;
+      remote_id: number;
+      fqdn: string;
+      removed_at: string | null;
+    }[];
     const health = this.newestPerDomain<{
       domain_id: number;
       protocols_json: string;
@@ -129,6 +137,7 @@ export class ReadQueries {
         accountLabel: d.label,
         domainId: d.remote_id,
         fqdn: d.fqdn,
+        removedAt: d.removed_at,
         health: h
           ? {
               protocols: protocolFlags(h.protocols_json),

@@ -105,14 +105,15 @@ export class SqliteMirror implements Mirror {
     return this.db.transaction((): WriteResult => {
       const account = this.accounts.require(input.accountId);
       if (meta.per === 'account') {
-        const removed = this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
+        const list = this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
         const events = this.rules.accountAlertsOnSuccess(
           null,
           { scope: meta.scope },
           this.context(account, null, at),
         );
         const result = this.alertStore.apply(account.id, null, events, at);
-        result.resolved.push(...this.alertStore.resolveForDomains(removed, at));
+        this.alertStore.markDomainsRemoved(list.removed, at);
+        this.alertStore.markDomainsReturned(list.returned);
         this.syncStates.success(account.id, null, input.signal, at, nextDueAt);
         return result;
       }
@@ -307,8 +308,8 @@ export class SqliteMirror implements Mirror {
     }
   }
 
-  overview(accountId?: number): OverviewRow[] {
-    return this.reads.overview(accountId, this.clock.now());
+  overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[] {
+    return this.reads.overview(accountId, this.clock.now(), options?.includeRemoved ?? false);
   }
 
   domainDetail(accountId: number, domainId: number): DomainDetail | null {

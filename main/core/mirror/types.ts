@@ -72,6 +72,13 @@ export interface SyncState {
   periodSeconds: number;
 }
 
+/**
+ * Why an alert ended: its cause ended (the service's data says so: resolvedAt is set), its domain left the
+ * account's list (unresolved: it continues if the domain returns), the user acknowledged it (unresolved
+ * until its cause ends), or it was a notice (news, born resolved).
+ */
+export type AlertEndReason = 'cause_ended' | 'domain_removed' | 'acknowledged' | 'notice';
+
 /** An alert episode. */
 export interface Alert {
   id: number;
@@ -93,6 +100,10 @@ export interface Alert {
   deliveredAt: string | null;
   /** "muted" when raised while its domain was muted: recorded, never notified. */
   suppressed: 'muted' | null;
+  /** Why it ended, or null while open and unacknowledged. */
+  endReason: AlertEndReason | null;
+  /** When it ended (resolvedAt for a cause that ended), or null. */
+  endedAt: string | null;
   details: Record<string, unknown>;
 }
 
@@ -170,6 +181,8 @@ export interface OverviewRow {
   accountLabel: string;
   domainId: number;
   fqdn: string;
+  /** When the domain left the account's list (only with includeRemoved), else null. */
+  removedAt: string | null;
   health: {
     protocols: Partial<Record<Protocol, boolean>>;
     passing: number | null;
@@ -328,8 +341,11 @@ export interface Mirror {
    */
   lastSeen(accountId: number, signal: SignalName, domainId: number | null): string | null;
 
-  /** Every (non-removed) domain with its posture, open alerts and data age; all accounts when no id. */
-  overview(accountId?: number): OverviewRow[];
+  /**
+   * Every domain with its posture, open alerts and data age; all accounts when no id. Domains that left
+   * the list only with includeRemoved (their history is kept), marked by removedAt.
+   */
+  overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[];
   /** Everything mirrored about one domain, or null when unknown. */
   domainDetail(accountId: number, domainId: number): DomainDetail | null;
   /** A history series of a domain, oldest first. */

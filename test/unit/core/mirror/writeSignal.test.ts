@@ -188,7 +188,7 @@ describe('recordSyncError', () => {
 });
 
 describe('domains list', () => {
-  it('marks a vanished domain removed, keeps its history, and revives it when it comes back', () => {
+  it('marks a vanished domain removed, keeps its history and its open alerts, and revives both when it comes back', () => {
     const { mirror, accountId, clock } = mirrorWithDomain();
     write(mirror, accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
     expect(mirror.listDomains(accountId).map((d) => d.fqdn)).toEqual(['example.com', 'example.org']);
@@ -208,9 +208,12 @@ describe('domains list', () => {
       payload: [{ id: 4212, fqdn: 'example.org' }],
       fetchedAt: clock.now(),
     });
-    // Nobody watches a removed domain any more: its open alerts close with it.
-    expect(removal.resolved.map((a) => a.id).sort()).toEqual(open.map((a) => a.id).sort());
-    expect(mirror.listAlerts({ open: true })).toEqual([]);
+    // A domain missing from the list is no evidence that its problems ended (issue 12 item 2): its alerts
+    // stay unresolved, marked as about a removed domain.
+    expect(removal.resolved).toEqual([]);
+    expect(mirror.listAlerts({ open: true }).map((a) => [a.id, a.endReason])).toEqual(
+      open.map((a) => [a.id, 'domain_removed']),
+    );
     expect(mirror.listDomains(accountId).map((d) => d.fqdn)).toEqual(['example.org']);
     expect(mirror.overview(accountId).map((r) => r.fqdn)).toEqual(['example.org']);
     expect(mirror.listDomains(accountId, { includeRemoved: true })[0]).toMatchObject({
@@ -226,6 +229,10 @@ describe('domains list', () => {
       fetchedAt: clock.now(),
     });
     expect(mirror.listDomains(accountId).map((d) => d.fqdn)).toEqual([FQDN]);
+    // Back with the same id: the same episodes go on.
+    expect(mirror.listAlerts({ open: true }).map((a) => [a.id, a.endReason])).toEqual(
+      open.map((a) => [a.id, null]),
+    );
   });
 
   it('learns a domain from a per-domain payload that names it, and refuses one that does not', () => {
