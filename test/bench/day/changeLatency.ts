@@ -1,0 +1,74 @@
+/**
+ * Matches each change of the day with the alert that told the user about it, from the alerts a poller's
+ * mirror holds: a removed record with its protocol_disconnected, a restored one with protocol_restored, a
+ * threat with its threat_source_appeared. The latency is the alert's first-seen instant (virtual time, as
+ * the mirror recorded it) minus the change's instant; a change without such an alert was missed.
+ */
+import type { Alert, Mirror } from '../../../main/core/mirror/types.ts';
+import type { Change } from './changeStream.ts';
+
+/** Latency figures of one poller over the day. */
+export interface LatencyFigures {
+  changes: number;
+  missed: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+  maxMs: number | null;
+  /** Latencies in ms of the changes seen, in change order. */
+  samples: number[];
+}
+
+const RULE: Record<Change['kind'], Alert['rule']> = {
+  removed: 'protocol_disconnected',
+  restored: 'protocol_restored',
+  threat: 'threat_source_appeared',
+};
+
+function matches(change: Change, alert: Alert, fqdn: string): boolean {
+  if (alert.rule !== RULE[change.kind] || alert.fqdn !== fqdn) return false;
+  if (change.kind === 'threat') return alert.details.sourceName === change.ip;
+  return alert.details.protocol === change.record;
+}
+
+/** The p-th percentile (0–100) by nearest rank; null for no samples. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+/** Latency of every change in `mirror`'s alerts of `accountId`. */
+export function changeLatency(
+  mirror: Mirror,
+  accountId: number,
+  changes: readonly Change[],
+  fqdnOf: (domainIndex: number) => string,
+): LatencyFigures {
+  const alerts = mirror
+    .listAlerts({ accountId, limit: 1_000_000 })
+    .sort((a, b) => Date.parse(a.firstSeenAt) - Date.parse(b.firstSeenAt));
+  const used = new Set<number>();
+  const samples: number[] = [];
+  let missed = 0;
+  for (const change of changes) {
+    const fqdn = fqdnOf(change.domainIndex);
+    const alert = alerts.find(
+      (a) => !used.has(a.id) && Date.parse(a.firstSeenAt) >= change.at && matches(change, a, fqdn),
+    );
+    if (!alert) {
+      missed += 1;
+      continue;
+    }
+    used.add(alert.id);
+    samples.push(Date.parse(alert.firstSeenAt) - change.at);
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    changes: changes.length,
+    missed,
+    p50Ms: percentile(sorted, 50),
+    p95Ms: percentile(sorted, 95),
+    maxMs: sorted.length ? sorted[sorted.length - 1]! : null,
+    samples,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The engine under test, wired as the facade wires it (main/core/app/wiring.ts): a mirror, the account's
+ * shaped rate budget (60/minute, 6 kept for edits), the typed API client with the same retry settings, and
+ * the SyncEngine ticking every 10 virtual seconds. Only the mirror lives in memory and the fetch goes to the
+ * in-process service.
+ */
+import { createApiClient, RateBudget } from '../../../shared/api/client.ts';
+import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
+import { openMirror } from '../../../main/core/mirror/index.ts';
+import type { Mirror } from '../../../main/core/mirror/types.ts';
+import { budgetShape } from '../../../main/core/sync/budgetShape.ts';
+import type { SyncEvent } from '../../../main/core/sync/events.ts';
+import type { LooseApi } from '../../../main/core/sync/looseApi.ts';
+import { SyncEngine } from '../../../main/core/sync/syncEngine.ts';
+import type { VirtualTime } from './virtualTime.ts';
+
+/** The token's limit and what the app keeps for the user's edits (the defaults of the sync settings). */
+export const LIMIT_PER_MINUTE = 60;
+export const EDIT_HEADROOM = 6;
+const TICK_MS = 10_000;
+
+/** A running engine: its mirror, account and the events it emitted. */
+export interface EngineUnderTest {
+  mirror: Mirror;
+  accountId: number;
+  events: SyncEvent[];
+  /** Ticks every 10 virtual seconds until `end` (a sleeper chain on the virtual clock). */
+  run(end: number): Promise<void>;
+  close(): void;
+}
+
+/** Wires the engine for one account whose token is `token`. */
+export function startEngine(
+  time: VirtualTime,
+  fetch: FetchLike,
+  token: string,
+  onEvent: (event: SyncEvent) => void = () => undefined,
+): EngineUnderTest {
+  const clock = { now: time.now, sleep: time.sleep, random: () => 0.5 };
+  const mirror = openMirror(':memory:', { clock });
+  const account = mirror.upsertAccount({ label: 'Bench MSP', baseUrl: 'http://service.bench/api/v1' });
+  const shape = budgetShape(LIMIT_PER_MINUTE, EDIT_HEADROOM);
+  const budget = new RateBudget({ ...shape, clock });
+  const events: SyncEvent[] = [];
+  const engine = new SyncEngine({
+    mirror,
+    apiFor: (_account, onRequest) =>
+      createApiClient({
+        baseUrl: account.baseUrl,
+        token,
+        fetch,
+        clock,
+        timeoutMs: 15_000,
+        retry: { maxAttempts: 3, maxRetryAfterMs: 5_000 },
+        budgetMaxWaitMs: 30_000,
+        budget,
+        onEvent: (event) => {
+          if (event.type === 'attempt') onRequest();
+        },
+      }) as unknown as LooseApi,
+    budgetFor: () => budget,
+    ratePerMinute: () => shape.refillPerMinute,
+    clock,
+    emit: (event) => {
+      onEvent(event);
+      if (event.type !== 'changed') events.push(event);
+    },
+    afterWrite: async () => undefined,
+  });
+  return {
+    mirror,
+    accountId: account.id,
+    events,
+    async run(end) {
+      while (time.now() + TICK_MS <= end) {
+        await time.sleep(TICK_MS);
+        await engine.tick();
+      }
+    },
+    close: () => mirror.close(),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * A fetch that hands each request to the service's Fastify app in process (app.inject): the real routes,
+ * authentication, rate limiter, validation and handlers, without sockets. Each request takes a fixed
+ * virtual round-trip time, so pollers spread over the clock as they would over a network.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
+import type { VirtualTime } from './virtualTime.ts';
+
+/** What one client sent and got back. */
+export interface RequestTally {
+  requests: number;
+  status429: number;
+  /** Virtual instants of every request (for budget windows). */
+  sentAt: number[];
+  /** Virtual instants of every 429. */
+  refusedAt: number[];
+}
+
+/** A fetch into `app` on virtual time, counting into `tally`. */
+export function injectFetch(
+  app: FastifyInstance,
+  time: VirtualTime,
+  tally: RequestTally,
+  roundTripMs: number,
+): FetchLike {
+  return async (request) => {
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, key) => (headers[key] = value));
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    // Half the round trip before the service sees the request, half after it answered.
+    await time.sleep(roundTripMs / 2);
+    tally.requests += 1;
+    tally.sentAt.push(time.now());
+    const res = await time.hold(() =>
+      app.inject({
+        method: request.method as 'GET',
+        url: url.pathname + url.search,
+        headers,
+        ...(body ? { payload: body } : {}),
+      }),
+    );
+    if (res.statusCode === 429) {
+      tally.status429 += 1;
+      tally.refusedAt.push(time.now());
+    }
+    await time.sleep(roundTripMs / 2);
+    const out = new Headers();
+    for (const [key, value] of Object.entries(res.headers)) {
+      if (value === undefined) continue;
+      out.set(key, Array.isArray(value) ? value.join(', ') : String(value));
+    }
+    const empty = res.statusCode === 204 || res.statusCode === 304;
+    return new Response(empty ? null : new Uint8Array(res.rawPayload), {
+      status: res.statusCode,
+      headers: out,
+    });
+  };
+}
+
+/** A tally with nothing counted yet. */
+export function newTally(): RequestTally {
+  return { requests: 0, status429: 0, sentAt: [], refusedAt: [] };
+}
