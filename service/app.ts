@@ -3,7 +3,8 @@
  *
  * Routes come from `shared/api/openapi.yaml` (service/http/registrar.ts); handlers from
  * service/operations/index.ts; sandbox controls (service/sandbox/routes.ts) only with a sandbox key.
- * Every response carries X-Request-Id and X-RateLimit-*; every error is the spec's envelope.
+ * Every response carries X-Request-Id and X-RateLimit-*; every error is the spec's envelope, including those
+ * raised before routing (service/http/transportErrors.ts).
  * Malformed JSON bodies answer 422 validation_error (field `body`), after the auth checks.
  */
 import Fastify from 'fastify';
@@ -13,6 +14,12 @@ import type { ServiceDb } from './db/openServiceDb.ts';
 import type { OperationHandlers, ServiceConfig, ServiceContext } from './http/operation.ts';
 import { errorEnvelope } from './http/envelope.ts';
 import { requestIdFrom } from './http/requestId.ts';
+import {
+  MAX_PARAM_LENGTH,
+  clientErrorHandler,
+  clientErrorOf,
+  frameworkErrorHandler,
+} from './http/transportErrors.ts';
 import { installBodyParsers } from './http/requestBody.ts';
 import { registerOperations } from './http/registrar.ts';
 import { createRateLimiter, rateLimitHeaders } from './limits/rateLimiter.ts';
@@ -73,6 +80,9 @@ export function buildService(options: BuildServiceOptions): FastifyInstance {
     logger: options.logger ?? false,
     requestIdHeader: false,
     genReqId: (req) => requestIdFrom(req.headers['x-request-id']),
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   installBodyParsers(app);
 
@@ -94,9 +104,8 @@ export function buildService(options: BuildServiceOptions): FastifyInstance {
   app.setErrorHandler((error: { statusCode?: number; message?: string; code?: string }, request, reply) => {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code =
-        status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
-      reply.code(status).send(errorEnvelope(code, error.message ?? 'Bad request.', request.id));
+      const { code, message } = clientErrorOf(status, error);
+      reply.code(status).send(errorEnvelope(code, message, request.id));
       return;
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -21,7 +21,7 @@ import type { AuthContext, OperationHandlers, OperationRequest, ServiceContext }
 import { ServiceError } from './serviceError.ts';
 import type { FieldProblem } from './serviceError.ts';
 import { errorEnvelope } from './envelope.ts';
-import { MALFORMED_JSON, UNSUPPORTED_MEDIA } from './requestBody.ts';
+import { MALFORMED_JSON, MAX_JSON_DEPTH, TOO_DEEP, UNSUPPORTED_MEDIA } from './requestBody.ts';
 import { unicodeProblems } from './wellFormedText.ts';
 import { checkAccount, resolveToken, touchToken } from '../auth/authenticate.ts';
 import { requireOwner, requireScope } from '../auth/authorize.ts';
@@ -94,6 +94,8 @@ export async function runOperation(
     const body = op.requestBody ? call.body : undefined;
     const problems: FieldProblem[] = [...validators.path(params), ...validators.query(query)];
     if (body === MALFORMED_JSON) problems.push({ field: 'body', message: 'is not valid JSON' });
+    else if (body === TOO_DEEP)
+      problems.push({ field: 'body', message: `nests deeper than ${MAX_JSON_DEPTH} levels` });
     else if (body === UNSUPPORTED_MEDIA)
       problems.push({ field: 'body', message: 'must be sent as application/json' });
     else {

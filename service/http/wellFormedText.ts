@@ -7,19 +7,47 @@ import type { FieldProblem } from './serviceError.ts';
 
 // With the `u` flag a paired surrogate is one code point outside \p{Cs}; only lone halves match.
 const LONE_SURROGATE = /\p{Cs}/u;
+/** Problems reported at most (a hostile body may hold thousands). */
+const MAX_PROBLEMS = 20;
 
-/** Problems for every string of `value` (a parsed JSON body) that holds a lone surrogate. */
-export function unicodeProblems(value: unknown, field = 'body'): FieldProblem[] {
-  if (typeof value === 'string') {
-    return LONE_SURROGATE.test(value) ? [{ field, message: 'must be valid Unicode (lone surrogate)' }] : [];
+interface Visit {
+  value: unknown;
+  parent: Visit | null;
+  /** `.key` or `[i]` under the parent. */
+  step: string;
+}
+
+/** The field name of a visit, built only when reporting: building it for every node is quadratic in depth. */
+function fieldOf(visit: Visit): string {
+  const steps: string[] = [];
+  for (let v: Visit | null = visit; v; v = v.parent) steps.push(v.step);
+  return steps.reverse().join('');
+}
+
+/** Problems for the strings of `value` (a parsed JSON body) that hold a lone surrogate. */
+export function unicodeProblems(value: unknown, root = 'body'): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  // An explicit stack, not recursion: a 1 MB body can nest arrays 500,000 deep.
+  const stack: Visit[] = [{ value, parent: null, step: root }];
+  while (stack.length > 0 && problems.length < MAX_PROBLEMS) {
+    const visit = stack.pop()!;
+    const item = visit.value;
+    if (typeof item === 'string') {
+      if (LONE_SURROGATE.test(item))
+        problems.push({ field: fieldOf(visit), message: 'must be valid Unicode (lone surrogate)' });
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--)
+        stack.push({ value: item[i], parent: visit, step: `[${i}]` });
+    } else if (item && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item).reverse()) {
+        if (LONE_SURROGATE.test(key)) {
+          problems.push({
+            field: fieldOf(visit),
+            message: 'must not have a key that is invalid Unicode (lone surrogate)',
+          });
+        } else stack.push({ value: child, parent: visit, step: `.${key}` });
+      }
+    }
   }
-  if (Array.isArray(value)) return value.flatMap((item, i) => unicodeProblems(item, `${field}[${i}]`));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) =>
-      LONE_SURROGATE.test(key)
-        ? [{ field, message: 'must not have a key that is invalid Unicode (lone surrogate)' }]
-        : unicodeProblems(item, `${field}.${key}`),
-    );
-  }
-  return [];
+  return problems;
 }

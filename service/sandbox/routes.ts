@@ -10,7 +10,6 @@ import addFormats from 'ajv-formats';
 import type { ServiceContext } from '../http/operation.ts';
 import { ServiceError } from '../http/serviceError.ts';
 import { errorEnvelope } from '../http/envelope.ts';
-import { MALFORMED_JSON, UNSUPPORTED_MEDIA } from '../http/requestBody.ts';
 import { problemsFromAjv } from '../openapi/validators.ts';
 import type { SandboxRoute } from './sandboxRoute.ts';
 import { routes as accounts } from './accounts.ts';
@@ -73,7 +72,8 @@ export function registerSandbox(
           }
           let body = request.body;
           if (validate) {
-            if (body === MALFORMED_JSON || body === UNSUPPORTED_MEDIA || body === undefined) {
+            // Any parser marker (malformed, too deep, not JSON) — structuredClone would throw on a symbol.
+            if (typeof body === 'symbol' || body === undefined) {
               const message = body === undefined ? 'is required' : 'must be a JSON object';
               throw new ServiceError(422, 'validation_error', `Invalid request: body ${message}.`, [
                 { field: 'body', message },
