@@ -1,20 +1,23 @@
 /**
- * `npm run demo`: the reference service with the seeded demo portfolio, and Authwatch pointed at it.
+ * `npm run demo`: the reference service with the seeded demo portfolio, and the Authwatch app connected to it.
  *
  * 1. starts `service/cli.ts --seed demo` on 127.0.0.1 (port 8787, or a free one when taken) with a fresh
  *    random token and sandbox key, which are written to `.authwatch-demo/credentials.env` (mode 600) for
  *    curl exploration — never printed;
- * 2. runs the `authwatch` command against it with that token in AUTHWATCH_TOKEN and the mirror in
- *    `.authwatch-demo/mirror.db`: a first full sync, then `status` and `alerts`;
- * 3. keeps both running (`sync --watch`) until Ctrl-C, unless `--once` is given.
+ * 2. builds the renderer when `out/renderer` is missing, then starts the app on the mirror
+ *    `.authwatch-demo/mirror.db` — the browser host here (Electron's binary cannot be downloaded on every
+ *    machine; see `npm start`) — and adds the demo account through the app's own secret store;
+ * 3. prints the app's address (and opens it in Chromium's app mode when a display is available), keeps
+ *    syncing until Ctrl-C. `--once` runs the first sync, prints what it found and stops (a smoke test).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { openWindow, runHost } from '../main/host/run.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values } = parseArgs({
@@ -36,7 +39,8 @@ function freePort(wanted: number): Promise<number> {
 /** Resolves with the service's base URL once it prints it. */
 function startService(port: number): Promise<{ child: ChildProcess; baseUrl: string }> {
   const args = ['--import', 'tsx', 'service/cli.ts', '--port', String(port), '--seed', 'demo'];
-  args.push('--token', token, '--sandbox-key', sandboxKey);
+  // --opt=value: a random value may start with a dash, which parseArgs would read as another option.
+  args.push(`--token=${token}`, `--sandbox-key=${sandboxKey}`);
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     let out = '';
@@ -47,25 +51,6 @@ function startService(port: number): Promise<{ child: ChildProcess; baseUrl: str
     });
     child.once('exit', (code) => fail(new Error(`the reference service exited (${code}) before serving`)));
   });
-}
-
-/** Runs one `authwatch` command in the foreground; resolves to its exit status. */
-function authwatch(args: string[], baseUrl: string): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [
-      'bin/authwatch.mjs',
-      ...args,
-      '--base-url',
-      baseUrl,
-      '--label',
-      'Demo',
-      '--db',
-      join(demoDir, 'mirror.db'),
-    ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, AUTHWATCH_TOKEN: token } },
-  );
-  return new Promise((done) => child.once('exit', (code) => done(code ?? 1)));
 }
 
 // A fresh mirror each run: the service's demo data is regenerated too, so old alerts would not match.
@@ -86,12 +71,49 @@ process.stdout.write(
     `Token and sandbox key for curl: ${credentials} (source it, then e.g.\n` +
     `  curl -H "X-Api-Token: $AUTHWATCH_TOKEN" $AUTHWATCH_BASE_URL/domains)\n\n`,
 );
-let status = await authwatch(['sync', '--once'], baseUrl);
-await authwatch(['status'], baseUrl);
-await authwatch(['alerts'], baseUrl);
-if (!values.once) {
-  process.stdout.write('\nWatching (Ctrl-C to stop)…\n');
-  status = await authwatch(['sync', '--watch'], baseUrl);
+
+const rendererDir = join(root, 'out', 'renderer');
+if (!existsSync(join(rendererDir, 'index.html'))) {
+  process.stdout.write('Building the renderer (first run)…\n');
+  const built = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  if (built.status !== 0) throw new Error('the renderer build failed');
 }
-stopService();
-process.exit(status);
+const say = (line: string) => process.stdout.write(line + '\n');
+const run = await runHost({ db: join(demoDir, 'mirror.db'), rendererDir, say });
+const added = await run.app.addAccount({ label: 'Acme Corp (demo)', baseUrl, token });
+say(
+  `Added the demo account (${added.identity.teamName ?? 'demo team'}); its token is in the app’s secret store.`,
+);
+say(`\nAuthwatch is running at ${run.host.url}`);
+if (values.once) {
+  say('First sync (about 85 requests within the 60-a-minute budget)…');
+  const [result] = await run.app.syncNow();
+  say(
+    `Synced: ${result?.fetched ?? 0} fetched, ${result?.failed ?? 0} failed, ${result?.requestsSpent ?? 0} requests.`,
+  );
+  const rows = await run.app.overview();
+  const alerts = await run.app.listAlerts({ open: true });
+  say(`${rows.length} domains in the mirror; ${alerts.length} open alerts:`);
+  for (const alert of alerts) say(`  ALERT [${alert.severity}] ${alert.fqdn ?? ''}: ${alert.title}`);
+  await run.stop();
+  stopService();
+  process.exit(result && result.failed === 0 ? 0 : 1);
+}
+openWindow(run.host.url, say);
+say(
+  'Syncing in the background; the window shows the first sync’s progress. Ctrl-C stops the app and the service.',
+);
+const shutdown = () =>
+  void run.stop().finally(() => {
+    stopService();
+    process.exit(0);
+  });
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);

@@ -30,6 +30,8 @@ export interface Authwatch extends BridgeMethods {
   stop(): Promise<void>;
   /** Resolves when background work started by openDomain/edits has finished. */
   whenIdle(): Promise<void>;
+  /** Delivers alerts waiting for a notifier (a shell calls it when a window becomes able to show them). */
+  deliverPending(): Promise<void>;
 }
 
 /** Creates the facade over a mirror and a secret store. Nothing runs until start() or a call. */
@@ -58,6 +60,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
       await w.whenIdle();
     },
     whenIdle: () => w.whenIdle(),
+    deliverPending: () => w.deliver(),
   };
   return facade;
 }

@@ -65,12 +65,17 @@ export const overviewRowSchema = z.object({
   accountLabel: z.string(),
   domainId: z.number(),
   fqdn: z.string(),
+  /** When the domain left the account's list (only when removed domains are asked for). */
+  removedAt: isoOrNull,
+  group: z.object({ id: z.number(), name: z.string() }).nullable(),
+  status: z.string().nullable(),
   health: z
     .object({
       protocols: protocolMap,
       passing: z.number().nullable(),
       total: z.number().nullable(),
       result: z.string().nullable(),
+      dmarcRecord: z.string().nullable(),
       scannedAt: iso,
     })
     .nullable(),
@@ -106,6 +111,9 @@ export const alertSchema = z.object({
   deliveredAt: isoOrNull,
   suppressed: z.literal('muted').nullable(),
   details: json,
+  /** Why it ended: its cause ended, its domain left the account, the user acknowledged it, or a notice. */
+  endReason: z.enum(['cause_ended', 'domain_removed', 'acknowledged', 'notice']).nullable(),
+  endedAt: isoOrNull,
 });
 export type Alert = z.infer<typeof alertSchema>;
 

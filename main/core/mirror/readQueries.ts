@@ -69,7 +69,11 @@ export class ReadQueries {
     const args = accountId === undefined ? [] : [accountId];
     const domains = prepared(
       this.db,
-      `SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn, d.removed_at FROM domains d
+      `SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn, d.removed_at,
+              json_extract(d.raw_json, '$.group_id') AS group_id,
+              json_extract(d.raw_json, '$.group_name') AS group_name,
+              json_extract(d.raw_json, '$.status') AS status
+         FROM domains d
          JOIN accounts a ON a.id = d.account_id
          WHERE ${includeRemoved ? '1' : 'd.removed_at IS NULL'} ${filter} ORDER BY a.label, d.fqdn`,
     ).all(...args) as {
@@ -79,6 +83,9 @@ export class ReadQueries {
       remote_id: number;
       fqdn: string;
       removed_at: string | null;
+      group_id: number | null;
+      group_name: string | null;
+      status: string | null;
     }[];
     const health = this.newestPerDomain<{
       domain_id: number;
@@ -86,11 +93,20 @@ export class ReadQueries {
       protocols_passing: number | null;
       total_protocols: number | null;
       result: string | null;
+      dmarc_record: string | null;
       scanned_at: string;
     }>(
       'health_snapshots',
       'scanned_at',
-      ['domain_id', 'protocols_json', 'protocols_passing', 'total_protocols', 'result', 'scanned_at'],
+      [
+        'domain_id',
+        'protocols_json',
+        'protocols_passing',
+        'total_protocols',
+        'result',
+        'dmarc_record',
+        'scanned_at',
+      ],
       filter,
       args,
     );
@@ -138,12 +154,15 @@ export class ReadQueries {
         domainId: d.remote_id,
         fqdn: d.fqdn,
         removedAt: d.removed_at,
+        group: typeof d.group_id === 'number' ? { id: d.group_id, name: d.group_name ?? `Group ${d.group_id}` } : null,
+        status: typeof d.status === 'string' ? d.status : null,
         health: h
           ? {
               protocols: protocolFlags(h.protocols_json),
               passing: h.protocols_passing,
               total: h.total_protocols,
               result: h.result,
+              dmarcRecord: h.dmarc_record || null,
               scannedAt: h.scanned_at,
             }
           : null,

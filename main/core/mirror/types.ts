@@ -183,11 +183,17 @@ export interface OverviewRow {
   fqdn: string;
   /** When the domain left the account's list (only with includeRemoved), else null. */
   removedAt: string | null;
+  /** The domain group it belongs to (from the domain list), or null. */
+  group: { id: number; name: string } | null;
+  /** The service's domain status (e.g. active, parked), or null when not given. */
+  status: string | null;
   health: {
     protocols: Partial<Record<Protocol, boolean>>;
     passing: number | null;
     total: number | null;
     result: string | null;
+    /** The live DMARC record of the newest scan ('' from the service reads as null). */
+    dmarcRecord: string | null;
     scannedAt: string;
   } | null;
   score: { score: number; maxScore: number | null; interpretation: string | null; computedAt: string } | null;

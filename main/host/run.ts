@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { SecretStore } from '../core/accounts/secretStore.ts';
+import { createAuthwatch, type Authwatch } from '../core/app.ts';
+import { toBridgeEvent } from '../core/app/bridgeEvents.ts';
+import { openMirror } from '../core/mirror/index.ts';
+import type { Mirror } from '../core/mirror/types.ts';
+import { startHost, type RunningHost } from './server.ts';
+import { hostSecretStore } from './sessionSecretStore.ts';
+
+/** What the browser host needs to run. */
+export interface HostRunOptions {
+  db: string;
+  rendererDir: string;
+  port?: number;
+  secretStore?: SecretStore;
+  say?: (line: string) => void;
+}
+
+/** A running browser host with its facade (the demo adds its account through it). */
+export interface HostRun {
+  app: Authwatch;
+  mirror: Mirror;
+  host: RunningHost;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the mirror, starts the engine's sync and serves the renderer and the bridge on 127.0.0.1.
+ * Alerts are notified through the open window's Notification API: with no window connected they stay
+ * pending and are delivered when one connects.
+ */
+export async function runHost(options: HostRunOptions): Promise<HostRun> {
+  const say = options.say ?? ((line: string) => process.stderr.write(line + '\n'));
+  if (!existsSync(options.rendererDir))
+    throw new Error(
+      `The renderer is not built (${options.rendererDir} is missing): run npm run build first.`,
+    );
+  if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true, mode: 0o700 });
+  const mirror = openMirror(options.db);
+  let windows = () => 0;
+  const app = createAuthwatch({
+    mirror,
+    secretStore: options.secretStore ?? hostSecretStore(say),
+    notifier: {
+      channel: 'browser',
+      notify: () => {
+        if (windows() === 0) throw new Error('no window is open');
+      },
+    },
+    logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
+  });
+  const host = await startHost({
+    methods: app,
+    subscribe: (listener) =>
+      app.on((event) => {
+        const bridgeEvent = toBridgeEvent(event);
+        if (bridgeEvent) listener(bridgeEvent);
+      }),
+    rendererDir: options.rendererDir,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    log: say,
+    onConnect: () => void app.deliverPending(),
+  });
+  windows = host.windows;
+  app.start();
+  return {
+    app,
+    mirror,
+    host,
+    async stop() {
+      await host.close();
+      await app.stop();
+      mirror.close();
+    },
+  };
+}
+
+/** Chromium-family browsers that can open the host as an app window, in order of preference. */
+const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/** Opens the URL in an app-mode browser window when one is installed and a display exists; says which. */
+export function openWindow(url: string, say: (line: string) => void, env = process.env): boolean {
+  const browser = BROWSERS.find((b) => existsSync(b));
+  const display = env.DISPLAY || env.WAYLAND_DISPLAY || process.platform !== 'linux';
+  if (!browser || !display) {
+    say(
+      browser
+        ? 'No display to open a window on: open the link above in a browser on this machine.'
+        : 'No Chromium-family browser found: open the link above in your browser.',
+    );
+    return false;
+  }
+  say(`Opening it in ${browser} (app mode).`);
+  spawn(browser, [`--app=${url}`, '--no-first-run', '--disable-background-networking'], {
+    stdio: 'ignore',
+    detached: true,
+  }).unref();
+  return true;
+}

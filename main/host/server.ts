@@ -1,0 +1,165 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { BridgeMethods } from '../../shared/bridge/contract.ts';
+import type { BridgeEvent } from '../../shared/bridge/events.ts';
+import { createBridgeDispatcher } from '../../shared/bridge/serve.ts';
+import { cookieValue, newSecret, secretMatches } from './secret.ts';
+import { contentSecurityPolicy, readRendererFile } from './staticFiles.ts';
+
+/** What the host serves: the bridge's methods, its events and the built renderer. */
+export interface HostOptions {
+  methods: BridgeMethods;
+  /** Every bridge event to push to connected windows; returns the unsubscribe function. */
+  subscribe(listener: (event: BridgeEvent) => void): () => void;
+  /** Folder of the built renderer (out/renderer). */
+  rendererDir: string;
+  /** 0 (default): the OS picks. */
+  port?: number;
+  /** The per-run secret (default: a new random one). */
+  secret?: string;
+  log?: (line: string) => void;
+  /** Called when a window connects (the notifier delivers what waited for one). */
+  onConnect?: () => void;
+}
+
+/** A running host. `url` carries the secret once; the page trades it for an HttpOnly cookie. */
+export interface RunningHost {
+  url: string;
+  origin: string;
+  /** How many windows are connected now. */
+  windows(): number;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'authwatch_session';
+const MAX_MESSAGE_BYTES = 1 << 20;
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
+  res.writeHead(status, {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    ...headers,
+  });
+  res.end(body);
+}
+
+const LOCKED_PAGE = `<!doctype html><meta charset="utf-8"><title>Authwatch</title>
+<p style="font:16px system-ui;margin:3em">This window needs the link Authwatch printed when it started
+(it carries a secret for this run). Open that link, or restart with <code>npm start</code>.</p>`;
+
+/**
+ * The browser host: the built renderer on 127.0.0.1 and the bridge over a WebSocket, for machines where
+ * Electron cannot run (servers, CI, end-to-end tests). Only a page of our own origin that holds this run's
+ * secret can call the bridge: the Host header must be ours (no DNS rebinding), the WebSocket's Origin must be
+ * ours (no other local page), and the session cookie must carry the secret (no other local process).
+ */
+export async function startHost(options: HostOptions): Promise<RunningHost> {
+  const secret = options.secret ?? newSecret();
+  const dispatch = createBridgeDispatcher(options.methods, (method, error) =>
+    options.log?.(`bridge: ${method}: ${error.message}`),
+  );
+  let origin = '';
+  let hostHeader = '';
+  const authorised = (req: IncomingMessage) => secretMatches(secret, cookieValue(req.headers.cookie, COOKIE));
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.headers.host !== hostHeader)
+        return send(res, 421, { 'Content-Type': 'text/plain' }, 'wrong host');
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return send(res, 405, { 'Content-Type': 'text/plain', Allow: 'GET, HEAD' }, 'method not allowed');
+      const url = new URL(req.url ?? '/', origin);
+      const presented = url.searchParams.get('k');
+      if (presented !== null) {
+        if (!secretMatches(secret, presented))
+          return send(res, 403, { 'Content-Type': 'text/html' }, LOCKED_PAGE);
+        // Trade the secret in the address for a cookie no script can read, and drop it from the address bar.
+        return send(
+          res,
+          303,
+          { 'Set-Cookie': `${COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`, Location: '/' },
+          '',
+        );
+      }
+      const isPage = url.pathname === '/' || url.pathname === '/index.html';
+      if (isPage && !authorised(req)) return send(res, 401, { 'Content-Type': 'text/html' }, LOCKED_PAGE);
+      const file = await readRendererFile(options.rendererDir, url.pathname);
+      if (!file) return send(res, 404, { 'Content-Type': 'text/plain' }, 'not found');
+      send(
+        res,
+        200,
+        {
+          'Content-Type': file.type,
+          'Content-Security-Policy': contentSecurityPolicy(`'self' ${origin.replace('http', 'ws')}`),
+          'Cache-Control': isPage ? 'no-store' : 'max-age=3600',
+        },
+        req.method === 'HEAD' ? '' : file.body,
+      );
+    })().catch((error: unknown) => {
+      options.log?.(`host: ${(error as Error).message}`);
+      if (!res.headersSent) send(res, 500, { 'Content-Type': 'text/plain' }, 'internal error');
+    });
+  });
+
+  const sockets = new Set<WebSocket>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  server.on('upgrade', (req, socket, head) => {
+    const ok =
+      req.url === '/bridge' &&
+      req.headers.host === hostHeader &&
+      req.headers.origin === origin &&
+      authorised(req);
+    if (!ok) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      options.onConnect?.();
+      ws.on('message', (raw) => {
+        let message: { id?: unknown; method?: unknown; args?: unknown };
+        try {
+          message = JSON.parse(String(raw)) as typeof message;
+        } catch {
+          return ws.send(
+            JSON.stringify({
+              id: null,
+              reply: { ok: false, error: { code: 'bad_message', message: 'not JSON' } },
+            }),
+          );
+        }
+        if (typeof message !== 'object' || message === null || typeof message.id !== 'number') return;
+        const id = message.id;
+        void dispatch(message.method, message.args).then((reply) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, reply }));
+        });
+      });
+    });
+  });
+
+  const unsubscribe = options.subscribe((event) => {
+    const text = JSON.stringify({ event: event.event, payload: event.payload });
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+  });
+
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, '127.0.0.1', () => done());
+  });
+  const { port } = server.address() as AddressInfo;
+  hostHeader = `127.0.0.1:${port}`;
+  origin = `http://${hostHeader}`;
+  return {
+    url: `${origin}/?k=${secret}`,
+    origin,
+    windows: () => sockets.size,
+    async close() {
+      unsubscribe();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}

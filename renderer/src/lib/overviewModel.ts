@@ -1,0 +1,160 @@
+import { parseDmarcRecord } from '../../../shared/email-auth/dmarcRecord.ts';
+import type { OverviewRow } from '../../../shared/bridge/results.ts';
+
+/** A domain's DMARC state for the overview's icon and filter. */
+export type DmarcState = 'reject' | 'quarantine' | 'none' | 'missing' | 'invalid' | 'unknown';
+
+/** Reads the effective policy out of the newest scan's DMARC record (with pct below 100 noted). */
+export function dmarcState(row: OverviewRow): {
+  state: DmarcState;
+  pct: number | null;
+  record: string | null;
+} {
+  if (!row.health) return { state: 'unknown', pct: null, record: null };
+  const record = row.health.dmarcRecord;
+  if (!record) return { state: 'missing', pct: null, record: null };
+  const parsed = parseDmarcRecord(record);
+  if (!parsed.ok || !parsed.value) return { state: 'invalid', pct: null, record };
+  return { state: parsed.value.p, pct: parsed.value.pct ?? 100, record };
+}
+
+/** Parked domains (no mail by design) are hidden by default, as most dashboards do. */
+export function isParked(row: OverviewRow): boolean {
+  return row.status === 'parked' || /parked/i.test(row.group?.name ?? '');
+}
+
+export type SortKey = 'fqdn' | 'dmarc' | 'score' | 'protocols' | 'result' | 'alerts' | 'age';
+
+export interface OverviewFilter {
+  search: string;
+  dmarc: DmarcState | 'enforced' | 'all';
+  /** A protocol that must be failing, or 'any' for "some protocol fails". */
+  failing: string | 'any' | 'all';
+  alertsOnly: boolean;
+  showParked: boolean;
+  sort: SortKey;
+  descending: boolean;
+}
+
+export const DEFAULT_FILTER: OverviewFilter = {
+  search: '',
+  dmarc: 'all',
+  failing: 'all',
+  alertsOnly: false,
+  showParked: false,
+  sort: 'fqdn',
+  descending: false,
+};
+
+/** The newest success among a row's signals: how old its data is. */
+export function dataAge(row: OverviewRow): string | null {
+  let newest: string | null = null;
+  for (const age of Object.values(row.data)) {
+    if (age?.lastSuccessAt && (!newest || age.lastSuccessAt > newest)) newest = age.lastSuccessAt;
+  }
+  return newest;
+}
+
+const DMARC_RANK: Record<DmarcState, number> = {
+  reject: 5,
+  quarantine: 4,
+  none: 3,
+  invalid: 2,
+  missing: 1,
+  unknown: 0,
+};
+
+/** A row with what the table shows precomputed once (1,000 rows are sorted and filtered on every keystroke). */
+export interface OverviewItem {
+  row: OverviewRow;
+  key: string;
+  dmarc: ReturnType<typeof dmarcState>;
+  age: string | null;
+  parked: boolean;
+  search: string;
+}
+
+export function toItems(rows: readonly OverviewRow[]): OverviewItem[] {
+  return rows.map((row) => ({
+    row,
+    key: `${row.accountId}:${row.domainId}`,
+    dmarc: dmarcState(row),
+    age: dataAge(row),
+    parked: isParked(row),
+    search: `${row.fqdn} ${row.group?.name ?? ''} ${row.accountLabel}`.toLowerCase(),
+  }));
+}
+
+function compare(a: OverviewItem, b: OverviewItem, key: SortKey): number {
+  switch (key) {
+    case 'fqdn':
+      return a.row.fqdn.localeCompare(b.row.fqdn);
+    case 'dmarc':
+      return DMARC_RANK[a.dmarc.state] - DMARC_RANK[b.dmarc.state];
+    case 'score':
+      return (a.row.score?.score ?? -1) - (b.row.score?.score ?? -1);
+    case 'protocols':
+      return (a.row.health?.passing ?? -1) - (b.row.health?.passing ?? -1);
+    case 'result':
+      return (a.row.health?.result ?? '').localeCompare(b.row.health?.result ?? '');
+    case 'alerts':
+      return a.row.openAlerts - b.row.openAlerts;
+    case 'age':
+      return (a.age ?? '').localeCompare(b.age ?? '');
+  }
+}
+
+/** Filters and sorts the items; ties keep the domain name order. */
+export function applyFilter(items: readonly OverviewItem[], f: OverviewFilter): OverviewItem[] {
+  const needle = f.search.trim().toLowerCase();
+  const out = items.filter((item) => {
+    if (!f.showParked && item.parked) return false;
+    if (needle && !item.search.includes(needle)) return false;
+    if (f.alertsOnly && item.row.openAlerts === 0) return false;
+    if (f.dmarc === 'enforced' && item.dmarc.state !== 'reject' && item.dmarc.state !== 'quarantine')
+      return false;
+    if (f.dmarc !== 'all' && f.dmarc !== 'enforced' && item.dmarc.state !== f.dmarc) return false;
+    if (f.failing !== 'all') {
+      const protocols = item.row.health?.protocols ?? {};
+      const failing = Object.entries(protocols)
+        .filter(([, ok]) => ok === false)
+        .map(([p]) => p);
+      if (f.failing === 'any' ? failing.length === 0 : !failing.includes(f.failing)) return false;
+    }
+    return true;
+  });
+  const sign = f.descending ? -1 : 1;
+  return out.sort((a, b) => sign * compare(a, b, f.sort) || a.row.fqdn.localeCompare(b.row.fqdn));
+}
+
+/** Headline figures across the visible portfolio. */
+export function headline(items: readonly OverviewItem[]) {
+  const byPolicy: Record<DmarcState, number> = {
+    reject: 0,
+    quarantine: 0,
+    none: 0,
+    invalid: 0,
+    missing: 0,
+    unknown: 0,
+  };
+  let scoreSum = 0;
+  let scored = 0;
+  let alerts = 0;
+  let failingAny = 0;
+  for (const item of items) {
+    byPolicy[item.dmarc.state]++;
+    if (item.row.score) {
+      scoreSum += item.row.score.score;
+      scored++;
+    }
+    alerts += item.row.openAlerts;
+    if (Object.values(item.row.health?.protocols ?? {}).some((ok) => ok === false)) failingAny++;
+  }
+  return {
+    total: items.length,
+    byPolicy,
+    averageScore: scored ? scoreSum / scored : null,
+    alerts,
+    failingAny,
+  };
+}

@@ -1,0 +1,108 @@
+import type {
+  AccountView,
+  Connectivity,
+  OverviewRow,
+  Settings,
+  SyncStatus,
+} from '../../../../shared/bridge/results.ts';
+import type { BridgeEventPayload } from '../../../../shared/bridge/events.ts';
+import { api } from '../bridge.svelte.ts';
+
+type Progress = Extract<BridgeEventPayload<'sync-progress'>, { type: 'progress' }>;
+
+/**
+ * What every screen shares: the accounts and the one in view, the overview rows, sync status, progress and
+ * connectivity, settings. Loaded from the mirror through the bridge and refreshed on the bridge's events,
+ * so it works the same with the service offline.
+ */
+class Session {
+  loaded = $state(false);
+  loadError = $state<string | null>(null);
+  accounts = $state<AccountView[]>([]);
+  /** The account in view; null: all accounts (an agency's portfolio at once). */
+  accountId = $state<number | null>(null);
+  rows = $state.raw<OverviewRow[]>([]);
+  rowsLoadedAt = $state<number | null>(null);
+  sync = $state.raw<SyncStatus | null>(null);
+  settings = $state.raw<Settings | null>(null);
+  connectivity = $state<Record<number, Connectivity>>({});
+  progress = $state<Record<number, Progress>>({});
+  /** Bumped on every 'changed' event: pages re-read what they show. */
+  revision = $state(0);
+
+  private reloadTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Rows of the account in view. */
+  get visibleRows(): OverviewRow[] {
+    return this.accountId === null ? this.rows : this.rows.filter((r) => r.accountId === this.accountId);
+  }
+
+  /** True when any account's service cannot be reached. */
+  get offline(): boolean {
+    return Object.values(this.connectivity).some((c) => !c.online);
+  }
+
+  async start(): Promise<void> {
+    api.on('changed', () => this.scheduleReload());
+    api.on('accounts', () => void this.loadAccounts());
+    api.on('connectivity', (c) => (this.connectivity = { ...this.connectivity, [c.accountId]: c }));
+    api.on('sync-progress', (event) => {
+      if (event.type === 'progress') this.progress = { ...this.progress, [event.accountId]: event };
+      this.scheduleReload();
+    });
+    try {
+      await this.loadAccounts();
+      await Promise.all([this.loadRows(), this.loadSync(), this.loadSettings(), this.loadConnectivity()]);
+      this.loadError = null;
+    } catch (error) {
+      this.loadError = (error as Error).message;
+    } finally {
+      this.loaded = true;
+    }
+  }
+
+  async loadAccounts(): Promise<void> {
+    this.accounts = await api.listAccounts();
+    const stored = Number(localStorage.getItem('authwatch.account'));
+    if (this.accountId !== null && !this.accounts.some((a) => a.id === this.accountId)) this.accountId = null;
+    if (this.accountId === null && this.accounts.some((a) => a.id === stored)) this.accountId = stored;
+    if (this.accountId === null && this.accounts.length === 1) this.accountId = this.accounts[0]!.id;
+    await this.loadRows();
+  }
+
+  selectAccount(id: number | null): void {
+    this.accountId = id;
+    if (id === null) localStorage.removeItem('authwatch.account');
+    else localStorage.setItem('authwatch.account', String(id));
+  }
+
+  async loadRows(): Promise<void> {
+    this.rows = await api.overview();
+    this.rowsLoadedAt = Date.now();
+  }
+
+  async loadSync(): Promise<void> {
+    this.sync = await api.syncStatus();
+  }
+
+  async loadSettings(): Promise<void> {
+    this.settings = await api.getSettings();
+  }
+
+  async loadConnectivity(): Promise<void> {
+    const list = await api.connectivity();
+    this.connectivity = Object.fromEntries(list.map((c) => [c.accountId, c]));
+  }
+
+  /** Many signals land together during a sync: re-read once they settle. */
+  scheduleReload(): void {
+    if (this.reloadTimer) return;
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = null;
+      this.revision++;
+      void Promise.all([this.loadRows(), this.loadSync()]).catch(() => undefined);
+    }, 400);
+  }
+}
+
+export const session = new Session();
