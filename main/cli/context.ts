@@ -3,12 +3,13 @@ import { dirname } from 'node:path';
 import { normalizeBaseUrl } from '../../shared/api/baseUrl.ts';
 import { createApiClient } from '../../shared/api/client.ts';
 import { accountKey } from '../core/accounts/accountKey.ts';
-import { envSecretStore, TOKEN_ENV_VAR } from '../core/accounts/envSecretStore.ts';
+import { TOKEN_ENV_VAR } from '../core/accounts/envSecretStore.ts';
+import { headlessSecretStore } from '../core/accounts/headlessSecretStore.ts';
 import { parseIdentity } from '../core/accounts/identity.ts';
-import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
 import type { SecretStore } from '../core/accounts/secretStore.ts';
 import { createAuthwatch, type Authwatch, type Notifier } from '../core/app.ts';
 import { openMirror } from '../core/mirror/index.ts';
+import { acquireWriterLock, describeHolder, type WriterLock } from '../core/mirror/writerLock.ts';
 import type { Account, Mirror } from '../core/mirror/types.ts';
 import type { TickScheduler } from '../core/sync/scheduler.ts';
 import { UsageError, type CommonOptions } from './args.ts';
@@ -22,9 +23,33 @@ export interface CliContext {
   close(): Promise<void>;
 }
 
-/** AUTHWATCH_TOKEN when set (CI, servers), else the OS keychain. */
-export function chooseSecretStore(env: NodeJS.ProcessEnv): SecretStore {
-  return env[TOKEN_ENV_VAR]?.trim() ? envSecretStore(env) : keytarSecretStore();
+/**
+ * AUTHWATCH_TOKEN when set (CI, servers), else the OS keychain; when keytar is missing or no keychain
+ * answers, one line on stderr says so and tokens live for this run only (never a plain-text file).
+ */
+export function chooseSecretStore(env: NodeJS.ProcessEnv, say: (line: string) => void): SecretStore {
+  return headlessSecretStore(env, say);
+}
+
+/**
+ * Makes this run the mirror's one writer (sync), or fails naming the process that is: two syncing processes
+ * would spend the token's rate limit twice and notify every alert twice. Freed when the command exits.
+ */
+export function takeWriterLock(db: string, purpose: string, io: CliIo): WriterLock | null {
+  if (db === ':memory:') return null;
+  mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
+  const attempt = acquireWriterLock(db, { purpose });
+  if (!attempt.ok) {
+    throw new CommandFailed(
+      `Another Authwatch process is syncing ${db}: ${describeHolder(attempt.holder)}. ` +
+        'Stop it or let it finish; status, alerts and export work meanwhile.',
+    );
+  }
+  if (attempt.tookOverFrom)
+    io.stderr.write(
+      `authwatch: took over the mirror's writer lock from ${describeHolder(attempt.tookOverFrom)}, which is no longer running.\n`,
+    );
+  return attempt.lock;
 }
 
 /** Opens the mirror file (creating its folder, private to the user) and the facade over it. */
@@ -40,7 +65,7 @@ export function openContext(
   } catch (error) {
     throw new CommandFailed(`Cannot open the mirror ${options.db}: ${(error as Error).message}`);
   }
-  const secrets = chooseSecretStore(io.env);
+  const secrets = chooseSecretStore(io.env, (line) => io.stderr.write(`${line}\n`));
   const app = createAuthwatch({
     mirror,
     secretStore: secrets,

@@ -36,7 +36,7 @@ export function keytarSecretStore(
         'unavailable',
         `The OS keychain cannot be used: the keytar module failed to load (${describe(cause)}). ` +
           'On Linux install libsecret (libsecret-1-0) and rebuild keytar, or set AUTHWATCH_TOKEN.',
-        { cause },
+        { cause, summary: `keytar failed to load: ${describe(cause)}` },
       );
     });
     return loading;
@@ -52,7 +52,7 @@ export function keytarSecretStore(
         `The OS keychain could not ${what} (${describe(cause)}). ` +
           'Is a keychain running and unlocked (on Linux: gnome-keyring or KWallet on a D-Bus session)? ' +
           'Otherwise set AUTHWATCH_TOKEN.',
-        { cause },
+        { cause, summary: `no keychain answered: ${describe(cause)}` },
       );
     }
   }

@@ -13,11 +13,14 @@ export interface SecretStore {
 /** Raised when a secret store cannot be used at all (no keychain, module missing, read-only store). */
 export class SecretStoreError extends Error {
   override readonly name = 'SecretStoreError';
+  /** Why, in a few words for a one-line notice (the message may add what to do about it). */
+  readonly summary: string;
   constructor(
     readonly code: 'unavailable' | 'read_only' | 'failed',
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; summary?: string },
   ) {
-    super(message, options);
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
+    this.summary = options?.summary ?? message;
   }
 }
