@@ -1,4 +1,7 @@
-/** Roles: GET /roles and GET /roles/{role_id} — assignable roles only (Owner, Admin and Editor are not). */
+/**
+ * Roles: GET /roles and GET /roles/{role_id} — assignable roles only (Owner, Admin and Editor are not). Owner-only
+ * like the rest of the team users section (x-owner-only in the document).
+ */
 import type { OperationHandlers } from '../http/operation.ts';
 import { listAssignableRoles, presentRole, requireAssignableRole } from '../team/roles.ts';
 

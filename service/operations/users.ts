@@ -1,6 +1,7 @@
 /**
  * Team users: list, invite, read, update, delete, enable/disable, change role, enforce 2FA, re-invite and
- * domain access. Writes are owner-only (checked by the pipeline). Users of another team answer 404.
+ * domain access. Every one of them is owner-only, reads included (the spec heads the section "Team users (team
+ * owner required)"; the document marks them x-owner-only, the pipeline checks it). Users of another team answer 404.
  *
  * State of a member (`status`): invited → enabled once the invitation is accepted; the owner may disable
  * and re-enable anyone but the team owner; re-enabling an invited user makes it invited again.

@@ -8,7 +8,8 @@ let reader: string;
 
 beforeAll(async () => {
   svc = await startService();
-  reader = (await svc.createToken(['users:read'], { userId: svc.seed!.members.viewer })).token;
+  // The owner's: the team users section, roles included, is owner-only (users.test.ts checks members get 403).
+  reader = (await svc.createToken(['users:read'])).token;
 });
 
 afterAll(() => stopService(svc));
@@ -23,6 +24,15 @@ describe('GET /roles', () => {
     const viewer = res.body.data[0];
     expect(viewer.description).toMatch(/read-only/i);
     expect(viewer.permissions.length).toBeGreaterThan(0);
+  });
+
+  it('is refused to a member, even a Viewer with users:read (403 team_owner_required)', async () => {
+    const t = (await svc.createToken(['users:read'], { userId: svc.seed!.members.viewer })).token;
+    for (const path of ['/roles', '/roles/4']) {
+      const res = await svc.call('GET', path, { token: t });
+      expect(res.status, path).toBe(403);
+      expect(res.body.error.code).toBe('team_owner_required');
+    }
   });
 
   it('needs users:read (403 insufficient_scope)', async () => {

@@ -62,11 +62,29 @@ describe('GET /users', () => {
     expect(res.body.data.find((u: { id: number }) => u.id === otherTeamUserId)).toBeUndefined();
   });
 
-  it('is readable by a member with users:read (not owner-only)', async () => {
+  it('is the owner’s alone: a member with users:read gets 403 team_owner_required', async () => {
     const t = (await svc.createToken(['users:read'], { userId: viewerId })).token;
     const res = await svc.call('GET', '/users', { token: t });
-    expect(res.status).toBe(200);
-    expect(res.body.data.length).toBeGreaterThanOrEqual(4);
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('team_owner_required');
+    expect(JSON.stringify(res.body)).not.toContain('@acme.example');
+  });
+});
+
+describe('team users section: owner only, reads included (spec: "Team users (team owner required)")', () => {
+  it('answers 403 team_owner_required to every member role on all five reads, 200 to the owner', async () => {
+    const reads = ['/roles', '/roles/4', '/users', `/users/${ownerId}`, `/users/${ownerId}/domains`];
+    const ownerReader = (await svc.createToken(['users:read'])).token;
+    for (const path of reads)
+      expect((await svc.call('GET', path, { token: ownerReader })).status, path).toBe(200);
+    for (const memberId of Object.values(svc.seed!.members)) {
+      const t = (await svc.createToken(['users:read'], { userId: memberId })).token;
+      for (const path of [...reads, `/users/${memberId}`, `/users/${memberId}/domains`]) {
+        const res = await svc.call('GET', path, { token: t });
+        expect(res.status, `${memberId} ${path}`).toBe(403);
+        expect(res.body.error.code).toBe('team_owner_required');
+      }
+    }
   });
 });
 
