@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
 
 /** Raised for a command line we cannot run; the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {
@@ -25,10 +26,14 @@ export type Command =
   | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
   | { name: 'help' };
 
+const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
+
 export const USAGE = `Usage: authwatch <command> [options]
 
 Commands:
-  sync --once | --watch     one full sync now, or keep syncing on the schedule until interrupted
+  sync --once | --watch     one full sync now, or keep syncing on the schedule until interrupted;
+                            --once waits out rate limiting (429) for at most ${PATIENCE} with nothing
+                            getting through, then exits 1 "rate limited" (--watch keeps backing off)
   status [--json]           accounts, sync freshness, effective periods and errors
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
   export --format csv|json  every domain's posture from the local mirror [--out FILE]

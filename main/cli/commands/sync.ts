@@ -1,10 +1,14 @@
 import type { Alert } from '../../core/mirror/types.ts';
 import type { PassResult } from '../../core/sync/accountSyncer.ts';
-import { accountBlockText, type AccountBlockReason } from '../../core/sync/failurePolicy.ts';
+import {
+  accountBlockText,
+  PASS_RATE_LIMIT_PATIENCE_MS,
+  type AccountBlockReason,
+} from '../../core/sync/failurePolicy.ts';
 import type { CommonOptions } from '../args.ts';
-import { openContext, resolveSyncAccount, takeWriterLock } from '../context.ts';
+import { openContext, resolveSyncAccount } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
-import { progressPrinter } from '../progressPrinter.ts';
+import { formatDuration, progressPrinter } from '../progressPrinter.ts';
 
 /** A notifier for the terminal: each new alert becomes one line on stderr. */
 function terminalNotifier(io: CliIo) {
@@ -19,15 +23,6 @@ function terminalNotifier(io: CliIo) {
 
 /** `authwatch sync --once`: fetches everything stale now; exit 1 when anything failed. */
 export async function syncOnce(options: CommonOptions, io: CliIo): Promise<number> {
-  const lock = takeWriterLock(options.db, 'authwatch sync --once', io);
-  try {
-    return await syncOnceLocked(options, io);
-  } finally {
-    lock?.release();
-  }
-}
-
-async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number> {
   const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
   try {
     const account = await resolveSyncAccount(ctx, options);
@@ -39,8 +34,11 @@ async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number
       stopProgress();
     }
     const result = results[0]!;
+    // What the pass did not get to is said, never passed off as synced.
+    const heldBack = result.heldBack.length ? `${result.heldBack.length} not synced, ` : '';
     io.stdout.write(
-      `Synced “${account.label}”: ${result.fetched} fetched, ${result.failed} failed, ${result.requestsSpent} requests.\n`,
+      `Synced “${account.label}”: ${result.fetched} fetched, ${result.failed} failed, ${heldBack}` +
+        `${result.requestsSpent} requests.\n`,
     );
     for (const e of result.errors) {
       const scope = e.missingScope ? ` (the token lacks ${e.missingScope})` : '';
@@ -51,10 +49,12 @@ async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number
     }
     if (result.rateLimitedUntil) {
       throw new CommandFailed(
-        `Rate limited until ${new Date(result.rateLimitedUntil).toISOString()}; the rest syncs next time.`,
+        `rate limited: the service refused requests for longer than a one-shot sync waits ` +
+          `(${formatDuration(PASS_RATE_LIMIT_PATIENCE_MS / 1000)} without progress) and asks to wait until ` +
+          `${new Date(result.rateLimitedUntil).toISOString()}; the rest syncs next time.`,
       );
     }
-    return result.failed > 0 ? 1 : 0;
+    return result.failed > 0 || result.heldBack.length > 0 ? 1 : 0;
   } finally {
     await ctx.close();
   }
@@ -62,15 +62,6 @@ async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number
 
 /** `authwatch sync --watch`: syncs on the schedule until interrupted; progress and alerts on stderr. */
 export async function syncWatch(options: CommonOptions, io: CliIo): Promise<number> {
-  const lock = takeWriterLock(options.db, 'authwatch sync --watch', io);
-  try {
-    return await syncWatchLocked(options, io);
-  } finally {
-    lock?.release();
-  }
-}
-
-async function syncWatchLocked(options: CommonOptions, io: CliIo): Promise<number> {
   const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
   try {
     const account = await resolveSyncAccount(ctx, options);

@@ -7,6 +7,7 @@ import type { SyncEvent, SyncEventHandler } from './events.ts';
 import {
   accountBlockText,
   classifyFailure,
+  PASS_RATE_LIMIT_PATIENCE_MS,
   type AccountBlockReason,
   type FailureOutcome,
 } from './failurePolicy.ts';
@@ -66,7 +67,10 @@ export interface AccountSyncerOptions {
   /** Parallel fetches within a tick (default 4). */
   concurrency?: number;
   backoff?: BackoffPolicy;
-  /** A manual pass waits out rate-limit holds up to this long, then gives up (default 5 min). */
+  /**
+   * A manual pass waits out rate limiting for at most this long in total without any fetch getting
+   * through, then gives up (default PASS_RATE_LIMIT_PATIENCE_MS).
+   */
   maxPassHoldMs?: number;
 }
 
@@ -237,7 +241,11 @@ export class AccountSyncer {
       heldBack: [],
     };
     const attempted = new Set<string>();
-    const maxHold = this.o.maxPassHoldMs ?? 5 * 60_000;
+    const patience = this.o.maxPassHoldMs ?? PASS_RATE_LIMIT_PATIENCE_MS;
+    // When a fetch last got through (or the pass began). Each rate-limit hold alone may be short (a 429
+    // without Retry-After holds a minute), so the pass is bounded by the time since then, waits in the API
+    // client included: a server that refuses everything ends the pass, a slow one does not.
+    let progressAt = startedAt;
     // A manual pass is the user asking: a paused account is tried again (one request tells).
     const account = this.account();
     if (account?.pausedReason) this.o.mirror.setAccountPaused(this.o.accountId, null);
@@ -247,7 +255,7 @@ export class AccountSyncer {
       if (abort?.aborted) break;
       const now = this.o.clock.now();
       if (this.heldUntil > now) {
-        if (this.heldUntil - now > maxHold) {
+        if (this.heldUntil - progressAt > patience) {
           result.rateLimitedUntil = this.heldUntil;
           break;
         }
@@ -270,8 +278,10 @@ export class AccountSyncer {
         (job, done) => {
           if (done.kind === 'rate_limited') return; // waited out, then fetched again
           attempted.add(job.key);
-          if (done.kind === 'ok') result.fetched += 1;
-          else if (done.kind !== 'domain_gone') {
+          if (done.kind === 'ok') {
+            result.fetched += 1;
+            progressAt = this.o.clock.now();
+          } else if (done.kind !== 'domain_gone') {
             result.failed += 1;
             result.errors.push(passError(job, done));
           }

@@ -19,6 +19,13 @@ export type FailureOutcome =
 /** A 429 without Retry-After is held for one minute: the limit is per minute. */
 export const DEFAULT_RATE_LIMIT_HOLD_MS = 60_000;
 
+/**
+ * How long a one-shot sync (sync now, `authwatch sync --once`) waits out rate limiting in total while no
+ * fetch gets through, before it stops and says it was rate limited. A Retry-After longer than this stops
+ * it at once. Scheduled syncing keeps backing off instead.
+ */
+export const PASS_RATE_LIMIT_PATIENCE_MS = 5 * 60_000;
+
 /** Maps any error of one signal fetch to what the sync does next. */
 export function classifyFailure(
   error: unknown,
