@@ -1,0 +1,59 @@
+import type { PanelName } from '../../../shared/bridge/panels.ts';
+import type { PanelResult } from '../../../shared/bridge/results.ts';
+import { api } from './bridge.svelte.ts';
+
+/** Arguments of one panel read (see shared/bridge/panels.ts). */
+export interface PanelRequest {
+  panel: PanelName;
+  accountId: number;
+  domainId?: number;
+  params?: Record<string, string | number>;
+  query?: Record<string, string | number | boolean>;
+}
+
+/**
+ * A panel fetched on open: first the mirror's kept copy (instant, works offline), then the service's
+ * answer when the copy is missing or older than 15 minutes. `loading` is true only while nothing is shown
+ * yet or a live read is under way; `result.error` says why a live read failed (the kept copy stays shown).
+ */
+export class PanelLoader<T = unknown> {
+  result = $state.raw<PanelResult | null>(null);
+  loading = $state(false);
+  failure = $state<string | null>(null);
+  private generation = 0;
+
+  get data(): T | null {
+    return (this.result?.data ?? null) as T | null;
+  }
+
+  /** The words to show when the live read failed or nothing was ever fetched. */
+  get problem(): string | null {
+    if (this.failure) return this.failure;
+    const error = this.result?.error;
+    if (!error) return null;
+    const when = this.result?.fetchedAt ? 'showing the copy kept on this computer' : 'nothing kept yet';
+    if (error.missingScope) return `The token lacks the ${error.missingScope} scope (${when}).`;
+    if (error.code === 'network_error' || error.code === 'timeout')
+      return `The service cannot be reached (${when}).`;
+    if (error.status === 404) return 'The service has nothing for this panel (404).';
+    return `${error.message} (${when}).`;
+  }
+
+  async load(request: PanelRequest, mode: 'auto' | 'refresh' = 'auto'): Promise<void> {
+    const generation = ++this.generation;
+    this.failure = null;
+    try {
+      const cached = await api.readPanel({ ...request, mode: 'cache' });
+      if (generation !== this.generation) return;
+      if (cached.fetchedAt) this.result = cached;
+      this.loading = true;
+      const live = await api.readPanel({ ...request, mode });
+      if (generation !== this.generation) return;
+      this.result = live;
+    } catch (error) {
+      if (generation === this.generation) this.failure = (error as Error).message;
+    } finally {
+      if (generation === this.generation) this.loading = false;
+    }
+  }
+}
