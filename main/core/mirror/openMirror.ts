@@ -1,6 +1,7 @@
 import Database, { type Database as DatabaseConnection } from 'better-sqlite3';
 import { DEFAULT_RULES, type AlertRules } from '../alerts/ruleSet.ts';
 import { migrate } from './migrations.ts';
+import { preparePrivateDatabaseFile } from './privateFiles.ts';
 import { SqliteMirror } from './sqliteMirror.ts';
 import type { Mirror, MirrorClock } from './types.ts';
 
@@ -15,14 +16,16 @@ export interface OpenMirrorOptions {
 const wallClock: MirrorClock = { now: () => Date.now() };
 
 /**
- * Open (creating if needed), configure and migrate the mirror's database. Files get WAL (readers never block
- * the poller's writes); every database gets synchronous=FULL (a committed alert survives power loss) and
- * enforced foreign keys (removing an account removes its mirror).
+ * Open (creating if needed, readable by the user only), configure and migrate the mirror's database. Files
+ * get WAL (readers never block the poller's writes); every database gets synchronous=FULL (a committed
+ * alert survives power loss) and enforced foreign keys (removing an account removes its mirror).
  */
 export function openMirrorDatabase(file: string): DatabaseConnection {
+  const onDisk = file !== ':memory:' && file !== '';
+  if (onDisk) preparePrivateDatabaseFile(file);
   const db = new Database(file);
   try {
-    if (file !== ':memory:' && file !== '') db.pragma('journal_mode = WAL');
+    if (onDisk) db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     // The CLI and the app may share the file; wait for the other writer instead of failing at once.
