@@ -11,15 +11,16 @@ export interface BudgetShape {
 /**
  * Shapes the bucket so that background sync alone never exceeds the service's limit in ANY 60 s: sync can
  * take at most (capacity − headroom) + refill within a minute, and that sum is the limit. The sync's burst
- * is a sixth of the limit, which is also more than one 10-second tick of refill, so no refill is lost
- * between ticks. The user's edits may use the headroom on top (worst case limit + headroom in a minute,
- * only while editing during a burst; a 429 then is backed off as usual).
- *   60/minute, headroom 6 → bucket 16, refill 50/minute; the planner counts on 50 − 6 = 44/minute.
+ * is a tenth of the limit, more than one 5-second tick of refill (a twelfth), so no refill is lost between
+ * ticks, and the sustained rate is the other nine tenths: 90 % of the limit, the share left once the
+ * headroom is kept for the user's edits. The user's edits may use the headroom on top (worst case limit +
+ * headroom in a minute, only while editing during a burst; a 429 then is backed off as usual).
+ *   60/minute, headroom 6 → bucket 12, refill 54/minute; the planner counts on the 54/minute.
  */
 export function budgetShape(limitPerMinute: number, headroom: number): BudgetShape {
   const limit = Math.max(1, Math.floor(limitPerMinute));
   if (limit < 3) return { capacity: 1, refillPerMinute: Math.max(1, limit - 1), headroom: 0 };
   const keep = Math.max(0, Math.min(Math.floor(headroom), limit - 3));
-  const burst = Math.ceil(limit / 6);
+  const burst = Math.ceil(limit / 10);
   return { capacity: keep + burst, refillPerMinute: limit - burst, headroom: keep };
 }

@@ -4,14 +4,18 @@
  *
  * Policy:
  * - Each job has a target period (how fresh the user wants it) and a priority weight.
- * - Demand is Σ cost/period (requests per minute). When demand exceeds the sync capacity (rate limit minus
- *   the headroom kept for the user's own edits), every period is stretched by the SAME factor
- *   demand/capacity: fair, proportional degradation; the effective periods are what we report.
+ * - Demand is Σ cost/period (requests per minute). Jobs that carry a tier (the engine's jobs, see
+ *   tierAllocation.ts) get their periods from the tiers' shares of the capacity: the alert-bearing signals
+ *   take what the domain list, the score and the history leave, at one common period. Jobs without a tier
+ *   fall back to the uniform stretch: when demand exceeds the capacity every period is stretched by the
+ *   SAME factor demand/capacity.
  * - A job is due when its age since the last success reaches its effective period and no backoff holds it.
  * - Due jobs run in order of urgency = (age / effective period) × priority, within the spendable budget.
- * - Jobs never fetched (first sync, newly added domains, freshly opened panels) come first, grouped by
- *   domain so a backfill completes whole domains and its progress moves steadily.
+ * - Jobs never fetched (first sync, newly added domains, freshly opened panels) come first: by tier (the
+ *   domain list, then every domain's alert signals, then scores, then history, so every domain is watched
+ *   before any history is backfilled), then grouped by domain so progress moves steadily.
  */
+import { allocateTiers, TIER_RANK, TIER_WEIGHT, type PlanTier } from './tierAllocation.ts';
 
 /** What the planner needs to know about one fetch. */
 export interface PlanJob {
@@ -31,6 +35,10 @@ export interface PlanJob {
   notBefore: number | null;
   /** True when the job must not run at all (missing scope, paused account). */
   stopped?: boolean;
+  /** The job's role in the allocation; without one the job is planned by the uniform stretch. */
+  tier?: PlanTier;
+  /** The period the tier allocation gave the job (set by computeStretch for tiered jobs). */
+  periodMs?: number;
 }
 
 /** How far the targets must stretch to fit the budget. */
@@ -45,19 +53,27 @@ export interface Stretch {
 
 const MINUTE_MS = 60_000;
 
-/** Proportional stretch of every target period so that the total demand fits the sync capacity. */
+/**
+ * How far the targets must stretch so that the total demand fits the sync capacity (the uniform factor,
+ * which status reports and untiered jobs are planned by). Tiered jobs also get their periods from the
+ * tier allocation, recorded on each job.
+ */
 export function computeStretch(jobs: readonly PlanJob[], capacityPerMinute: number): Stretch {
   let demandPerMinute = 0;
+  let tiered = false;
   for (const job of jobs) {
     if (job.stopped) continue;
+    tiered ||= job.tier !== undefined;
     demandPerMinute += (Math.max(1, job.cost) * MINUTE_MS) / Math.max(1, job.targetPeriodMs);
   }
+  if (tiered) allocateTiers(jobs, capacityPerMinute);
   const capacity = Math.max(capacityPerMinute, Number.EPSILON);
   return { factor: Math.max(1, demandPerMinute / capacity), demandPerMinute, capacityPerMinute };
 }
 
-/** The period a job is actually kept at, given the stretch factor. */
-export function effectivePeriodMs(job: Pick<PlanJob, 'targetPeriodMs'>, factor: number): number {
+/** The period a job is actually kept at: its tier's period, else its target stretched by the factor. */
+export function effectivePeriodMs(job: Pick<PlanJob, 'targetPeriodMs' | 'periodMs'>, factor: number): number {
+  if (job.periodMs !== undefined) return job.periodMs;
   return Math.round(job.targetPeriodMs * Math.max(1, factor));
 }
 
@@ -82,16 +98,22 @@ export function compareUrgency(a: PlanJob, b: PlanJob, now: number, factor: numb
   const freshB = sb === Number.POSITIVE_INFINITY;
   if (freshA !== freshB) return freshA ? -1 : 1;
   if (freshA && freshB) {
+    if (a.tier !== undefined && b.tier !== undefined && a.tier !== b.tier)
+      return TIER_RANK[a.tier] - TIER_RANK[b.tier];
     const da = a.domainId ?? -1;
     const db = b.domainId ?? -1;
     if (da !== db) return da - db;
     if (a.priority !== b.priority) return b.priority - a.priority;
     return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
   }
-  const ua = sa * a.priority;
-  const ub = sb * b.priority;
+  const ua = sa * weight(a);
+  const ub = sb * weight(b);
   if (ua !== ub) return ub - ua;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+function weight(job: PlanJob): number {
+  return job.tier === undefined ? job.priority : TIER_WEIGHT[job.tier];
 }
 
 /** Options of one planning step. */
@@ -101,6 +123,12 @@ export interface PlanOptions {
   spendable: number;
   /** Stretch factor from computeStretch. */
   factor: number;
+  /**
+   * The most the sync can ever spend at once (bucket minus headroom). A job dearer than that (the domain
+   * list of a large account: one request per 100 domains) is planned as costing it, and its further pages
+   * wait for the budget as they go, rather than never fitting.
+   */
+  burst?: number;
 }
 
 /**
@@ -114,7 +142,7 @@ export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJo
   const picked: PlanJob[] = [];
   let left = Math.floor(options.spendable);
   for (const job of due) {
-    const cost = Math.max(1, Math.ceil(job.cost));
+    const cost = Math.min(Math.max(1, Math.ceil(job.cost)), options.burst ?? Number.POSITIVE_INFINITY);
     if (cost > left) break;
     picked.push(job);
     left -= cost;

@@ -6,8 +6,14 @@ export interface TickScheduler {
   start(onTick: () => Promise<void>): { stop(): Promise<void> };
 }
 
-/** Every 10 seconds: fine enough to spend a 60/minute budget evenly, coarse enough to cost nothing idle. */
-export const DEFAULT_TICK_CRON = '*/10 * * * * *';
+/**
+ * Every 5 seconds: a tick's refill (a twelfth of the rate) must fit the sync's burst (a tenth of the limit,
+ * see budgetShape) or refill is lost; fine enough to spend the budget evenly, coarse enough to cost nothing
+ * idle.
+ */
+export const DEFAULT_TICK_CRON = '*/5 * * * * *';
+/** The interval DEFAULT_TICK_CRON ticks at (simulations tick the engine at the same pace). */
+export const DEFAULT_TICK_MS = 5_000;
 
 /** Ticks from node-cron; a tick still running when the next is due is skipped rather than stacked. */
 export function cronScheduler(expression: string = DEFAULT_TICK_CRON): TickScheduler {

@@ -1,6 +1,7 @@
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
 import type { MirrorDomain, SyncState } from '../mirror/types.ts';
 import type { PlanJob } from './planner.ts';
+import type { PlanTier } from './tierAllocation.ts';
 
 /** Signals polled for every domain at their target period: what the alerts watch. */
 export const CORE_SIGNALS: readonly SignalName[] = [
@@ -18,6 +19,16 @@ export const HISTORY_SIGNALS: readonly SignalName[] = ['health_history', 'score_
 export const ON_DEMAND_SIGNALS: readonly SignalName[] = (Object.keys(SIGNALS) as SignalName[]).filter(
   (name) => SIGNALS[name].onDemand && !HISTORY_SIGNALS.includes(name),
 );
+/** The core signals the change alerts come from; they share the budget's rest at one common period. */
+export const ALERT_SIGNALS: readonly SignalName[] = ['dns_changes', 'health', 'failed_sources'];
+
+/** A job's tier in the planner's allocation (tierAllocation.ts). */
+export function tierOf(signal: SignalName): PlanTier {
+  if (signal === 'domains') return 'account';
+  if (ALERT_SIGNALS.includes(signal)) return 'alert';
+  if (CORE_SIGNALS.includes(signal)) return 'context';
+  return 'history';
+}
 /** A missing scope is re-checked once a day (and at once when the token is replaced). */
 export const SCOPE_RECHECK_MS = 24 * 3_600_000;
 
@@ -75,6 +86,7 @@ export function buildJobs(input: BuildJobsInput): SyncJob[] {
       state,
       scopeMissing,
       priority: weightOf(meta.priority),
+      tier: tierOf(signal),
       targetPeriodMs: meta.periodSeconds * 1000,
       cost:
         signal === 'domains'

@@ -1,7 +1,7 @@
 /**
  * The engine under test, wired as the facade wires it (main/core/app/wiring.ts): a mirror, the account's
  * shaped rate budget (60/minute, 6 kept for edits), the typed API client with the same retry settings, and
- * the SyncEngine ticking every 10 virtual seconds. Only the mirror lives in memory and the fetch goes to the
+ * the SyncEngine ticking at the scheduler's pace. Only the mirror lives in memory and the fetch goes to the
  * in-process service.
  */
 import { createApiClient, RateBudget } from '../../../shared/api/client.ts';
@@ -11,20 +11,20 @@ import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { budgetShape } from '../../../main/core/sync/budgetShape.ts';
 import type { SyncEvent } from '../../../main/core/sync/events.ts';
 import type { LooseApi } from '../../../main/core/sync/looseApi.ts';
+import { DEFAULT_TICK_MS as TICK_MS } from '../../../main/core/sync/scheduler.ts';
 import { SyncEngine } from '../../../main/core/sync/syncEngine.ts';
 import type { VirtualTime } from './virtualTime.ts';
 
 /** The token's limit and what the app keeps for the user's edits (the defaults of the sync settings). */
 export const LIMIT_PER_MINUTE = 60;
 export const EDIT_HEADROOM = 6;
-const TICK_MS = 10_000;
 
 /** A running engine: its mirror, account and the events it emitted. */
 export interface EngineUnderTest {
   mirror: Mirror;
   accountId: number;
   events: SyncEvent[];
-  /** Ticks every 10 virtual seconds until `end` (a sleeper chain on the virtual clock). */
+  /** Ticks at the production pace (every 5 virtual seconds) until `end` (a sleeper chain on the virtual clock). */
   run(end: number): Promise<void>;
   close(): void;
 }

@@ -25,35 +25,40 @@ function portfolio(count: number): { mirror: Mirror; accountId: number } {
 }
 
 describe('syncStatus: the freshness the budget can achieve', () => {
-  it('keeps the default targets for 20 domains', async () => {
+  it('polls the alert signals of 20 domains faster than their targets, the rest at their targets', async () => {
     const { mirror } = portfolio(20);
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
     expect(status!.stretchFactor).toBe(1);
-    // 60/minute shaped as a bucket of 16 refilling 50/minute (sync never above 60 in any minute), minus 6 for edits.
-    expect(status!.capacityPerMinute).toBe(44);
+    // 60/minute shaped as a bucket of 12 refilling 54/minute (sync never above 60 in any minute, 6 kept for edits).
+    expect(status!.capacityPerMinute).toBe(54);
+    // 60 alert jobs share 54 − 1/60 − 20/60 − 40/360 per minute: every 67 s.
+    const alertSeconds = Math.round((60 / (54 - 1 / 60 - 20 / 60 - 40 / 360)) * 60);
     expect(status!.periods).toMatchObject({
-      dns_changes: { targetSeconds: 300, effectiveSeconds: 300, jobs: 20 },
-      health: { targetSeconds: 900, effectiveSeconds: 900 },
-      failed_sources: { targetSeconds: 3600, effectiveSeconds: 3600 },
+      dns_changes: { targetSeconds: 300, effectiveSeconds: alertSeconds, jobs: 20 },
+      health: { targetSeconds: 900, effectiveSeconds: alertSeconds },
+      failed_sources: { targetSeconds: 3600, effectiveSeconds: alertSeconds },
       security_score: { targetSeconds: 3600, effectiveSeconds: 3600 },
       domains: { targetSeconds: 3600, effectiveSeconds: 3600, jobs: 1 },
     });
   });
 
-  it('stretches every period by the same factor for 500 domains and reports the achievable periods', async () => {
+  it('gives the alert signals of 500 domains one common period from what the score and history leave', async () => {
     const { mirror } = portfolio(500);
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
     // 500 × (1/5 + 1/15 + 1/60 + 1/60) core + 500 × 2/360 history + 5 pages of domains / 60 = 152.86 per minute.
     expect(status!.demandPerMinute).toBeCloseTo(152.86, 1);
-    expect(status!.stretchFactor).toBeCloseTo(3.47, 2);
+    expect(status!.stretchFactor).toBeCloseTo(152.8611 / 54, 2);
     const p = status!.periods;
-    // DNS changes every 17 min instead of 5, health every 52 min instead of 15: the same share for all.
-    expect(p.dns_changes!.effectiveSeconds).toBe(Math.round(300 * (152.8611 / 44)));
-    expect(p.health!.effectiveSeconds).toBe(Math.round(900 * (152.8611 / 44)));
-    for (const signal of ['dns_changes', 'health', 'failed_sources', 'security_score', 'domains'] as const) {
-      expect(p[signal]!.effectiveSeconds / p[signal]!.targetSeconds).toBeCloseTo(status!.stretchFactor, 2);
+    // 1,500 alert jobs on 54 − 5/60 − 500/60 − 1000/360 per minute: DNS changes, health and failed sources
+    // every 35 min; the score, the history and the domain list keep their targets.
+    const alertMinutes = 1500 / (54 - 5 / 60 - 500 / 60 - 1000 / 360);
+    for (const signal of ['dns_changes', 'health', 'failed_sources'] as const) {
+      expect(p[signal]!.effectiveSeconds / 60).toBeCloseTo(alertMinutes, 0);
+    }
+    for (const signal of ['security_score', 'domains'] as const) {
+      expect(p[signal]!.effectiveSeconds).toBe(p[signal]!.targetSeconds);
     }
   });
 
@@ -62,8 +67,8 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     await app.updateSettings({ sync: { ratePerMinute: 300, headroom: 10 } });
     const [status] = (await app.syncStatus()).accounts;
-    expect(status!.capacityPerMinute).toBe(240);
+    expect(status!.capacityPerMinute).toBe(270);
     expect(status!.stretchFactor).toBe(1);
-    expect(status!.budget).toMatchObject({ capacity: 60, headroom: 10, ratePerMinute: 250 });
+    expect(status!.budget).toMatchObject({ capacity: 40, headroom: 10, ratePerMinute: 270 });
   });
 });

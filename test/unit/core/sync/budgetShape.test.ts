@@ -32,9 +32,9 @@ function drive(limit: number, headroom: number, steps: { gap: number; edits: num
 }
 
 describe('budgetShape', () => {
-  it('turns the default 60/minute with headroom 6 into a bucket of 16 refilling 50/minute', () => {
-    expect(budgetShape(60, 6)).toEqual({ capacity: 16, refillPerMinute: 50, headroom: 6 });
-    expect(budgetShape(300, 10)).toEqual({ capacity: 60, refillPerMinute: 250, headroom: 10 });
+  it('turns the default 60/minute with headroom 6 into a bucket of 12 refilling 54/minute (90 % of the limit)', () => {
+    expect(budgetShape(60, 6)).toEqual({ capacity: 12, refillPerMinute: 54, headroom: 6 });
+    expect(budgetShape(300, 10)).toEqual({ capacity: 40, refillPerMinute: 270, headroom: 10 });
     expect(budgetShape(5, 6)).toEqual({ capacity: 3, refillPerMinute: 4, headroom: 2 });
   });
 
@@ -76,10 +76,10 @@ describe('budgetShape', () => {
     );
   });
 
-  it('loses no refill between 10-second ticks: steady sync gets the full sustained rate', () => {
-    const steps = Array.from({ length: 60 }, () => ({ gap: 10_000, edits: 0 }));
+  it('loses no refill between 5-second ticks: steady sync gets the full sustained rate', () => {
+    const steps = Array.from({ length: 120 }, () => ({ gap: 5_000, edits: 0 }));
     const { sync } = drive(60, 6, steps);
-    // 10 minutes of ticks after the initial burst of 10: 50 per minute.
-    expect(sync.filter((t) => t > 0).length).toBeGreaterThanOrEqual(495);
+    // 10 minutes of ticks after the initial burst of 6: 54 per minute.
+    expect(sync.filter((t) => t > 0).length).toBeGreaterThanOrEqual(535);
   });
 });

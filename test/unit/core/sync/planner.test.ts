@@ -38,18 +38,18 @@ function portfolio(domains: number): PlanJob[] {
 }
 
 /**
- * Simulates the engine with a fake clock: 10-second ticks and the production budget for a 60/minute token
- * (budgetShape: bucket 16, refill 50/minute, headroom 6 never spent by sync). `edits` takes foreground
+ * Simulates the engine with a fake clock: 5-second ticks (the scheduler's pace) and the production budget for a
+ * 60/minute token (budgetShape: bucket 12, refill 54/minute, headroom 6 never spent by sync). `edits` takes foreground
  * requests at a tick. Returns each job's fetch times and the lowest bucket level sync left behind.
  */
 function simulate(jobs: PlanJob[], minutes: number, opts: { edits?: (t: number) => number } = {}) {
   let now = 0;
   const shape = budgetShape(60, 6);
   const budget = new RateBudget({ ...shape, clock: { now: () => now, sleep: async () => undefined } });
-  const stretch = computeStretch(jobs, shape.refillPerMinute - shape.headroom);
+  const stretch = computeStretch(jobs, shape.refillPerMinute);
   let lowest = Number.POSITIVE_INFINITY;
   const fetched = new Map<string, number[]>();
-  for (let t = 0; t <= minutes * MIN; t += 10_000) {
+  for (let t = 0; t <= minutes * MIN; t += 5_000) {
     now = t;
     for (let e = opts.edits?.(t) ?? 0; e > 0; e--) budget.tryReserve(1);
     const spendable = budget.available({ priority: 'background' });
@@ -128,7 +128,7 @@ describe('planner: simulated hours with a fake clock', () => {
 
   it('yields to the user’s edits: sync spends less while edits consume tokens, and never the headroom', () => {
     // The user makes 3 edits every 10 s during the first 10 minutes.
-    const edits = (t: number) => (t > 0 && t <= 10 * MIN ? 3 : 0);
+    const edits = (t: number) => (t > 0 && t <= 10 * MIN && t % 10_000 === 0 ? 3 : 0);
     const busy = simulate(portfolio(500), 10, { edits });
     const idle = simulate(portfolio(500), 10);
     const count = (f: Map<string, number[]>) => [...f.values()].reduce((n, times) => n + times.length, 0);
