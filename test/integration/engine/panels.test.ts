@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+
+// readPanel: the domain page's on-demand panels and the audit log, live when the service answers and from
+// the mirror (with their age and the reason) when it does not.
+let world: EngineWorld;
+let engine: TestEngine;
+let accountId: number;
+let domainId: number;
+
+beforeAll(async () => {
+  world = await startWorld(['panels.example']);
+  engine = openEngine(world);
+  const added = await engine.app.addAccount({
+    label: 'Panels',
+    baseUrl: world.svc.baseUrl,
+    token: world.token,
+  });
+  accountId = added.account.id;
+  await engine.app.syncNow({ accountId });
+  domainId = world.domainIds['panels.example']!;
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await world?.close();
+});
+
+describe('readPanel', () => {
+  it('fetches a panel live, keeps it, and answers later reads from the mirror while it is fresh', async () => {
+    const live = await engine.app.readPanel({ panel: 'bimi_readiness', accountId, domainId });
+    expect(live.source).toBe('live');
+    expect(live.error).toBeNull();
+    expect(live.data).toMatchObject({ domain_id: domainId });
+    expect(live.fetchedAt).not.toBeNull();
+    const again = await engine.app.readPanel({ panel: 'bimi_readiness', accountId, domainId });
+    expect(again).toMatchObject({ source: 'cache', data: live.data, fetchedAt: live.fetchedAt });
+  });
+
+  it('passes only the query parameters a panel allows, and pages lists', async () => {
+    const page = await engine.app.readPanel({
+      panel: 'audit_logs',
+      accountId,
+      query: { method: 'POST', limit: 2 },
+    });
+    expect(page.source).toBe('live');
+    expect(Array.isArray(page.data)).toBe(true);
+    expect((page.data as { method: string }[]).every((row) => row.method === 'POST')).toBe(true);
+    expect(page.pagination).toMatchObject({ page: 1, limit: 2 });
+    await expect(
+      engine.app.readPanel({ panel: 'audit_logs', accountId, query: { token: 'x' } }),
+    ).rejects.toMatchObject({ code: 'invalid_arguments' });
+    await expect(engine.app.readPanel({ panel: 'bimi_readiness', accountId })).rejects.toMatchObject({
+      code: 'invalid_arguments',
+    });
+  });
+
+  it('with the service gone, answers with the kept copy, its age and why the live read failed', async () => {
+    const kept = await engine.app.readPanel({ panel: 'bimi_readiness', accountId, domainId, mode: 'cache' });
+    await world.svc.close();
+    const offline = await engine.app.readPanel({
+      panel: 'bimi_readiness',
+      accountId,
+      domainId,
+      mode: 'refresh',
+    });
+    expect(offline.source).toBe('cache');
+    expect(offline.data).toEqual(kept.data);
+    expect(offline.fetchedAt).toBe(kept.fetchedAt);
+    expect(offline.error?.code).toMatch(/network_error|timeout/);
+    const never = await engine.app.readPanel({
+      panel: 'tls_rpt_reports',
+      accountId,
+      domainId,
+      mode: 'refresh',
+    });
+    expect(never).toMatchObject({ source: 'cache', data: null, fetchedAt: null });
+    expect(never.error).not.toBeNull();
+    const [state] = await engine.app.connectivity();
+    expect(state).toMatchObject({ accountId, online: false });
+  });
+});

@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
+import { createAuthwatch, type Authwatch } from '../../../main/core/app.ts';
+import { toBridgeEvent } from '../../../main/core/app/bridgeEvents.ts';
+import { openMirror } from '../../../main/core/mirror/index.ts';
+import type { Mirror } from '../../../main/core/mirror/types.ts';
+import { startHost, type RunningHost } from '../../../main/host/server.ts';
+
+let dir: string;
+let mirror: Mirror;
+let app: Authwatch;
+let host: RunningHost;
+const secret = 'test-secret-'.padEnd(43, 'x');
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'authwatch-host-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Authwatch</title>');
+  writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(tmpdir(), 'authwatch-outside.txt'), 'outside');
+  mirror = openMirror(':memory:');
+  app = createAuthwatch({ mirror, secretStore: memorySecretStore() });
+  host = await startHost({
+    methods: app,
+    subscribe: (listener) =>
+      app.on((event) => {
+        const e = toBridgeEvent(event);
+        if (e) listener(e);
+      }),
+    rendererDir: dir,
+    secret,
+  });
+});
+
+afterAll(async () => {
+  await host.close();
+  mirror.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cookie = `authwatch_session=${secret}`;
+
+/** A WebSocket to the bridge with the given headers; resolves when open or rejects with the refusal. */
+function connect(headers: Record<string, string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/bridge`, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+function call(
+  ws: WebSocket,
+  id: number,
+  method: string,
+  args?: unknown,
+): Promise<{ ok: boolean; result?: unknown; error?: { code: string; message: string } }> {
+  return new Promise((resolve) => {
+    const onMessage = (raw: WebSocket.RawData) => {
+      const message = JSON.parse(String(raw)) as { id?: number; reply?: never };
+      if (message.id === id) {
+        ws.off('message', onMessage);
+        resolve(message.reply!);
+      }
+    };
+    ws.on('message', onMessage);
+    ws.send(JSON.stringify({ id, method, args }));
+  });
+}
+
+describe('browser host', () => {
+  it('trades the secret in the link for an HttpOnly, SameSite=Strict cookie and drops it from the address', async () => {
+    const res = await fetch(`${host.url}`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    const setCookie = res.headers.get('set-cookie') ?? '';
+    expect(setCookie).toContain(`authwatch_session=${secret}`);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+  });
+
+  it('refuses the page without the secret, or with a wrong one', async () => {
+    expect((await fetch(`${host.origin}/`)).status).toBe(401);
+    expect((await fetch(`${host.origin}/?k=wrong`, { redirect: 'manual' })).status).toBe(403);
+  });
+
+  it('serves the page with a strict Content-Security-Policy once the cookie is held', async () => {
+    const res = await fetch(`${host.origin}/`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('refuses another Host header (DNS rebinding) and paths that climb out of the renderer folder', async () => {
+    const http = await import('node:http');
+    const status = await new Promise<number>((resolve) => {
+      const u = new URL(host.origin);
+      http
+        .get(
+          { host: u.hostname, port: u.port, path: '/', headers: { host: `evil.example:${u.port}`, cookie } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        )
+        .end();
+    });
+    expect(status).toBe(421);
+    for (const path of [
+      '/../authwatch-outside.txt',
+      '/%2e%2e/authwatch-outside.txt',
+      '/assets/..%2f..%2fauthwatch-outside.txt',
+    ]) {
+      const res = await fetch(`${host.origin}${path}`, { headers: { cookie } });
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).not.toContain('outside');
+    }
+  });
+
+  it('refuses a bridge connection without the secret or from another Origin', async () => {
+    await expect(connect({ origin: host.origin })).rejects.toThrow(/refused 403/);
+    await expect(connect({ origin: host.origin, cookie: 'authwatch_session=guess' })).rejects.toThrow(
+      /refused 403/,
+    );
+    await expect(connect({ origin: 'http://127.0.0.1:1', cookie })).rejects.toThrow(/refused 403/);
+    await expect(connect({ origin: 'http://evil.example', cookie })).rejects.toThrow(/refused 403/);
+  });
+
+  it('answers contract calls, rejects unknown methods and malformed arguments, and pushes events', async () => {
+    const ws = await connect({ origin: host.origin, cookie });
+    try {
+      expect(await call(ws, 1, 'listAccounts')).toEqual({ ok: true, result: [] });
+      const unknown = await call(ws, 2, 'constructor');
+      expect(unknown.ok).toBe(false);
+      expect(unknown.error?.code).toBe('unknown_method');
+      const bad = await call(ws, 3, 'snoozeAlert', { id: -1, until: 'tomorrow' });
+      expect(bad.ok).toBe(false);
+      expect(bad.error?.code).toBe('invalid_arguments');
+      const event = new Promise<unknown>((resolve) =>
+        ws.on('message', (raw) => {
+          const m = JSON.parse(String(raw)) as { event?: string; payload?: unknown };
+          if (m.event === 'changed') resolve(m.payload);
+        }),
+      );
+      const saved = await call(ws, 4, 'updateSettings', { alerts: { scoreStep: 2 } });
+      expect(saved.ok).toBe(true);
+      expect(await event).toEqual({ accountId: null, domainId: null, what: 'settings' });
+      expect(host.windows()).toBe(1);
+    } finally {
+      ws.close();
+    }
+  });
+});
