@@ -1,0 +1,229 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { EVENT_CHANNEL } from '../../shared/bridge/methodNames.ts';
+import { checkedEvent } from '../../shared/bridge/serve.ts';
+import { createAuthwatch, type Authwatch } from '../core/app.ts';
+import { toBridgeEvent } from '../core/app/bridgeEvents.ts';
+import { defaultDbPath } from '../core/mirror/defaultPath.ts';
+import { openMirror } from '../core/mirror/index.ts';
+import { acquireWriterLock, describeHolder } from '../core/mirror/writerLock.ts';
+import { APP_ENTRY_URL, APP_SCHEME, PRODUCT_NAME } from './appIdentity.ts';
+import { enforceContentSecurityPolicy, type HeaderHook } from './contentSecurityPolicy.ts';
+import { desktopSecretStore } from './desktopSecretStore.ts';
+import { safeExternalUrl } from './externalLinks.ts';
+import { eventSender, serveBridgeOverIpc, type IpcMainLike } from './ipcBridge.ts';
+import { claimSingleInstance, HIDDEN_ARG, startAtLoginHook, stayInTray, type AppLike } from './lifecycle.ts';
+import { desktopNotifier, type NotificationClass } from './notifications.ts';
+import { createRendererHandler } from './rendererProtocol.ts';
+import type { SafeStorageLike } from './safeStorageSecretStore.ts';
+import { createTrayController, type MenuApi, type TrayLike } from './tray.ts';
+import type { TrayStatus } from './trayStatus.ts';
+import {
+  denyAllPermissions,
+  hardenWebContents,
+  secureWebPreferences,
+  type SessionLike,
+  type WebContentsLike,
+} from './windowSecurity.ts';
+
+/** The webContents of our window, as the shell uses it. */
+export type WindowContents = WebContentsLike & {
+  isDestroyed(): boolean;
+  send(channel: string, payload: unknown): void;
+};
+
+/** The one window. */
+export interface WindowLike {
+  webContents: WindowContents;
+  loadURL(url: string): Promise<void>;
+  on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
+  once(event: 'ready-to-show', listener: () => void): unknown;
+  show(): void;
+  hide(): void;
+  focus(): void;
+  isMinimized(): boolean;
+  restore(): void;
+}
+
+/** What the desktop shell uses of the `electron` module (main.ts passes the real one). */
+export interface DesktopElectron {
+  app: AppLike & {
+    whenReady(): Promise<unknown>;
+    getPath(name: 'userData'): string;
+    isPackaged: boolean;
+    on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown;
+    on(event: 'web-contents-created', listener: (event: unknown, contents: WebContentsLike) => void): unknown;
+  };
+  BrowserWindow: new (options: Record<string, unknown>) => WindowLike;
+  Tray: new (image: string) => TrayLike;
+  Menu: MenuApi;
+  Notification: NotificationClass;
+  ipcMain: IpcMainLike;
+  protocol: { handle(scheme: string, handler: (request: Request) => Promise<Response>): void };
+  session: { defaultSession: SessionLike & { webRequest: HeaderHook } };
+  shell: { openExternal(url: string): Promise<void> };
+  safeStorage: SafeStorageLike;
+}
+
+/** Where the built app's parts are (out/main, out/renderer), and the mirror. */
+export interface DesktopPaths {
+  preload: string;
+  renderer: string;
+  trayIcons: Record<TrayStatus, string>;
+  /** Default: $AUTHWATCH_DB or ~/.authwatch/mirror.db, shared with the `authwatch` command. */
+  db?: string;
+}
+
+/** The running shell (tests inspect it). */
+export interface DesktopApp {
+  facade: Authwatch;
+  window: WindowLike;
+  writer: boolean;
+  showWindow(): void;
+  /** Shows the window on a route of the renderer ("#/domain/1/42"). */
+  navigate(route: string): void;
+}
+
+/**
+ * Starts the desktop app: one instance, the renderer on app://authwatch with a strict CSP and no
+ * permissions, one hardened window, the bridge over IPC, the tray, native notifications, and the engine —
+ * syncing only when this process holds the mirror's writer lock (else it shows the data another process
+ * keeps current). Resolves null in a second instance, which hands over to the first and quits.
+ */
+export async function startDesktopApp(
+  electron: DesktopElectron,
+  paths: DesktopPaths,
+  options: { env?: NodeJS.ProcessEnv; argv?: string[]; say?: (line: string) => void } = {},
+): Promise<DesktopApp | null> {
+  const { app } = electron;
+  const say = options.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let window: WindowLike | null = null;
+  const showWindow = () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+  if (!claimSingleInstance(app, showWindow)) return null;
+
+  await app.whenReady();
+  const session = electron.session.defaultSession;
+  denyAllPermissions(session, (permission) => say(`Authwatch: denied the page's request for ${permission}.`));
+  enforceContentSecurityPolicy(session.webRequest);
+  electron.protocol.handle(APP_SCHEME, createRendererHandler(paths.renderer));
+  const openExternal = (url: string) => void electron.shell.openExternal(url);
+  const blocked = (what: string, url: string) => say(`Authwatch: blocked a ${what} to ${url.slice(0, 200)}.`);
+  // Any other webContents (none is expected) gets the same rules as the window.
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal, blocked));
+
+  const db = paths.db ?? defaultDbPath(options.env ?? process.env);
+  mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
+  const lock = acquireWriterLock(db, { purpose: 'Authwatch desktop app' });
+  if (!lock.ok)
+    say(
+      `Authwatch: ${describeHolder(lock.holder)} is syncing ${db}; this window shows its data and syncs once it stops.`,
+    );
+  const mirror = openMirror(db);
+  const sendEvent = eventSender(() => window?.webContents ?? null, EVENT_CHANNEL);
+  const navigate = (route: string) => {
+    showWindow();
+    const event = checkedEvent('navigate', { route });
+    if (event) sendEvent(event);
+  };
+  const facade = createAuthwatch({
+    mirror,
+    secretStore: desktopSecretStore({
+      safeStorage: electron.safeStorage,
+      userDataDir: app.getPath('userData'),
+      platform: process.platform,
+      say,
+    }),
+    // Only the writer notifies: it is the process whose sync raises the alerts.
+    ...(lock.ok
+      ? { notifier: desktopNotifier({ Notification: electron.Notification, open: navigate }) }
+      : {}),
+    shell: {
+      setStartAtLogin: startAtLoginHook(app),
+      async openExternal(url) {
+        const safe = safeExternalUrl(url);
+        if (!safe) return false;
+        await electron.shell.openExternal(safe);
+        return true;
+      },
+    },
+    logger: {
+      info: () => undefined,
+      warn: (message) => say(`Authwatch: ${message}`),
+      error: (message) => say(`Authwatch: ${message}`),
+    },
+  });
+
+  const win = new electron.BrowserWindow({
+    width: 1200,
+    height: 800,
+    minWidth: 800,
+    minHeight: 560,
+    show: false,
+    title: PRODUCT_NAME,
+    webPreferences: secureWebPreferences(paths.preload),
+  });
+  window = win;
+  hardenWebContents(win.webContents, openExternal, blocked);
+  stayInTray(app, win);
+  const startHidden = (options.argv ?? process.argv).includes(HIDDEN_ARG);
+  win.once('ready-to-show', () => {
+    if (!startHidden) win.show();
+  });
+
+  serveBridgeOverIpc({
+    ipcMain: electron.ipcMain,
+    methods: facade,
+    webContents: () => window?.webContents ?? null,
+    onRefused: (url) => say(`Authwatch: refused a bridge call from ${url ?? 'an unknown frame'}.`),
+    onInternalError: (method, message) => say(`Authwatch: ${method}: ${message}`),
+  });
+  facade.on((event) => {
+    const bridgeEvent = toBridgeEvent(event);
+    if (bridgeEvent) sendEvent(bridgeEvent);
+  });
+
+  const tray = createTrayController({
+    tray: new electron.Tray(paths.trayIcons.ok),
+    Menu: electron.Menu,
+    icons: paths.trayIcons,
+    facade,
+    open: showWindow,
+    syncNow: () => {
+      if (!lock.ok) {
+        say(`Authwatch: ${describeHolder(lock.holder)} syncs this mirror; Sync now is left to it.`);
+        return;
+      }
+      facade.syncNow().catch((error: unknown) => say(`Authwatch: sync failed: ${(error as Error).message}`));
+    },
+    quit: () => app.quit(),
+    now: Date.now,
+    onError: (what, error) => say(`Authwatch: could not ${what}: ${(error as Error).message}`),
+  });
+
+  // The OS login item follows the stored preference (only for the installed app: a dev run would register
+  // the bare Electron binary).
+  if (app.isPackaged) startAtLoginHook(app)((await facade.getSettings()).app.startAtLogin);
+
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void (async () => {
+      tray.dispose();
+      await facade.stop().catch(() => undefined);
+      mirror.close();
+      if (lock.ok) lock.lock.release();
+      closed = true;
+      app.quit();
+    })();
+  });
+
+  await win.loadURL(APP_ENTRY_URL);
+  if (lock.ok) facade.start();
+  return { facade, window: win, writer: lock.ok, showWindow, navigate };
+}

@@ -1,0 +1,69 @@
+import type { Alert } from '../../shared/bridge/results.ts';
+import type { Notifier } from '../core/app.ts';
+
+/** The part of Electron's Notification class we use. */
+export interface NotificationLike {
+  show(): void;
+  close(): void;
+  on(event: 'click' | 'close' | 'failed', listener: () => void): unknown;
+}
+export interface NotificationClass {
+  new (options: { title: string; body: string }): NotificationLike;
+  isSupported(): boolean;
+}
+
+/** Where a click on an alert's notification takes the window: its domain, else the alert list. */
+export function alertRoute(alert: Pick<Alert, 'accountId' | 'domainId'>): string {
+  return alert.domainId !== null ? `#/domain/${alert.accountId}/${alert.domainId}` : '#/alerts';
+}
+
+const defaultWhen = (iso: string) =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+/**
+ * "acme.example — SPF record disconnected" and "<when>: <what changed>". The domain leads the title because
+ * it is what the user scans a stack of notifications for; the rule's title loses its "of acme.example".
+ */
+export function notificationText(
+  alert: Pick<Alert, 'fqdn' | 'title' | 'body' | 'firstSeenAt'>,
+  formatWhen: (iso: string) => string = defaultWhen,
+): { title: string; body: string } {
+  const { fqdn } = alert;
+  const title = fqdn
+    ? `${fqdn} — ${alert.title.replace(` of ${fqdn}`, '').replace(` as ${fqdn}`, '')}`
+    : alert.title;
+  return { title, body: `${formatWhen(alert.firstSeenAt)}: ${alert.body}` };
+}
+
+/**
+ * The facade's Notifier for the desktop: one native notification per delivered alert. Each is kept
+ * referenced until it closes (an unreferenced Notification is garbage-collected and its click lost); a click
+ * brings the window up on the alert's domain.
+ */
+export function desktopNotifier(options: {
+  Notification: NotificationClass;
+  open: (route: string) => void;
+  formatWhen?: (iso: string) => string;
+}): Notifier & { readonly showing: number } {
+  const live = new Set<NotificationLike>();
+  return {
+    channel: 'desktop',
+    get showing() {
+      return live.size;
+    },
+    notify(alert) {
+      // Without a notification service the tray icon and the window still show the alert.
+      if (!options.Notification.isSupported()) return;
+      const notification = new options.Notification(notificationText(alert, options.formatWhen));
+      const forget = () => live.delete(notification);
+      notification.on('click', () => {
+        forget();
+        options.open(alertRoute(alert));
+      });
+      notification.on('close', forget);
+      notification.on('failed', forget);
+      live.add(notification);
+      notification.show();
+    },
+  };
+}
