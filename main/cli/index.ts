@@ -1,4 +1,5 @@
 // Entry of the `authwatch` command (bin/authwatch.mjs, `npm run cli -- …`).
+import { endOutputOnClosedPipe } from './closedPipe.ts';
 import { runCli } from './run.ts';
 
 const interrupted = () =>
@@ -7,9 +8,14 @@ const interrupted = () =>
     process.once('SIGTERM', () => resolve());
   });
 
-process.exitCode = await runCli(process.argv.slice(2), {
+const stderr = endOutputOnClosedPipe(process.stderr, () => undefined);
+const stdout = endOutputOnClosedPipe(process.stdout, (message) => stderr.write(message));
+
+const status = await runCli(process.argv.slice(2), {
   env: process.env,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  stdout,
+  stderr,
   interrupted,
 });
+// A write error other than a closed pipe has already set 1.
+process.exitCode = Math.max(status, Number(process.exitCode ?? 0));
