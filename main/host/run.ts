@@ -1,13 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fallbackSecretStore } from '../core/accounts/fallbackSecretStore.ts';
+import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
 import type { SecretStore } from '../core/accounts/secretStore.ts';
+import { sessionSecretStore } from '../core/accounts/sessionSecretStore.ts';
 import { createAuthwatch, type Authwatch } from '../core/app.ts';
 import { toBridgeEvent } from '../core/app/bridgeEvents.ts';
 import { openMirror } from '../core/mirror/index.ts';
 import type { Mirror } from '../core/mirror/types.ts';
+import { acquireWriterLock, describeHolder } from '../core/mirror/writerLock.ts';
 import { startHost, type RunningHost } from './server.ts';
-import { hostSecretStore } from './sessionSecretStore.ts';
 
 /** What the browser host needs to run. */
 export interface HostRunOptions {
@@ -38,11 +41,26 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       `The renderer is not built (${options.rendererDir} is missing): run npm run build first.`,
     );
   if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true, mode: 0o700 });
+  // The host syncs, so it is the mirror's one writer (the CLI's status, alerts and export still read).
+  const attempt =
+    options.db === ':memory:' ? null : acquireWriterLock(options.db, { purpose: 'Authwatch (browser host)' });
+  if (attempt && !attempt.ok)
+    throw new Error(
+      `Another Authwatch process is syncing ${options.db}: ${describeHolder(attempt.holder)}. Stop it first.`,
+    );
+  if (attempt?.tookOverFrom)
+    say(
+      `Took over the mirror's writer lock from ${describeHolder(attempt.tookOverFrom)}, which is no longer running.`,
+    );
+  const lock = attempt?.lock ?? null;
   const mirror = openMirror(options.db);
   let windows = () => 0;
   const app = createAuthwatch({
     mirror,
-    secretStore: options.secretStore ?? hostSecretStore(say),
+    // The OS keychain, else tokens for this session only (never a file): said once, in one line.
+    secretStore:
+      options.secretStore ??
+      fallbackSecretStore(keytarSecretStore(), (why) => sessionSecretStore(why.summary), say),
     notifier: {
       channel: 'browser',
       notify: () => {
@@ -73,6 +91,7 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       await host.close();
       await app.stop();
       mirror.close();
+      lock?.release();
     },
   };
 }

@@ -1,0 +1,60 @@
+/**
+ * `npm start`: the desktop app. Electron when its binary is installed (and the app is built), otherwise the
+ * browser host — Chromium in app mode when installed, else the address to open — saying which and why.
+ * Electron's package downloads its binary on first use; where that download cannot happen (no internet, as
+ * on our build machines) asking for it would hang, so the binary is looked for on disk instead.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The installed Electron binary, or why there is none. */
+function electronBinary(): { path: string } | { why: string } {
+  const pkg = join(root, 'node_modules', 'electron');
+  if (!existsSync(pkg)) return { why: 'the electron package is not installed' };
+  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+  const pathFile = join(pkg, 'path.txt');
+  if (!override && !existsSync(pathFile))
+    return { why: 'Electron’s binary has not been downloaded (it needs the internet on first run)' };
+  const binary = override
+    ? join(override, 'electron')
+    : join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? { path: binary } : { why: `Electron’s binary is missing (${binary})` };
+}
+
+function build(what: string, command: string, args: string[]): void {
+  say(`Building ${what}…`);
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
+  if (result.status !== 0) throw new Error(`building ${what} failed`);
+}
+
+const electron = electronBinary();
+const electronMain = join(root, 'out', 'main', 'electron', 'main.js');
+if ('path' in electron) {
+  if (!existsSync(electronMain) || !existsSync(join(root, 'out', 'renderer', 'index.html')))
+    build('the app', 'npm', ['run', 'build']);
+  say(`Starting the desktop app (Electron: ${electron.path}).`);
+  const child = spawn(electron.path, [electronMain, ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  child.once('exit', (code) => process.exit(code ?? 0));
+} else {
+  say(`Starting the browser host: ${electron.why}.`);
+  if (!existsSync(join(root, 'out', 'renderer', 'index.html')))
+    build('the renderer', process.execPath, [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+    ]);
+  await import('../main/host/index.ts');
+}
