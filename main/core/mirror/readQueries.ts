@@ -154,7 +154,10 @@ export class ReadQueries {
         domainId: d.remote_id,
         fqdn: d.fqdn,
         removedAt: d.removed_at,
-        group: typeof d.group_id === 'number' ? { id: d.group_id, name: d.group_name ?? `Group ${d.group_id}` } : null,
+        group:
+          typeof d.group_id === 'number'
+            ? { id: d.group_id, name: d.group_name ?? `Group ${d.group_id}` }
+            : null,
         status: typeof d.status === 'string' ? d.status : null,
         health: h
           ? {
