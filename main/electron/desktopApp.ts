@@ -10,7 +10,7 @@ import { acquireWriterLock, describeHolder } from '../core/mirror/writerLock.ts'
 import { APP_ENTRY_URL, APP_SCHEME, PRODUCT_NAME } from './appIdentity.ts';
 import { enforceContentSecurityPolicy, type HeaderHook } from './contentSecurityPolicy.ts';
 import { desktopSecretStore } from './desktopSecretStore.ts';
-import { safeExternalUrl } from './externalLinks.ts';
+import { openHttpsLink } from './externalLinks.ts';
 import { eventSender, serveBridgeOverIpc, type IpcMainLike } from './ipcBridge.ts';
 import { claimSingleInstance, HIDDEN_ARG, startAtLoginHook, stayInTray, type AppLike } from './lifecycle.ts';
 import { desktopNotifier, type NotificationClass } from './notifications.ts';
@@ -111,7 +111,7 @@ export async function startDesktopApp(
   denyAllPermissions(session, (permission) => say(`Authwatch: denied the page's request for ${permission}.`));
   enforceContentSecurityPolicy(session.webRequest);
   electron.protocol.handle(APP_SCHEME, createRendererHandler(paths.renderer));
-  const openExternal = (url: string) => void electron.shell.openExternal(url);
+  const openExternal = (url: string) => void openHttpsLink(electron.shell, url);
   const blocked = (what: string, url: string) => say(`Authwatch: blocked a ${what} to ${url.slice(0, 200)}.`);
   // Any other webContents (none is expected) gets the same rules as the window.
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal, blocked));
@@ -144,12 +144,7 @@ export async function startDesktopApp(
       : {}),
     shell: {
       setStartAtLogin: startAtLoginHook(app),
-      async openExternal(url) {
-        const safe = safeExternalUrl(url);
-        if (!safe) return false;
-        await electron.shell.openExternal(safe);
-        return true;
-      },
+      openExternal: (url) => openHttpsLink(electron.shell, url),
     },
     logger: {
       info: () => undefined,
