@@ -4,6 +4,7 @@
  */
 import { benchDay } from './day.bench.ts';
 import { benchIngest } from './ingest.bench.ts';
+import { benchLargeReport } from './largeReport.bench.ts';
 import { benchMirror } from './mirror.bench.ts';
 import { benchPlanner } from './planner.bench.ts';
 
@@ -11,4 +12,5 @@ process.stdout.write(`Authwatch benchmarks — node ${process.version}, ${new Da
 await benchPlanner();
 await benchMirror();
 await benchIngest();
+await benchLargeReport();
 await benchDay();

@@ -6,6 +6,9 @@ import { createStaticResolver } from '../../../../shared/email-auth/dns.ts';
 import { networkOwner } from '../../../../service/reports/knownSenders.ts';
 import { reverseDnsName } from '../../../../service/reports/reverseDnsName.ts';
 import { nameSource, nameSources, organisationOfHost } from '../../../../service/reports/sourceNaming.ts';
+import { SourceNameCache } from '../../../../service/reports/sourceNameCache.ts';
+import { DnsError } from '../../../../shared/email-auth/dns.ts';
+import type { DnsResolve } from '../../../../shared/email-auth/dns.ts';
 
 describe('reverseDnsName', () => {
   it('reverses IPv4 octets under in-addr.arpa and IPv6 nibbles under ip6.arpa', () => {
@@ -87,5 +90,82 @@ describe('nameSource', () => {
       ]),
     );
     expect(resolver.queries.filter((q) => q.rrtype === 'PTR')).toHaveLength(2);
+  });
+});
+
+describe('nameSources under slow or silent DNS', () => {
+  /** Google's PTR for 209.85.220.41 answers; `silent` addresses never get an answer. */
+  function resolverWith(
+    silent: Set<string>,
+    counts: { queries: number; inFlight: number; maxInFlight: number },
+  ) {
+    const zone = createStaticResolver({
+      '41.220.85.209.in-addr.arpa': { PTR: ['mail-sor-f41.google.com'] },
+      'mail-sor-f41.google.com': { A: ['209.85.220.41'] },
+    });
+    return (async (name: string, rrtype: 'PTR') => {
+      counts.queries++;
+      const ip = name.split('.').slice(0, 4).reverse().join('.');
+      if (silent.has(ip)) return new Promise<never>(() => {});
+      counts.inFlight++;
+      counts.maxInFlight = Math.max(counts.maxInFlight, counts.inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      counts.inFlight--;
+      return zone(name, rrtype);
+    }) as DnsResolve;
+  }
+  const counts = () => ({ queries: 0, inFlight: 0, maxInFlight: 0 });
+
+  it('names by address what DNS has not answered by the deadline, and keeps what it did', async () => {
+    const silent = new Set(['203.0.113.9', '167.89.1.2']);
+    const names = await nameSources(
+      resolverWith(silent, counts()),
+      ['209.85.220.41', '203.0.113.9', '167.89.1.2'],
+      { concurrency: 4, deadlineMs: 200 },
+      new SourceNameCache(),
+    );
+    expect(names).toEqual(
+      new Map([
+        ['209.85.220.41', 'Google'],
+        ['203.0.113.9', '203.0.113.9'],
+        ['167.89.1.2', 'SendGrid'],
+      ]),
+    );
+  });
+
+  it('looks addresses up in parallel, never more at once than the bound', async () => {
+    const c = counts();
+    const ips = Array.from({ length: 200 }, (_, i) => `198.51.100.${i}`);
+    await nameSources(
+      resolverWith(new Set(), c),
+      ips,
+      { concurrency: 16, deadlineMs: 10_000 },
+      new SourceNameCache(),
+    );
+    expect(c.maxInFlight).toBe(16);
+  });
+
+  it('remembers definitive names by address across reports, and asks again after a DNS failure', async () => {
+    const cache = new SourceNameCache();
+    const c = counts();
+    let failing = true;
+    const zone = resolverWith(new Set(), c);
+    const resolver = (async (name: string, rrtype: 'PTR') => {
+      if (failing && name.startsWith('9.113.0.203')) throw new DnsError('ETIMEOUT', name, rrtype);
+      return zone(name, rrtype);
+    }) as DnsResolve;
+    const bounds = { concurrency: 8, deadlineMs: 10_000 };
+    await nameSources(resolver, ['209.85.220.41', '203.0.113.9', '198.51.100.1'], bounds, cache);
+    const first = c.queries;
+    expect(first).toBe(3); // PTR, A of the Google host, PTR of 198.51.100.1 (the timed-out PTR never reached the zone)
+    failing = false;
+    const again = await nameSources(
+      resolver,
+      ['198.51.100.1', '209.85.220.41', '203.0.113.9'],
+      bounds,
+      cache,
+    );
+    expect(again.get('209.85.220.41')).toBe('Google');
+    expect(c.queries - first).toBe(1); // only the address whose lookup had timed out
   });
 });
