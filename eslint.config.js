@@ -6,7 +6,17 @@ import globals from 'globals';
 import layering from './scripts/eslint/layering.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'out/', 'shared/api/types.gen.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'coverage/',
+      'out/',
+      'test-results/',
+      '.authwatch-demo/',
+      'shared/api/types.gen.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs['flat/recommended'],
