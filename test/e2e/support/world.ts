@@ -1,0 +1,169 @@
+/**
+ * The world of one e2e file: the reference service with the demo portfolio (in process, on the real clock,
+ * over real HTTP on 127.0.0.1), the app served by the browser host on a fresh mirror file, and one
+ * Chromium. The demo's first sync is about 85 requests: the service's per-token limit and the app's own
+ * budget are raised so it takes seconds, not the minute and a half of the real 60-a-minute limit.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
+import { runHost, type HostRun } from '../../../main/host/run.ts';
+import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
+import { buildService } from '../../../service/app.ts';
+import { openServiceDb } from '../../../service/db/openServiceDb.ts';
+import { RENDERER_DIR } from './paths.ts';
+
+/** The app's budget for tests: fast enough for the demo's first sync in a few seconds. */
+export const FAST_SYNC = { ratePerMinute: 6000, headroom: 6 };
+
+/** The sandbox key the e2e service runs with. */
+const SANDBOX_KEY = 'e2e-sandbox-key';
+
+/** A running reference service with the demo portfolio. */
+export interface DemoService {
+  baseUrl: string;
+  origin: string;
+  /** A token of the demo owner with every v1 scope. */
+  token: string;
+  stopped: boolean;
+  /** Calls a sandbox control (README "Sandbox controls"); throws unless it answers 2xx. */
+  sandbox(method: string, path: string, body?: unknown): Promise<unknown>;
+  /** Removes (null) or publishes a record in the sandbox zone. */
+  setRecord(fqdn: string, type: string, value: string | null): Promise<void>;
+  /** Runs the guard scan of every domain now. */
+  scan(): Promise<void>;
+  /** Stops the service (offline review); idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the reference service on a copy of the run's seeded demo database (globalSetup), on the real
+ * clock, with per-token and per-IP limits raised so the app's fast budget is not refused.
+ */
+export async function startDemoService(seedDb: string): Promise<DemoService> {
+  const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-service-'));
+  const file = join(dir, 'service.sqlite');
+  copyFileSync(seedDb, file);
+  const db = openServiceDb(file);
+  const app = buildService({
+    db,
+    sandboxKey: SANDBOX_KEY,
+    rateLimitPerMinute: 100_000,
+    publicRateLimitPerMinute: 100_000,
+    logger: false,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address !== 'object') throw new Error('the service did not bind');
+  const origin = `http://127.0.0.1:${address.port}`;
+
+  const sandbox = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${origin}/_sandbox${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        'x-sandbox-key': SANDBOX_KEY,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const created = (await sandbox('POST', '/tokens', { scopes: [...ALL_V1_SCOPE_IDS], name: 'e2e' })) as {
+    data: { plain_text: string };
+  };
+  const service: DemoService = {
+    baseUrl: `${origin}/api/v1`,
+    origin,
+    token: created.data.plain_text,
+    stopped: false,
+    sandbox,
+    async setRecord(fqdn, type, value) {
+      await sandbox('PUT', `/dns/${fqdn}/${type}`, { value });
+    },
+    async scan() {
+      await sandbox('POST', '/scan', {});
+    },
+    async stop() {
+      if (service.stopped) return;
+      service.stopped = true;
+      await app.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return service;
+}
+
+/** The app served by the browser host on a fresh mirror in a temporary folder. */
+export interface AppUnderTest {
+  run: HostRun;
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** Starts the browser host on a fresh mirror file, with a memory secret store and the fast budget. */
+export async function startApp(options: { db?: string } = {}): Promise<AppUnderTest> {
+  const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-'));
+  const logs: string[] = [];
+  const run = await runHost({
+    db: options.db ?? join(dir, 'mirror.db'),
+    rendererDir: RENDERER_DIR,
+    secretStore: memorySecretStore(),
+    say: (line) => logs.push(line),
+  });
+  await run.app.updateSettings({ sync: FAST_SYNC });
+  return {
+    run,
+    dir,
+    async close() {
+      await run.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Service + app with the demo account added and its first sync done. */
+export interface DemoWorld {
+  service: DemoService;
+  app: AppUnderTest;
+  accountId: number;
+  close(): Promise<void>;
+}
+
+/** The label the demo account is added under. */
+export const DEMO_LABEL = 'Acme Corp (demo)';
+
+/** Starts the service and the app, adds the demo account and runs its first sync to the end. */
+export async function startDemoWorld(seedDb: string): Promise<DemoWorld> {
+  const service = await startDemoService(seedDb);
+  const app = await startApp();
+  const { account } = await app.run.app.addAccount({
+    label: DEMO_LABEL,
+    baseUrl: service.baseUrl,
+    token: service.token,
+  });
+  await syncFully(app, account.id);
+  return {
+    service,
+    app,
+    accountId: account.id,
+    async close() {
+      await app.close();
+      await service.stop();
+    },
+  };
+}
+
+/** Runs manual syncs until one fails nothing (the first may hand some signals to the next). */
+export async function syncFully(app: AppUnderTest, accountId: number): Promise<void> {
+  for (let pass = 0; pass < 3; pass++) {
+    const [result] = await app.run.app.syncNow({ accountId });
+    if (result && result.failed === 0) return;
+  }
+  const status = await app.run.app.syncStatus();
+  throw new Error(`the demo's first sync did not finish cleanly: ${JSON.stringify(status)}`);
+}
