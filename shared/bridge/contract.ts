@@ -91,21 +91,4 @@ export type BridgeApi = BridgeMethods & {
   on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEventPayload<E>) => void): () => void;
 };
 
-/** The error every bridge call rejects with, as plain data. */
-export interface BridgeErrorData {
-  code: string;
-  message: string;
-  details?: unknown;
-}
-
-/** An error from main, rebuilt on the renderer's side (code and details survive the crossing). */
-export class BridgeError extends Error {
-  override readonly name = 'BridgeError';
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-  }
-}
+export { BridgeError, type BridgeErrorData } from './bridgeError.ts';

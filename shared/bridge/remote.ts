@@ -1,4 +1,5 @@
-import { BridgeError, type BridgeApi, type BridgeErrorData } from './contract.ts';
+import { BridgeError, type BridgeErrorData } from './bridgeError.ts';
+import type { BridgeApi } from './contract.ts';
 import type { BridgeEvent, BridgeEventName } from './events.ts';
 import { EVENT_NAMES, METHOD_NAMES } from './methodNames.ts';
 

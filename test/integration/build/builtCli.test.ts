@@ -1,0 +1,64 @@
+/**
+ * `npm run build`'s main half produces a runnable out/: the bundles are built into a folder outside the
+ * repository (with only node_modules reachable, for the native modules), and the built `authwatch` syncs
+ * against the reference service from there. Nothing in the bundles points back at the source tree.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMain } from '../../../scripts/build-main.ts';
+import { cliEnv, REPO_ROOT, runCliProcess } from '../../support/cliProcess.ts';
+import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+
+describe('built main bundles, run outside the repository', () => {
+  let dir: string;
+  let outMain: string;
+  let world: EngineWorld;
+  let files: string[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'authwatch-built-'));
+    outMain = join(dir, 'out', 'main');
+    files = await buildMain({ outDir: outMain });
+    // Native modules (better-sqlite3, keytar) are not bundled: they come from node_modules, as in the package.
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    world = await startWorld(['built.example']);
+  }, 120_000);
+  afterAll(async () => {
+    await world?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the Electron main, the CommonJS preload, the CLI and the host', () => {
+    for (const f of ['main.js', 'preload.cjs', 'cli.js']) expect(files).toContain(f);
+    for (const f of files.filter((f) => /\.c?js$/.test(f)))
+      expect(readFileSync(join(outMain, f), 'utf8'), `${f} names the source tree`).not.toContain(REPO_ROOT);
+  });
+
+  it('keeps the sandboxed preload tiny: the bridge client only, no zod, only electron required', () => {
+    const preload = readFileSync(join(outMain, 'preload.cjs'), 'utf8');
+    expect(statSync(join(outMain, 'preload.cjs')).size).toBeLessThan(20_000);
+    expect(preload).not.toMatch(/zod/i);
+    expect([...preload.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);
+    expect(preload).toMatch(/exposeInMainWorld\)?\(\s*"authwatch"/);
+  });
+
+  it('the built authwatch syncs against the reference service and reads the mirror back', async () => {
+    const db = join(dir, 'data', 'mirror.db');
+    const env = cliEnv({ AUTHWATCH_TOKEN: world.token, AUTHWATCH_DB: db, HOME: dir });
+    const entry = join(outMain, 'cli.js');
+    const sync = await runCliProcess(['sync', '--once', '--base-url', world.svc.baseUrl], {
+      env,
+      entry,
+      cwd: dir,
+    });
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stdout).toMatch(/Synced “default”: \d+ fetched, 0 failed/);
+    const status = await runCliProcess(['status', '--json'], { env, entry, cwd: dir });
+    expect(status.code, status.stderr).toBe(0);
+    const exported = await runCliProcess(['export', '--format', 'csv'], { env, entry, cwd: dir });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('built.example');
+  }, 120_000);
+});
