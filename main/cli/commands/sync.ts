@@ -6,7 +6,7 @@ import {
   type AccountBlockReason,
 } from '../../core/sync/failurePolicy.ts';
 import type { CommonOptions } from '../args.ts';
-import { openContext, resolveSyncAccount } from '../context.ts';
+import { openContext, resolveSyncAccount, takeWriterLock } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
 import { formatDuration, progressPrinter } from '../progressPrinter.ts';
 
@@ -23,6 +23,15 @@ function terminalNotifier(io: CliIo) {
 
 /** `authwatch sync --once`: fetches everything stale now; exit 1 when anything failed. */
 export async function syncOnce(options: CommonOptions, io: CliIo): Promise<number> {
+  const lock = takeWriterLock(options.db, 'authwatch sync --once', io);
+  try {
+    return await syncOnceLocked(options, io);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number> {
   const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
   try {
     const account = await resolveSyncAccount(ctx, options);
@@ -62,6 +71,15 @@ export async function syncOnce(options: CommonOptions, io: CliIo): Promise<numbe
 
 /** `authwatch sync --watch`: syncs on the schedule until interrupted; progress and alerts on stderr. */
 export async function syncWatch(options: CommonOptions, io: CliIo): Promise<number> {
+  const lock = takeWriterLock(options.db, 'authwatch sync --watch', io);
+  try {
+    return await syncWatchLocked(options, io);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function syncWatchLocked(options: CommonOptions, io: CliIo): Promise<number> {
   const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
   try {
     const account = await resolveSyncAccount(ctx, options);
