@@ -201,7 +201,8 @@ export class AccountSyncer {
     const jobs = this.jobs(now);
     const stretch = this.stretch(jobs);
     const spendable = this.o.budget.available({ priority: 'background' });
-    const picked = planTick(jobs, { now, spendable, factor: stretch.factor }) as SyncJob[];
+    const burst = this.o.budget.capacity - this.o.budget.headroom;
+    const picked = planTick(jobs, { now, spendable, factor: stretch.factor, burst }) as SyncJob[];
     if (picked.length === 0) return;
     const backfill = this.isBackfilling(jobs);
     const start = this.requests;
@@ -410,9 +411,12 @@ export class AccountSyncer {
     });
   }
 
-  /** Requests per minute the sync may spend: the sustained rate minus the headroom kept for edits. */
+  /**
+   * Requests per minute the sync may spend: the bucket's sustained rate. The headroom is a floor of tokens
+   * background calls leave in the bucket, not a rate: sync still gets every token refilled above it.
+   */
   private syncCapacity(): number {
-    return Math.max(1, this.o.ratePerMinute - this.o.budget.headroom);
+    return Math.max(1, this.o.ratePerMinute);
   }
 
   private stretch(jobs: SyncJob[]): Stretch {
