@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
@@ -53,6 +55,21 @@ describe('readPanel', () => {
     await expect(engine.app.readPanel({ panel: 'bimi_readiness', accountId })).rejects.toMatchObject({
       code: 'invalid_arguments',
     });
+  });
+
+  it('keeps no token in the mirror, its WAL or an export, whatever panels were read', async () => {
+    for (const panel of ['auth_me', 'audit_logs', 'me', 'scopes'] as const)
+      expect((await engine.app.readPanel({ panel, accountId, mode: 'refresh' })).error).toBeNull();
+    const exports = await Promise.all(
+      (['overview', 'alerts'] as const).flatMap((what) =>
+        (['csv', 'json'] as const).map((format) => engine.app.exportData({ what, format })),
+      ),
+    );
+    const files = readdirSync(world.dir).map((name) => readFileSync(join(world.dir, name)));
+    expect(files.length).toBeGreaterThan(0);
+    const secret = world.token.slice(4);
+    for (const bytes of files) expect(bytes.includes(secret)).toBe(false);
+    for (const file of exports) expect(file.content).not.toContain(secret);
   });
 
   it('with the service gone, answers with the kept copy, its age and why the live read failed', async () => {
