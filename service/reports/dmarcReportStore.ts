@@ -1,6 +1,6 @@
 /** Rows of the ingested DMARC aggregate reports (035_dmarc_reports.sql). */
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import { preparedStatement } from '../db/preparedStatement.ts';
+import { prepared } from '../../shared/sqlite/preparedStatements.ts';
 import type { DmarcAggregateReport } from '../ingest/index.ts';
 
 /** What the ingestion of one report did (also the answer of the upload control). */
@@ -31,7 +31,7 @@ export function findDmarcReport(
   domainId: number,
   report: Pick<DmarcAggregateReport, 'org_name' | 'report_id'>,
 ): IngestOutcome | null {
-  const row = preparedStatement<[number, string, string], StoredReport>(
+  const row = prepared<[number, string, string], StoredReport>(
     db,
     `SELECT id, report_id, record_count, message_count FROM dmarc_reports
       WHERE domain_id = ? AND org_name = ? AND report_id = ?`,
@@ -57,7 +57,7 @@ export function insertDmarcReport(
 ): IngestOutcome {
   const p = report.policy_published;
   const id = Number(
-    preparedStatement(
+    prepared(
       db,
       `INSERT INTO dmarc_reports (domain_id, org_name, email, extra_contact_info, report_id, date_begin, date_end,
            policy_domain, policy_adkim, policy_aspf, policy_p, policy_sp, policy_pct, policy_fo, errors, warnings,
@@ -86,7 +86,7 @@ export function insertDmarcReport(
       receivedAt: receivedAt.toISOString(),
     }).lastInsertRowid,
   );
-  const insertRecord = preparedStatement(
+  const insertRecord = prepared(
     db,
     `INSERT INTO dmarc_report_records (report_id, source_ip, source_name, count, disposition, policy_dkim,
        policy_spf, header_from, envelope_from, envelope_to, reasons, dkim_results, spf_results)

@@ -5,16 +5,14 @@
  * when several teams registered the same name.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import { preparedStatement } from '../db/preparedStatement.ts';
+import { prepared } from '../../shared/sqlite/preparedStatements.ts';
 import type { DomainRow } from '../domains/domainRow.ts';
 import { notFound, validationError } from '../http/serviceError.ts';
 import { normalizeDomain } from '../../shared/email-auth/protocols.ts';
 
 /** Domains registered under `fqdn`, of every team. */
 function domainsNamed(db: ServiceDb, fqdn: string): DomainRow[] {
-  return preparedStatement<[string], DomainRow>(db, 'SELECT * FROM domains WHERE fqdn = ? ORDER BY id').all(
-    fqdn,
-  );
+  return prepared<[string], DomainRow>(db, 'SELECT * FROM domains WHERE fqdn = ? ORDER BY id').all(fqdn);
 }
 
 /**
@@ -31,9 +29,7 @@ export function reportDomain(
   const wanted = [...new Set(names.map(normalizeDomain))];
   const listed = wanted.join(', ');
   if (options.domainId !== undefined) {
-    const row = preparedStatement<[number], DomainRow>(db, 'SELECT * FROM domains WHERE id = ?').get(
-      options.domainId,
-    );
+    const row = prepared<[number], DomainRow>(db, 'SELECT * FROM domains WHERE id = ?').get(options.domainId);
     if (!row) throw notFound('Domain');
     if (!wanted.includes(row.fqdn)) {
       throw validationError(

@@ -1,6 +1,6 @@
 /** Rows of the ingested SMTP TLS reports (036_tls_reports.sql). */
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import { preparedStatement } from '../db/preparedStatement.ts';
+import { prepared } from '../../shared/sqlite/preparedStatements.ts';
 import type { TlsReport } from '../ingest/index.ts';
 import { normalizeDomain } from '../../shared/email-auth/protocols.ts';
 import type { IngestOutcome } from './dmarcReportStore.ts';
@@ -19,7 +19,7 @@ export function findTlsReport(
   domainId: number,
   report: Pick<TlsReport, 'organization_name' | 'report_id'>,
 ): IngestOutcome | null {
-  const row = preparedStatement<[number, string, string], StoredReport>(
+  const row = prepared<[number, string, string], StoredReport>(
     db,
     `SELECT r.id, r.report_id,
               r.total_successful_session_count + r.total_failure_session_count AS sessions,
@@ -52,7 +52,7 @@ export function insertTlsReport(
     report.policies.find((p) => normalizeDomain(p.policy.policy_domain) === domain.fqdn) ??
     report.policies[0]!;
   const id = Number(
-    preparedStatement(
+    prepared(
       db,
       `INSERT INTO tls_reports (domain_id, report_id, organization_name, contact_info, date_range_start,
            date_range_end, policy_domain, policy_type, policy_mode, total_successful_session_count,
@@ -74,13 +74,13 @@ export function insertTlsReport(
       receivedAt: receivedAt.toISOString(),
     }).lastInsertRowid,
   );
-  const insertPolicy = preparedStatement(
+  const insertPolicy = prepared(
     db,
     `INSERT INTO tls_report_policies (tls_report_id, position, policy_type, policy_domain, policy_mode,
        policy_string, mx_host, total_successful_session_count, total_failure_session_count)
      VALUES (@id, @position, @type, @domain, @mode, @policyString, @mxHost, @ok, @failed)`,
   );
-  const insertDetail = preparedStatement(
+  const insertDetail = prepared(
     db,
     `INSERT INTO tls_failure_details (policy_id, position, result_type, sending_mta_ip, receiving_mx_hostname,
        receiving_mx_helo, receiving_ip, failed_session_count, additional_information, failure_reason_code)

@@ -3,7 +3,7 @@
  * domain and writing what a scan found.
  */
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import { preparedStatement } from '../db/preparedStatement.ts';
+import { prepared } from '../../shared/sqlite/preparedStatements.ts';
 import { PROTOCOLS, type Protocol } from '../../shared/email-auth/protocols.ts';
 
 /** Connection state of a protocol (the interface's ConnectionState). */
@@ -72,7 +72,7 @@ export function passFlags(row: HealthSnapshotRow): Record<Protocol, boolean> {
 
 /** The newest scan of a domain (latest scanned_at; the later row on ties), if any. */
 export function latestSnapshot(db: ServiceDb, domainId: number): HealthSnapshotRow | undefined {
-  return preparedStatement<[number], HealthSnapshotRow>(
+  return prepared<[number], HealthSnapshotRow>(
     db,
     'SELECT * FROM health_snapshots WHERE domain_id = ? ORDER BY scanned_at DESC, id DESC LIMIT 1',
   ).get(domainId);
@@ -80,7 +80,7 @@ export function latestSnapshot(db: ServiceDb, domainId: number): HealthSnapshotR
 
 /** Per-protocol rows of a snapshot. */
 export function snapshotProtocols(db: ServiceDb, snapshotId: number): Map<Protocol, SnapshotProtocolRow> {
-  const rows = preparedStatement<[number], SnapshotProtocolRow>(
+  const rows = prepared<[number], SnapshotProtocolRow>(
     db,
     'SELECT * FROM health_snapshot_protocols WHERE snapshot_id = ?',
   ).all(snapshotId);
@@ -110,7 +110,7 @@ export function insertSnapshot(db: ServiceDb, s: NewSnapshot): number {
   const pass = (p: Protocol) => (s.protocols[p].pass ? 1 : 0);
   const passing = PROTOCOLS.filter((p) => s.protocols[p].pass).length;
   const id = Number(
-    preparedStatement(
+    prepared(
       db,
       `INSERT INTO health_snapshots (domain_id, result, mail_provider, dmarc_pass, spf_pass, mta_sts_pass,
            tls_rpt_pass, bimi_pass, protocols_passing, dmarc_record, scanned_at)
@@ -129,7 +129,7 @@ export function insertSnapshot(db: ServiceDb, s: NewSnapshot): number {
       s.scannedAt,
     ).lastInsertRowid,
   );
-  const insert = preparedStatement(
+  const insert = prepared(
     db,
     `INSERT INTO health_snapshot_protocols (snapshot_id, protocol, connection, pass, status, record_value, lookup_count)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -144,7 +144,7 @@ export function insertSnapshot(db: ServiceDb, s: NewSnapshot): number {
 /** Inserts a connect/disconnect event; returns the stored row. Call inside a transaction. */
 export function insertDnsEvent(db: ServiceDb, e: Omit<DnsEventRow, 'id'>): DnsEventRow {
   const id = Number(
-    preparedStatement(
+    prepared(
       db,
       `INSERT INTO dns_events (domain_id, record_type, action, record_value, status_before, status_after, occurred_at)
          VALUES (@domain_id, @record_type, @action, @record_value, @status_before, @status_after, @occurred_at)`,
@@ -159,7 +159,7 @@ export function latestRecordSnapshot(
   domainId: number,
   recordType: 'dmarc' | 'spf',
 ): RecordSnapshotRow | undefined {
-  return preparedStatement<[number, string], RecordSnapshotRow>(
+  return prepared<[number, string], RecordSnapshotRow>(
     db,
     `SELECT * FROM dns_record_snapshots WHERE domain_id = ? AND record_type = ?
        ORDER BY occurred_at DESC, id DESC LIMIT 1`,
@@ -169,7 +169,7 @@ export function latestRecordSnapshot(
 /** Inserts a DMARC or SPF snapshot; returns its id. Call inside a transaction. */
 export function insertRecordSnapshot(db: ServiceDb, s: Omit<RecordSnapshotRow, 'id'>): number {
   return Number(
-    preparedStatement(
+    prepared(
       db,
       `INSERT INTO dns_record_snapshots (domain_id, record_type, record_value, lookup_count, occurred_at)
          VALUES (@domain_id, @record_type, @record_value, @lookup_count, @occurred_at)`,

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { MirrorError } from './mirrorError.ts';
 import type { Account } from './types.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 interface AccountRow {
   id: number;

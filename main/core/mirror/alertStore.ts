@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { AlertEvent, AlertRuleName, OpenAlertView, Severity } from '../alerts/types.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { Alert, AlertDelivery, AlertEndReason, ListAlertsQuery, WriteResult } from './types.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 interface AlertRow {
   id: number;

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { DomainsPayload } from '../signals/domains.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { MirrorDomain } from './types.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /** A domain row with its local key (pk) — the key every per-domain table uses. */
 export interface DomainRecord extends MirrorDomain {

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /** A panel answer kept for offline review. */
 export interface StoredPanel {

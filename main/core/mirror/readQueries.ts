@@ -17,7 +17,7 @@ import type {
   SignalAge,
 } from './types.ts';
 import { toIsoOrNull } from './isoTime.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 type Json = Record<string, unknown>;
 

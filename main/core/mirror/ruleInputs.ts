@@ -5,7 +5,7 @@ import type { KnownThreats } from '../alerts/rules/threatSourceAppeared.ts';
 import { readingFromDnsEvents, readingFromHealth, type ProtocolReading } from '../alerts/protocolReading.ts';
 import type { LatestDnsEvents } from '../alerts/types.ts';
 import { isProtocol } from '../signals/primitives.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 // The rules compare state the mirror holds before a write with state it holds after: reading both from the
 // same tables (rather than from the payload) means backfilled old rows never look like news.

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../alerts/types.ts';
 import { MirrorError } from './mirrorError.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 const hour = z.number().int().min(0).max(23);
 

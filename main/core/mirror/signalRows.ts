@@ -4,7 +4,7 @@ import type { DnsEvent } from '../signals/dnsTimeline.ts';
 import type { HealthHistoryRow, HealthSnapshot } from '../signals/health.ts';
 import type { SendingSource } from '../signals/sendingSources.ts';
 import { toIso } from './isoTime.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /** Where and when a per-domain payload is being stored. */
 export interface RowTarget {

@@ -45,7 +45,7 @@ import type {
   WriteResult,
   WriteSignalInput,
 } from './types.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 const DNS_SIGNALS: readonly SignalName[] = ['dns_changes', 'dns_timeline'];
 

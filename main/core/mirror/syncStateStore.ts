@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
 import type { SyncError, SyncErrorInput, SyncState } from './types.ts';
-import { prepared } from './preparedStatements.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 interface SyncRow {
   id: number;
