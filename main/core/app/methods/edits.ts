@@ -39,7 +39,16 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
         if (op.body === null) {
           if (p.body !== undefined) throw new AuthwatchError('invalid_arguments', `${name} takes no body.`);
         } else {
-          body = parse(op.body, p.body);
+          const checked = op.body.check(p.body);
+          if (checked.problems.length > 0) {
+            const first = checked.problems[0]!;
+            throw new AuthwatchError(
+              'invalid_arguments',
+              `${first.field}: ${first.message}`,
+              checked.problems.map((problem) => ({ path: problem.field, message: problem.message })),
+            );
+          }
+          body = checked.body;
         }
         const path: Record<string, number> = {};
         for (const param of pathParameters(op.path)) {
