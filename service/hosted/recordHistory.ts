@@ -4,8 +4,9 @@
  * GET /domains/{id}/dmarc/history and /spf/history page through it, newest first.
  */
 import type { Protocol } from '../../shared/email-auth/protocols.ts';
+import { prepared } from '../../shared/sqlite/preparedStatements.ts';
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import type { AuthContext } from '../http/operation.ts';
+import type { AuthContext, ServiceContext } from '../http/operation.ts';
 import type { PageParams } from '../http/pagination.ts';
 
 /** One change to record. */
@@ -37,7 +38,8 @@ export interface RecordHistoryEntry {
 
 /** Writes the activity and snapshot rows of one change. */
 export function recordChange(db: ServiceDb, change: RecordChange): void {
-  const insert = db.prepare(
+  const insert = prepared(
+    db,
     `INSERT INTO hosted_record_history
        (domain_id, protocol, kind, action, description, record_value, lookup_count, actor, occurred_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -67,6 +69,39 @@ export function recordChange(db: ServiceDb, change: RecordChange): void {
       null,
       at,
     );
+  })();
+}
+
+/** What an operation says about its change; who made it and when come from the call. */
+export interface ChangeNote {
+  action: string;
+  description: string;
+  /** The record served after the change (null: none any more). */
+  recordValue: string | null;
+  /** SPF only. */
+  lookupCount?: number | null;
+}
+
+/**
+ * Runs `save` (the synchronous writes of one change to a hosted record: its rows, the zone) and records the
+ * change `note` describes, in one transaction: a failure at either step leaves record, zone and history as
+ * they were. The actor is the user behind `auth`, the time the service's now. `note` returns null when the
+ * save changed nothing worth recording.
+ */
+export function saveRecorded<T>(
+  ctx: ServiceContext,
+  auth: AuthContext | null,
+  target: { domainId: number; protocol: Protocol },
+  save: () => T,
+  note: (saved: T) => ChangeNote | null,
+): T {
+  return ctx.db.transaction(() => {
+    const saved = save();
+    const change = note(saved);
+    if (change) {
+      recordChange(ctx.db, { ...target, ...change, actor: actorOf(ctx.db, auth), now: ctx.clock() });
+    }
+    return saved;
   })();
 }
 

@@ -3,7 +3,7 @@ import { parseBimiRecord } from '../../shared/email-auth/bimiRecord.ts';
 import { requireDomain, type DomainRow } from '../domains/domainRow.ts';
 import type { OperationHandlers, ServiceContext } from '../http/operation.ts';
 import { notFound, validationError } from '../http/serviceError.ts';
-import { actorOf, recordChange } from '../hosted/recordHistory.ts';
+import { saveRecorded } from '../hosted/recordHistory.ts';
 import {
   deleteBimi,
   loadBimi,
@@ -49,23 +49,9 @@ function checkOverride(value: string): string {
   return value.trim();
 }
 
-function logChange(
-  ctx: ServiceContext,
-  req: { auth: Parameters<typeof actorOf>[1] },
-  domain: DomainRow,
-  action: string,
-  description: string,
-  value: string | null,
-) {
-  recordChange(ctx.db, {
-    domainId: domain.id,
-    protocol: 'bimi',
-    action,
-    description,
-    recordValue: value,
-    actor: actorOf(ctx.db, req.auth),
-    now: ctx.clock(),
-  });
+/** The history target of a domain's hosted BIMI. */
+function bimiOf(domain: DomainRow) {
+  return { domainId: domain.id, protocol: 'bimi' as const };
 }
 
 export const handlers: OperationHandlers = {
@@ -97,18 +83,23 @@ export const handlers: OperationHandlers = {
     const body = (req.body ?? {}) as { selector?: string; svg_content?: string; vmc_pem?: string };
     const now = ctx.clock();
     await checkPemReadable(body.vmc_pem, 'body.vmc_pem', now);
-    const row = saveBimi(
-      ctx.db,
-      domain,
-      {
-        selector: body.selector ?? 'default',
-        svg: body.svg_content ?? null,
-        pem: body.vmc_pem ?? null,
-        override: null,
-      },
-      now,
+    const content: BimiContent = {
+      selector: body.selector ?? 'default',
+      svg: body.svg_content ?? null,
+      pem: body.vmc_pem ?? null,
+      override: null,
+    };
+    const row = saveRecorded(
+      ctx,
+      req.auth,
+      bimiOf(domain),
+      () => saveBimi(ctx.db, domain, content, now),
+      (saved) => ({
+        action: 'record.provisioned',
+        description: 'Hosted BIMI provisioned.',
+        recordValue: saved.value,
+      }),
     );
-    logChange(ctx, req, domain, 'record.provisioned', 'Hosted BIMI provisioned.', row.value);
     return { status: 201, data: await presentBimi(row, domain.fqdn, now, loadVmcTrustRoots(ctx.db)) };
   },
 
@@ -126,19 +117,21 @@ export const handlers: OperationHandlers = {
       pem: body.vmc_pem ?? current.vmc_pem,
       override: body.record_value === undefined ? null : checkOverride(body.record_value),
     };
-    const row = saveBimi(ctx.db, domain, content, now);
     const what = [
       body.svg_content !== undefined ? 'new logo uploaded' : null,
       body.vmc_pem !== undefined ? 'new certificate uploaded' : null,
       body.record_value !== undefined ? 'record overridden' : 'record re-synced from the uploaded files',
     ].filter(Boolean);
-    logChange(
+    const row = saveRecorded(
       ctx,
-      req,
-      domain,
-      body.record_value !== undefined ? 'record.overridden' : 'record.synced',
-      `${what.join('; ')}.`,
-      row.value,
+      req.auth,
+      bimiOf(domain),
+      () => saveBimi(ctx.db, domain, content, now),
+      (saved) => ({
+        action: body.record_value !== undefined ? 'record.overridden' : 'record.synced',
+        description: `${what.join('; ')}.`,
+        recordValue: saved.value,
+      }),
     );
     return { data: await presentBimi(row, domain.fqdn, now, loadVmcTrustRoots(ctx.db)) };
   },
@@ -146,8 +139,17 @@ export const handlers: OperationHandlers = {
   deleteBimi: (req, ctx) => {
     const domain = requireDomain(ctx, req.auth, req.params.domain_id);
     const row = requireConfig(ctx, domain);
-    deleteBimi(ctx.db, domain, row, ctx.clock());
-    logChange(ctx, req, domain, 'record.removed', 'Hosted BIMI, its files and its record removed.', null);
+    saveRecorded(
+      ctx,
+      req.auth,
+      bimiOf(domain),
+      () => deleteBimi(ctx.db, domain, row, ctx.clock()),
+      () => ({
+        action: 'record.removed',
+        description: 'Hosted BIMI, its files and its record removed.',
+        recordValue: null,
+      }),
+    );
     return { data: { deleted: true, id: domain.id } };
   },
 

@@ -7,8 +7,10 @@ import { requireDomain, type DomainRow } from '../domains/domainRow.ts';
 import type { AuthContext, OperationHandlers, ServiceContext } from '../http/operation.ts';
 import { pageParams, paginated } from '../http/pagination.ts';
 import { notFound, validationError } from '../http/serviceError.ts';
+import type { ServiceDb } from '../db/openServiceDb.ts';
 import {
   buildHostedSpfValue,
+  compositionOf,
   DEFAULT_SPF_ALL,
   flattenHosted,
   listIncludes,
@@ -18,7 +20,7 @@ import {
   republishHostedSpf,
   type HostedSpfRow,
 } from '../hosted/hostedSpfStore.ts';
-import { actorOf, listHistory, recordChange } from '../hosted/recordHistory.ts';
+import { listHistory, saveRecorded } from '../hosted/recordHistory.ts';
 import { hostedRecordName, publishHostedTxt } from '../hosted/serviceDns.ts';
 import { importLiveSpf } from '../hosted/spfImport.ts';
 
@@ -36,25 +38,76 @@ async function present(ctx: ServiceContext, domain: DomainRow, row: HostedSpfRow
   return presentHostedSpf(ctx.db, row, domain.fqdn, await lookupCountOf(ctx, domain, row.value));
 }
 
-/** Records a change of the hosted record (activity + snapshot with its lookup count). */
-async function logChange(
+/** One edit of the hosted record: its own writes (run inside the edit's transaction) and its history entry. */
+interface SpfEdit<T> {
+  write(): T;
+  action: string;
+  description: string;
+  /** Where a record that would be invalid is reported (422). */
+  field?: string;
+}
+
+/** The record a domain's stored composition builds (null when nothing is hosted). */
+function rebuiltValue(db: ServiceDb, domainId: number, field?: string): string | null {
+  const row = loadHostedSpf(db, domainId);
+  return row ? buildHostedSpfValue(compositionOf(db, row), field) : null;
+}
+
+/** Thrown to roll a dry run back, carrying what it found. */
+class DryRun {
+  constructor(readonly value: string | null) {}
+}
+
+/** Thrown inside the edit's transaction when another edit changed the record since its lookups were counted. */
+class Superseded extends Error {}
+
+/**
+ * Applies `edit` as one transaction: its writes, the record rebuilt and republished in the service's zone,
+ * and the history rows — a failure at any step leaves record, zone and history as they were. The history
+ * keeps the DNS lookup count of the record served, which takes DNS queries and so cannot run inside a
+ * transaction: it is counted first for the record the edit will produce (a rolled-back dry run of the edit
+ * finds it), and if another call changed the record in the meantime the edit starts over.
+ */
+async function applySpfEdit<T>(
   ctx: ServiceContext,
   auth: AuthContext | null,
   domain: DomainRow,
-  action: string,
-  description: string,
-  value: string | null,
-): Promise<void> {
-  recordChange(ctx.db, {
-    domainId: domain.id,
-    protocol: 'spf',
-    action,
-    description,
-    recordValue: value,
-    lookupCount: value === null ? null : await lookupCountOf(ctx, domain, value),
-    actor: actorOf(ctx.db, auth),
-    now: ctx.clock(),
-  });
+  edit: SpfEdit<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let expected: string | null;
+    try {
+      ctx.db.transaction(() => {
+        edit.write();
+        throw new DryRun(rebuiltValue(ctx.db, domain.id, edit.field));
+      })();
+      throw new Error('unreachable: the dry run always rolls back');
+    } catch (err) {
+      if (!(err instanceof DryRun)) throw err;
+      expected = err.value;
+    }
+    const lookupCount = expected === null ? null : await lookupCountOf(ctx, domain, expected);
+    try {
+      return saveRecorded(
+        ctx,
+        auth,
+        { domainId: domain.id, protocol: 'spf' },
+        () => {
+          const result = edit.write();
+          const value = rebuiltValue(ctx.db, domain.id, edit.field);
+          if (value !== expected) throw new Superseded();
+          if (value === null)
+            publishHostedTxt(ctx.db, hostedRecordName('spf', domain.fqdn), null, ctx.clock());
+          else republishHostedSpf(ctx.db, domain, ctx.clock(), edit.field);
+          return result;
+        },
+        () => ({ action: edit.action, description: edit.description, recordValue: expected, lookupCount }),
+      );
+    } catch (err) {
+      if (err instanceof Superseded && attempt < 3) continue;
+      throw err;
+    }
+  }
 }
 
 /** DNS lookups an include costs: itself plus what its record needs; null when it cannot be resolved. */
@@ -89,38 +142,32 @@ export const handlers: OperationHandlers = {
     const includes = imported?.includes ?? [];
     const ipActions = imported?.ipActions ?? [];
     const value = buildHostedSpfValue({ all, includes, ipActions });
-    const now = ctx.clock();
-    const at = now.toISOString();
+    const at = ctx.clock().toISOString();
     const costs = await Promise.all(includes.map((i) => includeCost(ctx, i)));
-    ctx.db.transaction(() => {
-      ctx.db
-        .prepare(
-          'INSERT INTO hosted_spf (domain_id, enabled, all_qualifier, value, created_at, updated_at) VALUES (?, 1, ?, ?, ?, ?)',
-        )
-        .run(domain.id, all, value, at, at);
-      const addInclude = ctx.db.prepare(
-        'INSERT INTO spf_includes (domain_id, include_content, lookup_count, created_at) VALUES (?, ?, ?, ?)',
-      );
-      includes.forEach((inc, i) => addInclude.run(domain.id, inc, costs[i]?.count ?? null, at));
-      const addIp = ctx.db.prepare(
-        'INSERT INTO spf_ip_actions (domain_id, ip, type, created_at) VALUES (?, ?, ?, ?)',
-      );
-      for (const a of ipActions) addIp.run(domain.id, a.ip, a.type, at);
-    })();
-    publishHostedTxt(ctx.db, hostedRecordName('spf', domain.fqdn), value, now);
-    const row = loadHostedSpf(ctx.db, domain.id)!;
     const from = imported?.record
       ? ` Imported from the live record "${imported.record}": ${includes.length} include(s), ${ipActions.length} IP action(s)` +
         (imported.skipped.length > 0 ? `; not expressible and skipped: ${imported.skipped.join(' ')}.` : '.')
       : '';
-    await logChange(
-      ctx,
-      req.auth,
-      domain,
-      'record.provisioned',
-      `Hosted SPF provisioned with ${all}.${from}`,
-      value,
-    );
+    await applySpfEdit(ctx, req.auth, domain, {
+      action: 'record.provisioned',
+      description: `Hosted SPF provisioned with ${all}.${from}`,
+      write: () => {
+        ctx.db
+          .prepare(
+            'INSERT INTO hosted_spf (domain_id, enabled, all_qualifier, value, created_at, updated_at) VALUES (?, 1, ?, ?, ?, ?)',
+          )
+          .run(domain.id, all, value, at, at);
+        const addInclude = ctx.db.prepare(
+          'INSERT INTO spf_includes (domain_id, include_content, lookup_count, created_at) VALUES (?, ?, ?, ?)',
+        );
+        includes.forEach((inc, i) => addInclude.run(domain.id, inc, costs[i]?.count ?? null, at));
+        const addIp = ctx.db.prepare(
+          'INSERT INTO spf_ip_actions (domain_id, ip, type, created_at) VALUES (?, ?, ?, ?)',
+        );
+        for (const a of ipActions) addIp.run(domain.id, a.ip, a.type, at);
+      },
+    });
+    const row = loadHostedSpf(ctx.db, domain.id)!;
     return { status: 201, data: await present(ctx, domain, row) };
   },
 
@@ -128,38 +175,29 @@ export const handlers: OperationHandlers = {
     const domain = requireDomain(ctx, req.auth, req.params.domain_id);
     const current = requireHosted(ctx, domain);
     const all = (req.body as { all: SpfAll }).all;
-    const now = ctx.clock();
-    ctx.db.prepare('UPDATE hosted_spf SET all_qualifier = ? WHERE domain_id = ?').run(all, domain.id);
-    const row = republishHostedSpf(ctx.db, domain, now, 'body.all');
-    await logChange(
-      ctx,
-      req.auth,
-      domain,
-      'all.updated',
-      `Terminal qualifier changed from ${current.all_qualifier} to ${all}.`,
-      row.value,
-    );
+    await applySpfEdit(ctx, req.auth, domain, {
+      action: 'all.updated',
+      description: `Terminal qualifier changed from ${current.all_qualifier} to ${all}.`,
+      field: 'body.all',
+      write: () =>
+        ctx.db.prepare('UPDATE hosted_spf SET all_qualifier = ? WHERE domain_id = ?').run(all, domain.id),
+    });
+    const row = requireHosted(ctx, domain);
     return { data: await present(ctx, domain, row) };
   },
 
   deleteHostedSpf: async (req, ctx) => {
     const domain = requireDomain(ctx, req.auth, req.params.domain_id);
     requireHosted(ctx, domain);
-    const now = ctx.clock();
-    ctx.db.transaction(() => {
-      for (const table of ['spf_includes', 'spf_ip_actions', 'hosted_spf']) {
-        ctx.db.prepare(`DELETE FROM ${table} WHERE domain_id = ?`).run(domain.id);
-      }
-    })();
-    publishHostedTxt(ctx.db, hostedRecordName('spf', domain.fqdn), null, now);
-    await logChange(
-      ctx,
-      req.auth,
-      domain,
-      'record.removed',
-      'Hosted SPF disabled and its record removed.',
-      null,
-    );
+    await applySpfEdit(ctx, req.auth, domain, {
+      action: 'record.removed',
+      description: 'Hosted SPF disabled and its record removed.',
+      write: () => {
+        for (const table of ['spf_includes', 'spf_ip_actions', 'hosted_spf']) {
+          ctx.db.prepare(`DELETE FROM ${table} WHERE domain_id = ?`).run(domain.id);
+        }
+      },
+    });
     return { data: { deleted: true, id: domain.id } };
   },
 
@@ -207,16 +245,19 @@ export const handlers: OperationHandlers = {
       },
       field,
     );
-    const now = ctx.clock();
-    const id = Number(
-      ctx.db
-        .prepare(
-          'INSERT INTO spf_includes (domain_id, include_content, lookup_count, created_at) VALUES (?, ?, ?, ?)',
-        )
-        .run(domain.id, target, cost.count, now.toISOString()).lastInsertRowid,
-    );
-    const row = republishHostedSpf(ctx.db, domain, now, field);
-    await logChange(ctx, req.auth, domain, 'include.added', `Include ${target} added.`, row.value);
+    const id = await applySpfEdit(ctx, req.auth, domain, {
+      action: 'include.added',
+      description: `Include ${target} added.`,
+      field,
+      write: () =>
+        Number(
+          ctx.db
+            .prepare(
+              'INSERT INTO spf_includes (domain_id, include_content, lookup_count, created_at) VALUES (?, ?, ?, ?)',
+            )
+            .run(domain.id, target, cost.count, ctx.clock().toISOString()).lastInsertRowid,
+        ),
+    });
     return { status: 201, data: listIncludes(ctx.db, domain.id).find((i) => i.id === id) };
   },
 
@@ -225,16 +266,11 @@ export const handlers: OperationHandlers = {
     requireHosted(ctx, domain);
     const include = listIncludes(ctx.db, domain.id).find((i) => i.id === req.params.include_id);
     if (!include) throw notFound('SPF include');
-    ctx.db.prepare('DELETE FROM spf_includes WHERE id = ?').run(include.id);
-    const row = republishHostedSpf(ctx.db, domain, ctx.clock());
-    await logChange(
-      ctx,
-      req.auth,
-      domain,
-      'include.removed',
-      `Include ${include.include_content} removed.`,
-      row.value,
-    );
+    await applySpfEdit(ctx, req.auth, domain, {
+      action: 'include.removed',
+      description: `Include ${include.include_content} removed.`,
+      write: () => ctx.db.prepare('DELETE FROM spf_includes WHERE id = ?').run(include.id),
+    });
     return { data: { deleted: true, id: include.id } };
   },
 
@@ -255,14 +291,17 @@ export const handlers: OperationHandlers = {
     if (existing) {
       throw validationError([{ field: 'body.ip', message: `${ip} already has the action ${existing.type}` }]);
     }
-    const now = ctx.clock();
-    const id = Number(
-      ctx.db
-        .prepare('INSERT INTO spf_ip_actions (domain_id, ip, type, created_at) VALUES (?, ?, ?, ?)')
-        .run(domain.id, ip, body.type, now.toISOString()).lastInsertRowid,
-    );
-    const row = republishHostedSpf(ctx.db, domain, now, 'body.ip');
-    await logChange(ctx, req.auth, domain, 'ip_action.added', `${body.type} ${ip} added.`, row.value);
+    const id = await applySpfEdit(ctx, req.auth, domain, {
+      action: 'ip_action.added',
+      description: `${body.type} ${ip} added.`,
+      field: 'body.ip',
+      write: () =>
+        Number(
+          ctx.db
+            .prepare('INSERT INTO spf_ip_actions (domain_id, ip, type, created_at) VALUES (?, ?, ?, ?)')
+            .run(domain.id, ip, body.type, ctx.clock().toISOString()).lastInsertRowid,
+        ),
+    });
     return { status: 201, data: listIpActions(ctx.db, domain.id).find((a) => a.id === id) };
   },
 
@@ -271,16 +310,11 @@ export const handlers: OperationHandlers = {
     requireHosted(ctx, domain);
     const action = listIpActions(ctx.db, domain.id).find((a) => a.id === req.params.ip_action_id);
     if (!action) throw notFound('SPF IP action');
-    ctx.db.prepare('DELETE FROM spf_ip_actions WHERE id = ?').run(action.id);
-    const row = republishHostedSpf(ctx.db, domain, ctx.clock());
-    await logChange(
-      ctx,
-      req.auth,
-      domain,
-      'ip_action.removed',
-      `${action.type} ${action.ip} removed.`,
-      row.value,
-    );
+    await applySpfEdit(ctx, req.auth, domain, {
+      action: 'ip_action.removed',
+      description: `${action.type} ${action.ip} removed.`,
+      write: () => ctx.db.prepare('DELETE FROM spf_ip_actions WHERE id = ?').run(action.id),
+    });
     return { data: { deleted: true, id: action.id } };
   },
 

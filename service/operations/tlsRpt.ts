@@ -7,7 +7,7 @@ import { parseTlsRptRecord } from '../../shared/email-auth/tlsRptRecord.ts';
 import { requireDomain, type DomainRow } from '../domains/domainRow.ts';
 import type { OperationHandlers, ServiceContext } from '../http/operation.ts';
 import { notFound, validationError } from '../http/serviceError.ts';
-import { actorOf, recordChange } from '../hosted/recordHistory.ts';
+import { saveRecorded } from '../hosted/recordHistory.ts';
 import {
   DEFAULT_TLS_RPT_RECORD,
   loadTlsRpt,
@@ -21,6 +21,11 @@ function requireConfig(ctx: ServiceContext, domain: DomainRow): TlsRptRow {
   const row = loadTlsRpt(ctx.db, domain.id);
   if (!row) throw notFound('Hosted TLS-RPT configuration');
   return row;
+}
+
+/** The history target of a domain's hosted TLS-RPT. */
+function tlsRptOf(domain: DomainRow) {
+  return { domainId: domain.id, protocol: 'tls_rpt' as const };
 }
 
 async function present(ctx: ServiceContext, domain: DomainRow, row: TlsRptRow) {
@@ -43,24 +48,22 @@ export const handlers: OperationHandlers = {
     const domain = requireDomain(ctx, req.auth, req.params.domain_id);
     const existing = loadTlsRpt(ctx.db, domain.id);
     const now = ctx.clock();
-    const row = saveTlsRpt(
-      ctx.db,
-      domain,
-      existing?.value ?? DEFAULT_TLS_RPT_RECORD,
-      existing?.custom === 1,
-      now,
+    const row = saveRecorded(
+      ctx,
+      req.auth,
+      tlsRptOf(domain),
+      () =>
+        saveTlsRpt(ctx.db, domain, existing?.value ?? DEFAULT_TLS_RPT_RECORD, existing?.custom === 1, now),
+      // Setting up again only republishes the same record: nothing to add to the history.
+      (saved) =>
+        existing
+          ? null
+          : {
+              action: 'record.provisioned',
+              description: "Hosted TLS-RPT provisioned with the service's reporting address.",
+              recordValue: saved.value,
+            },
     );
-    if (!existing) {
-      recordChange(ctx.db, {
-        domainId: domain.id,
-        protocol: 'tls_rpt',
-        action: 'record.provisioned',
-        description: "Hosted TLS-RPT provisioned with the service's reporting address.",
-        recordValue: row.value,
-        actor: actorOf(ctx.db, req.auth),
-        now,
-      });
-    }
     return { data: await present(ctx, domain, row) };
   },
 
@@ -83,16 +86,18 @@ export const handlers: OperationHandlers = {
       custom = true;
     }
     const now = ctx.clock();
-    const row = saveTlsRpt(ctx.db, domain, value, custom, now);
-    recordChange(ctx.db, {
-      domainId: domain.id,
-      protocol: 'tls_rpt',
-      action: given === undefined ? 'record.republished' : 'record.updated',
-      description: given === undefined ? 'Record republished.' : 'Record replaced by the given record_value.',
-      recordValue: row.value,
-      actor: actorOf(ctx.db, req.auth),
-      now,
-    });
+    const row = saveRecorded(
+      ctx,
+      req.auth,
+      tlsRptOf(domain),
+      () => saveTlsRpt(ctx.db, domain, value, custom, now),
+      (saved) => ({
+        action: given === undefined ? 'record.republished' : 'record.updated',
+        description:
+          given === undefined ? 'Record republished.' : 'Record replaced by the given record_value.',
+        recordValue: saved.value,
+      }),
+    );
     return { data: await present(ctx, domain, row) };
   },
 };
