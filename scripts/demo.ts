@@ -21,9 +21,14 @@ import { openWindow, runHost } from '../main/host/run.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values } = parseArgs({
-  options: { once: { type: 'boolean', default: false }, port: { type: 'string', default: '8787' } },
+  options: {
+    once: { type: 'boolean', default: false },
+    port: { type: 'string', default: '8787' },
+    // Another folder lets a second demo run beside the first (each deletes its folder when it starts).
+    dir: { type: 'string', default: '.authwatch-demo' },
+  },
 });
-const demoDir = join(root, '.authwatch-demo');
+const demoDir = resolve(root, values.dir);
 const token = `awt_${randomBytes(30).toString('base64url')}`;
 const sandboxKey = randomBytes(18).toString('base64url');
 

@@ -59,8 +59,7 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
     mirror,
     // The OS keychain, else tokens for this session only (never a file): said once, in one line.
     secretStore:
-      options.secretStore ??
-      fallbackSecretStore(keytarSecretStore(), (why) => sessionSecretStore(why.summary), say),
+      options.secretStore ?? fallbackSecretStore(keytarSecretStore(), () => sessionSecretStore(), say),
     notifier: {
       channel: 'browser',
       notify: () => {
