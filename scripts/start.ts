@@ -37,7 +37,7 @@ function build(what: string, command: string, args: string[]): void {
 }
 
 const electron = electronBinary();
-const electronMain = join(root, 'out', 'main', 'electron', 'main.js');
+const electronMain = join(root, 'out', 'main', 'main.js');
 if ('path' in electron) {
   if (!existsSync(electronMain) || !existsSync(join(root, 'out', 'renderer', 'index.html')))
     build('the app', 'npm', ['run', 'build']);
