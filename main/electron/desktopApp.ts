@@ -6,7 +6,12 @@ import { createAuthwatch, type Authwatch } from '../core/app.ts';
 import { toBridgeEvent } from '../core/app/bridgeEvents.ts';
 import { defaultDbPath } from '../core/mirror/defaultPath.ts';
 import { openMirror } from '../core/mirror/index.ts';
-import { acquireWriterLock, describeHolder } from '../core/mirror/writerLock.ts';
+import {
+  acquireWriterLock,
+  describeHolder,
+  type LockHolder,
+  type WriterLock,
+} from '../core/mirror/writerLock.ts';
 import { APP_ENTRY_URL, APP_SCHEME, PRODUCT_NAME } from './appIdentity.ts';
 import { enforceContentSecurityPolicy, type HeaderHook } from './contentSecurityPolicy.ts';
 import { desktopSecretStore } from './desktopSecretStore.ts';
@@ -74,11 +79,15 @@ export interface DesktopPaths {
   db?: string;
 }
 
+/** How often a reader tries to become the mirror's writer. */
+const LOCK_RETRY_MS = 30_000;
+
 /** The running shell (tests inspect it). */
 export interface DesktopApp {
   facade: Authwatch;
   window: WindowLike;
-  writer: boolean;
+  /** Whether this process syncs the mirror (holds its writer lock). */
+  readonly writer: boolean;
   showWindow(): void;
   /** Shows the window on a route of the renderer ("#/domain/1/42"). */
   navigate(route: string): void;
@@ -118,10 +127,13 @@ export async function startDesktopApp(
 
   const db = paths.db ?? defaultDbPath(options.env ?? process.env);
   mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
-  const lock = acquireWriterLock(db, { purpose: 'Authwatch desktop app' });
-  if (!lock.ok)
+  const purpose = 'Authwatch desktop app';
+  const first = acquireWriterLock(db, { purpose });
+  let lock: WriterLock | null = first.ok ? first.lock : null;
+  let holder: LockHolder | null = first.ok ? null : first.holder;
+  if (holder)
     say(
-      `Authwatch: ${describeHolder(lock.holder)} is syncing ${db}; this window shows its data and syncs once it stops.`,
+      `Authwatch: ${describeHolder(holder)} is syncing ${db}; this window shows its data and syncs once it stops.`,
     );
   const mirror = openMirror(db);
   const sendEvent = eventSender(() => window?.webContents ?? null, EVENT_CHANNEL);
@@ -130,6 +142,7 @@ export async function startDesktopApp(
     const event = checkedEvent('navigate', { route });
     if (event) sendEvent(event);
   };
+  const notifier = desktopNotifier({ Notification: electron.Notification, open: navigate });
   const facade = createAuthwatch({
     mirror,
     secretStore: desktopSecretStore({
@@ -138,10 +151,14 @@ export async function startDesktopApp(
       platform: process.platform,
       say,
     }),
-    // Only the writer notifies: it is the process whose sync raises the alerts.
-    ...(lock.ok
-      ? { notifier: desktopNotifier({ Notification: electron.Notification, open: navigate }) }
-      : {}),
+    // Only the writer notifies (it is the process whose sync raises the alerts); until then alerts stay pending.
+    notifier: {
+      channel: notifier.channel,
+      notify(alert) {
+        if (!lock) throw new Error('another process notifies while it syncs this mirror');
+        return notifier.notify(alert);
+      },
+    },
     shell: {
       setStartAtLogin: startAtLoginHook(app),
       openExternal: (url) => openHttpsLink(electron.shell, url),
@@ -189,8 +206,10 @@ export async function startDesktopApp(
     facade,
     open: showWindow,
     syncNow: () => {
-      if (!lock.ok) {
-        say(`Authwatch: ${describeHolder(lock.holder)} syncs this mirror; Sync now is left to it.`);
+      if (!lock) {
+        say(
+          `Authwatch: ${holder ? describeHolder(holder) : 'another process'} syncs this mirror; Sync now is left to it.`,
+        );
         return;
       }
       facade.syncNow().catch((error: unknown) => say(`Authwatch: sync failed: ${(error as Error).message}`));
@@ -212,13 +231,34 @@ export async function startDesktopApp(
       tray.dispose();
       await facade.stop().catch(() => undefined);
       mirror.close();
-      if (lock.ok) lock.lock.release();
+      clearInterval(retry);
+      lock?.release();
       closed = true;
       app.quit();
     })();
   });
 
+  // While another process syncs, try again now and then: when it stops (or dies), this app takes over.
+  const retry = setInterval(() => {
+    if (lock) return;
+    const attempt = acquireWriterLock(db, { purpose });
+    if (!attempt.ok) return;
+    lock = attempt.lock;
+    holder = null;
+    say('Authwatch: the other process stopped; this app syncs the mirror now.');
+    facade.start();
+  }, LOCK_RETRY_MS);
+  retry.unref?.();
+
   await win.loadURL(APP_ENTRY_URL);
-  if (lock.ok) facade.start();
-  return { facade, window: win, writer: lock.ok, showWindow, navigate };
+  if (lock) facade.start();
+  return {
+    facade,
+    window: win,
+    get writer() {
+      return lock !== null;
+    },
+    showWindow,
+    navigate,
+  };
 }
