@@ -45,3 +45,14 @@ export class BasePage {
     return (await this.offlineBanner.innerText()).replace(/\s+/g, ' ');
   }
 }
+
+/** The word of a status badge (icon + word, never colour alone), without its icon. */
+export async function badgeWords(badge: Locator): Promise<string> {
+  return badge.evaluate((el) =>
+    [...el.childNodes]
+      .filter((n) => !(n instanceof Element && n.classList.contains('icon')))
+      .map((n) => n.textContent)
+      .join('')
+      .trim(),
+  );
+}

@@ -3,9 +3,12 @@
  * started in beforeAll and stopped in afterAll; windows (browser contexts) are opened per test and closed
  * with it, so a page error fails the test that caused it.
  */
-import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openApp, type AppWindow, type WindowOptions } from './browser.ts';
+import { E2E_DIR } from './paths.ts';
 import { startDemoWorld, type DemoWorld } from './world.ts';
 
 /** What a spec gets from demoSuite(). */
@@ -35,6 +38,19 @@ export function demoSuite(options: { world?: boolean } = {}): DemoSuite {
     } finally {
       browser = await launching;
     }
+  });
+  // A failed test leaves a picture of every window it had open, for the person reading the failure.
+  beforeEach(({ task, onTestFailed }) => {
+    onTestFailed(async () => {
+      const dir = join(E2E_DIR, 'failures');
+      mkdirSync(dir, { recursive: true });
+      const name = task.name.replace(/[^\w]+/g, '-').slice(0, 80);
+      const all = [...windows, ...(shared ? [shared] : [])];
+      for (const [i, w] of all.entries())
+        await w.page
+          .screenshot({ path: join(dir, `${name}-${i}.png`), fullPage: true })
+          .catch(() => undefined);
+    });
   });
   afterEach(async () => {
     const open = windows;

@@ -1,0 +1,67 @@
+/** One domain (#/domain/<account>/<domain>[/<tab>]): header, tabs, date window and panels. */
+import type { Locator, Page } from 'playwright-core';
+import { BasePage } from './base-page.ts';
+
+/** The domain page's tabs, by their link text. */
+export type DomainTab = 'Summary' | 'Mail & senders' | 'DNS' | 'TLS-RPT' | 'BIMI';
+
+/** The hash segment of each tab. */
+export const TAB_KEYS: Record<DomainTab, string> = {
+  Summary: 'summary',
+  'Mail & senders': 'mail',
+  DNS: 'dns',
+  'TLS-RPT': 'tls',
+  BIMI: 'bimi',
+};
+
+export class DomainPage extends BasePage {
+  readonly tabs: Locator;
+  readonly windowPicker: Locator;
+  readonly score: Locator;
+
+  constructor(page: Page) {
+    super(page);
+    this.tabs = this.main.getByRole('navigation', { name: 'Domain sections' });
+    this.windowPicker = this.main.getByRole('group', { name: 'Date window' });
+    this.score = this.main.getByLabel('Security score');
+  }
+
+  /** Opens a domain's page on a tab and waits for its header. */
+  async open(accountId: number, domainId: number, fqdn: string, tab: DomainTab = 'Summary'): Promise<void> {
+    await this.gotoHash(`#/domain/${accountId}/${domainId}/${TAB_KEYS[tab]}`);
+    await this.heading(fqdn).waitFor();
+  }
+
+  /** Clicks a tab, as a user does. */
+  async showTab(tab: DomainTab): Promise<void> {
+    await this.tabs.getByRole('link', { name: tab, exact: true }).click();
+    await this.tabs.locator('[aria-current=page]', { hasText: tab }).waitFor();
+  }
+
+  /** A panel by its title (a card section with its h2). */
+  panel(title: string): Locator {
+    return this.main
+      .locator('section.panel')
+      .filter({ has: this.page.getByRole('heading', { level: 2, name: title, exact: true }) });
+  }
+
+  /** The "Data … ago" age a panel shows once loaded. */
+  panelAge(title: string): Locator {
+    return this.panel(title).locator('header .meta time');
+  }
+
+  /** True once every chart canvas inside the locator has been drawn (non-blank pixels). */
+  async chartsDrawn(scope: Locator): Promise<boolean> {
+    return scope.evaluate((root) => {
+      const canvases = [...root.querySelectorAll('canvas')];
+      if (canvases.length === 0) return false;
+      return canvases.every((canvas) => {
+        const ctx = canvas.getContext('2d');
+        if (!ctx || canvas.width === 0 || canvas.height === 0) return false;
+        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+        for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) return true;
+        return false;
+      });
+    });
+  }
+}
