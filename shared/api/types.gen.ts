@@ -3482,7 +3482,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['ForbiddenOwnerOnly'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };
@@ -3514,7 +3514,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['ForbiddenOwnerOnly'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
@@ -3545,7 +3545,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['ForbiddenOwnerOnly'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };
@@ -3611,7 +3611,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['ForbiddenOwnerOnly'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
@@ -3865,7 +3865,7 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['ForbiddenOwnerOnly'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationError'];
       429: components['responses']['RateLimited'];
