@@ -1,20 +1,7 @@
-/**
- * The renderer's Content-Security-Policy: only our own scripts, styles and images (plus data: images for
- * charts and logos), no inline script or style, no plugins, no <base>, never framed. The bridge is IPC, so
- * connect-src needs nothing beyond 'self'.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { rendererContentSecurityPolicy } from '../core/app/rendererFiles.ts';
+
+/** The renderer's Content-Security-Policy (the bridge is IPC, so connect-src needs nothing beyond 'self'). */
+export const CONTENT_SECURITY_POLICY = rendererContentSecurityPolicy("'self'");
 
 /** The part of Electron's session.webRequest we use. */
 export interface HeaderHook {

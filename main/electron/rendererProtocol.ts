@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { extname, relative, resolve, sep } from 'node:path';
 import { APP_HOST, APP_SCHEME } from './appIdentity.ts';
 import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy.ts';
+import { rendererFilePath, rendererFileType } from '../core/app/rendererFiles.ts';
 
 /**
  * How the app:// scheme is registered before the app is ready: standard (real origin, relative URLs) and
@@ -14,18 +14,6 @@ export const APP_SCHEME_PRIVILEGES = [
   },
 ];
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
-
 const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
@@ -34,23 +22,6 @@ const SECURITY_HEADERS = {
 
 function answer(status: number, body: BodyInit | null, type = 'text/plain; charset=utf-8'): Response {
   return new Response(body, { status, headers: { ...SECURITY_HEADERS, 'Content-Type': type } });
-}
-
-/** The file under `root` a URL path names, or null when it would leave `root` (.., encoded or not). */
-export function rendererFilePath(root: string, urlPath: string): string | null {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.split(/[\\/]/).includes('..')) return null;
-  const wanted = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^[\\/]+/, '');
-  const base = resolve(root);
-  const file = resolve(base, wanted);
-  const inside = relative(base, file);
-  if (!inside || inside.startsWith('..') || inside.split(sep).includes('..')) return null;
-  return file;
 }
 
 /**
@@ -78,7 +49,6 @@ export function createRendererHandler(
     } catch {
       return answer(404, 'Not found');
     }
-    const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    return answer(200, request.method === 'HEAD' ? null : (body as BodyInit), type);
+    return answer(200, request.method === 'HEAD' ? null : (body as BodyInit), rendererFileType(file));
   };
 }

@@ -5,7 +5,7 @@ import type { BridgeMethods } from '../../shared/bridge/contract.ts';
 import type { BridgeEvent } from '../../shared/bridge/events.ts';
 import { createBridgeDispatcher } from '../../shared/bridge/serve.ts';
 import { cookieValue, newSecret, secretMatches } from './secret.ts';
-import { contentSecurityPolicy, readRendererFile } from './staticFiles.ts';
+import { readRendererFile, rendererContentSecurityPolicy } from '../core/app/rendererFiles.ts';
 
 /** What the host serves: the bridge's methods, its events and the built renderer. */
 export interface HostOptions {
@@ -91,7 +91,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         200,
         {
           'Content-Type': file.type,
-          'Content-Security-Policy': contentSecurityPolicy(`'self' ${origin.replace('http', 'ws')}`),
+          'Content-Security-Policy': rendererContentSecurityPolicy(`'self' ${origin.replace('http', 'ws')}`),
           'Cache-Control': isPage ? 'no-store' : 'max-age=3600',
         },
         req.method === 'HEAD' ? '' : file.body,

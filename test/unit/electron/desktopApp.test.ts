@@ -83,7 +83,7 @@ describe('Electron main (fake electron)', () => {
     );
     expect(headers).toEqual({ 'X-Other': ['1'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
     for (const directive of [
-      "default-src 'self'",
+      "default-src 'none'",
       "script-src 'self'",
       "style-src 'self'",
       "img-src 'self' data:",
