@@ -25,7 +25,8 @@ function field(pagination: unknown, name: string): unknown {
 /**
  * Yields every item of a paginated list, page by page. It stops when the server says `has_more: false`,
  * and also — so a wrong or lying server cannot loop it forever — on an empty page, once `total` items
- * were seen, when there is no pagination object, and after `maxPages` (then it throws).
+ * were seen, when there is no pagination object, and after `maxPages` (then it throws). An answer that
+ * names another page than the one asked for is malformed (it throws).
  */
 export async function* paginate<T>(
   fetchPage: (page: number, limit: number) => Promise<FetchedPage<T>>,
@@ -47,6 +48,18 @@ export async function* paginate<T>(
       });
     }
     const result = await fetchPage(page, limit);
+    // An answer for another page is no answer to this one: its items would be taken for page `page`'s, and
+    // a server that numbers pages at random could keep the list going without end.
+    const answered = field(result.pagination, 'page');
+    if (typeof answered === 'number' && answered !== page) {
+      throw new ApiError({
+        status: 200,
+        code: 'malformed_response',
+        message: `The server answered page ${answered} when page ${page} was asked for; stopped reading the list.`,
+        requestId: result.requestId,
+        retryable: false,
+      });
+    }
     yield* result.data;
     seen += result.data.length;
 

@@ -122,6 +122,20 @@ describe('paginate', () => {
     expect(caught).toMatchObject({ code: 'malformed_response' });
   });
 
+  it('refuses an answer for another page than the one asked for (Prism answers page 43839178 to page 1)', async () => {
+    server.handle((_req, res) => {
+      json(res, 200, {
+        data: [domain(1), domain(2)],
+        pagination: { page: 43839178, limit: 69, total: 19081896, has_more: true },
+      });
+    });
+    await expect(collect(client().paginate('/domains'))).rejects.toMatchObject({
+      code: 'malformed_response',
+      message: expect.stringContaining('page 43839178 when page 1 was asked for'),
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('reads a single page when the server sends no pagination object', async () => {
     server.handle((_req, res) => json(res, 200, { data: [domain(1), domain(2)] }));
     expect(await collect(client().paginate('/domains'))).toHaveLength(2);
