@@ -46,9 +46,16 @@ export async function renderRequestValidators(documentText: string): Promise<str
   ajv.addSchema(structuredClone(doc), DOCUMENT_ID);
   const exportNames: Record<string, string> = {};
   const bodies: Record<string, { method: string; path: string; required: boolean } | null> = {};
+  const forms: Record<string, unknown> = {};
   for (const name of EDIT_OPERATION_NAMES) {
     const op = byId.get(name);
     if (!op) throw new Error(`${name} is not an operationId of openapi.yaml`);
+    forms[name] = {
+      scope: op.scope,
+      ownerOnly: op.ownerOnly,
+      required: op.requestBody?.required ?? false,
+      schema: op.requestBody ? formSchema(doc, op.requestBody.schema) : null,
+    };
     if (!op.requestBody) {
       bodies[name] = null;
       continue;
@@ -65,9 +72,41 @@ export async function renderRequestValidators(documentText: string): Promise<str
     '/* eslint-disable */\n// @ts-nocheck\n\n' +
     code +
     '\n\n/** Per write operation (operationId): its request body as the document declares it, or null when it takes none. */\n' +
-    `export const REQUEST_BODIES = ${JSON.stringify(bodies)};\n`;
+    `export const REQUEST_BODIES = ${JSON.stringify(bodies)};\n` +
+    '\n/** Per write operation: its scope, whether only the team owner may make it, and its request schema with the\n' +
+    ' * references resolved (what the forms draw their fields from; validation is the functions above). */\n' +
+    `export const REQUEST_FORMS = ${JSON.stringify(forms)};\n`;
   const options = (await prettier.resolveConfig(OUTPUT_FILE)) ?? {};
   return prettier.format(source, { ...options, filepath: OUTPUT_FILE });
+}
+
+/** The schema with its `$ref`s resolved and descriptions kept (for labels); examples and x-* dropped. */
+function formSchema(doc: OpenApiDocument, schema: unknown, depth = 0): unknown {
+  if (depth > 12) return {};
+  if (Array.isArray(schema)) return schema.map((s) => formSchema(doc, s, depth + 1));
+  if (!schema || typeof schema !== 'object') return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    const target = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], doc);
+    return formSchema(doc, target, depth + 1);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'example' || key === 'examples' || key.startsWith('x-')) continue;
+    out[key] =
+      key === 'properties'
+        ? mapValues(value, (v) => formSchema(doc, v, depth + 1))
+        : formSchema(doc, value, depth + 1);
+  }
+  return out;
+}
+
+function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
 }
 
 /**

@@ -6754,3 +6754,682 @@ export const REQUEST_BODIES = {
   revokeToken: null,
   updateMe: { method: 'PATCH', path: '/me', required: true },
 };
+
+/** Per write operation: its scope, whether only the team owner may make it, and its request schema with the
+ * references resolved (what the forms draw their fields from; validation is the functions above). */
+export const REQUEST_FORMS = {
+  createHostedDmarc: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: false,
+    schema: {
+      description: 'DMARC tags to set; omitted tags keep their value (or default).',
+      type: 'object',
+      properties: {
+        p: { type: 'string', description: 'DMARC policy.', enum: ['none', 'quarantine', 'reject'] },
+        sp: { type: 'string', description: 'DMARC policy.', enum: ['none', 'quarantine', 'reject'] },
+        pct: {
+          type: 'integer',
+          description: 'Percentage of mail the policy applies to.',
+          minimum: 0,
+          maximum: 100,
+        },
+        adkim: {
+          type: 'string',
+          description: 'DMARC alignment mode: r relaxed, s strict.',
+          enum: ['r', 's'],
+        },
+        aspf: { type: 'string', description: 'DMARC alignment mode: r relaxed, s strict.', enum: ['r', 's'] },
+        rua: {
+          type: 'string',
+          description: 'Aggregate report URIs, comma-separated mailto: URIs.',
+          maxLength: 1024,
+          pattern: '^mailto:[^,\\s]+(?:,\\s*mailto:[^,\\s]+)*$',
+        },
+        ruf: {
+          type: 'string',
+          description: 'Forensic report URIs, comma-separated mailto: URIs.',
+          maxLength: 1024,
+          pattern: '^mailto:[^,\\s]+(?:,\\s*mailto:[^,\\s]+)*$',
+        },
+        fo: {
+          type: 'string',
+          description: 'Failure reporting options, e.g. 1 or 0:d:s.',
+          pattern: '^[01ds](?::[01ds])*$',
+        },
+        ri: {
+          type: 'integer',
+          description: 'Aggregate report interval in seconds.',
+          minimum: 3600,
+          maximum: 4294967295,
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  updateHostedDmarc: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      description: 'Advanced DMARC tags to change.',
+      type: 'object',
+      properties: {
+        p: { type: 'string', description: 'DMARC policy.', enum: ['none', 'quarantine', 'reject'] },
+        sp: { type: 'string', description: 'DMARC policy.', enum: ['none', 'quarantine', 'reject'] },
+        pct: {
+          type: 'integer',
+          description: 'Percentage of mail the policy applies to.',
+          minimum: 0,
+          maximum: 100,
+        },
+        adkim: {
+          type: 'string',
+          description: 'DMARC alignment mode: r relaxed, s strict.',
+          enum: ['r', 's'],
+        },
+        aspf: { type: 'string', description: 'DMARC alignment mode: r relaxed, s strict.', enum: ['r', 's'] },
+        rua: {
+          type: 'string',
+          description: 'Aggregate report URIs, comma-separated mailto: URIs.',
+          maxLength: 1024,
+          pattern: '^mailto:[^,\\s]+(?:,\\s*mailto:[^,\\s]+)*$',
+        },
+        ruf: {
+          type: 'string',
+          description: 'Forensic report URIs, comma-separated mailto: URIs.',
+          maxLength: 1024,
+          pattern: '^mailto:[^,\\s]+(?:,\\s*mailto:[^,\\s]+)*$',
+        },
+        fo: {
+          type: 'string',
+          description: 'Failure reporting options, e.g. 1 or 0:d:s.',
+          pattern: '^[01ds](?::[01ds])*$',
+        },
+        ri: {
+          type: 'integer',
+          description: 'Aggregate report interval in seconds.',
+          minimum: 3600,
+          maximum: 4294967295,
+        },
+      },
+      additionalProperties: false,
+      minProperties: 1,
+    },
+  },
+  deleteHostedDmarc: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  updateDmarcPolicy: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      description: 'Enforcement only: either policy or p.',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['policy'],
+          properties: {
+            policy: { type: 'string', description: 'DMARC policy.', enum: ['none', 'quarantine', 'reject'] },
+          },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['p'],
+          properties: {
+            p: { type: 'string', description: 'DMARC policy.', enum: ['none', 'quarantine', 'reject'] },
+          },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
+  createHostedSpf: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: false,
+    schema: {
+      type: 'object',
+      properties: {
+        all: {
+          type: 'string',
+          description: 'Terminal all qualifier of an SPF record.',
+          enum: ['-all', '~all', '?all', '+all'],
+        },
+        import_existing: {
+          type: 'boolean',
+          description: 'Import the mechanisms of the live SPF record.',
+          default: true,
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  updateHostedSpf: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['all'],
+      properties: {
+        all: {
+          type: 'string',
+          description: 'Terminal all qualifier of an SPF record.',
+          enum: ['-all', '~all', '?all', '+all'],
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  deleteHostedSpf: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  addSpfInclude: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['include_content'],
+      properties: {
+        include_content: {
+          type: 'string',
+          description: 'Include target, e.g. _spf.google.com.',
+          maxLength: 253,
+          pattern:
+            '^(?:[a-zA-Z0-9_](?:[a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?\\.)+(?:[a-zA-Z]{2,63}|xn--[a-zA-Z0-9-]{1,59})$',
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  deleteSpfInclude: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  addSpfIpAction: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['ip', 'type'],
+      properties: {
+        ip: {
+          type: 'string',
+          description: 'IPv4 or IPv6 address, optionally with a CIDR prefix length.',
+          maxLength: 49,
+          pattern:
+            '^(?:(?:(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(?:25[0-5]|2[0-4]\\d|1?\\d?\\d)(?:/(?:3[0-2]|[12]?\\d))?|(?=[0-9A-Fa-f:.]*:)[0-9A-Fa-f:.]{2,45}(?:/(?:12[0-8]|1[01]\\d|[1-9]?\\d))?)$',
+        },
+        type: { type: 'string', description: 'SPF IP authorization action.', enum: ['Allow', 'Reject'] },
+      },
+      additionalProperties: false,
+    },
+  },
+  deleteSpfIpAction: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  flattenSpf: {
+    scope: 'domains:read',
+    ownerOnly: false,
+    required: false,
+    schema: {
+      type: 'object',
+      properties: {
+        record_value: {
+          type: 'string',
+          description: 'Flatten this draft instead of the hosted record.',
+          maxLength: 4096,
+          pattern: '^v=spf1(?: |$)',
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  createBimi: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: false,
+    schema: {
+      type: 'object',
+      properties: {
+        selector: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$', default: 'default' },
+        svg_content: { type: 'string', description: 'Logo, SVG Tiny PS.', maxLength: 524288 },
+        vmc_pem: { type: 'string', description: 'VMC/CMC certificate chain, PEM.', maxLength: 65536 },
+      },
+      additionalProperties: false,
+    },
+  },
+  updateBimi: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: false,
+    schema: {
+      type: 'object',
+      description:
+        'Empty body re-syncs the record from the uploaded files; svg_content / vmc_pem upload new files (then re-sync); record_value overrides the record.',
+      properties: {
+        record_value: {
+          type: 'string',
+          description: 'Manual override; omit to re-sync from uploaded files.',
+          maxLength: 2048,
+          pattern: '^v=BIMI1',
+        },
+        svg_content: {
+          type: 'string',
+          description: 'New logo (SVG Tiny PS) replacing the hosted one.',
+          minLength: 1,
+          maxLength: 524288,
+        },
+        vmc_pem: {
+          type: 'string',
+          description: 'New VMC/CMC certificate chain (PEM) replacing the hosted one, e.g. at renewal.',
+          maxLength: 65536,
+          pattern: '-----BEGIN CERTIFICATE-----',
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  deleteBimi: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  convertBimiSvg: {
+    scope: 'domains:read',
+    ownerOnly: false,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['svg_content'],
+      properties: { svg_content: { type: 'string', minLength: 1, maxLength: 524288 } },
+      additionalProperties: false,
+    },
+  },
+  inspectBimiVmc: {
+    scope: 'domains:read',
+    ownerOnly: false,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['pem'],
+      properties: {
+        pem: {
+          type: 'string',
+          description: 'PEM certificate (chain).',
+          maxLength: 65536,
+          pattern: '-----BEGIN CERTIFICATE-----',
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  setupMtaSts: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  updateMtaStsPolicy: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      description: 'Raw policy text, or mode + max_age (+ optional mx hostnames).',
+      oneOf: [
+        {
+          type: 'object',
+          required: ['policy_text'],
+          properties: {
+            policy_text: {
+              type: 'string',
+              description: 'Full policy file.',
+              maxLength: 8192,
+              pattern: '^version: STSv1',
+            },
+          },
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          required: ['mode', 'max_age'],
+          properties: {
+            mode: {
+              type: 'string',
+              description: 'MTA-STS policy mode.',
+              enum: ['none', 'testing', 'enforce'],
+            },
+            max_age: {
+              type: 'integer',
+              description: 'Policy lifetime in seconds (1 day to 1 year, RFC 8461 caps it at 31557600).',
+              minimum: 86400,
+              maximum: 31557600,
+            },
+            mx: {
+              type: 'array',
+              items: {
+                type: 'string',
+                maxLength: 255,
+                pattern:
+                  '^(?:\\*\\.)?(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+(?:[a-zA-Z]{2,63}|xn--[a-zA-Z0-9-]{1,59})\\.?$',
+              },
+              minItems: 1,
+              maxItems: 20,
+            },
+          },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
+  setMtaStsMode: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['mode'],
+      properties: {
+        mode: { type: 'string', description: 'MTA-STS policy mode.', enum: ['none', 'testing', 'enforce'] },
+      },
+      additionalProperties: false,
+    },
+  },
+  resetMtaSts: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  checkMtaSts: {
+    scope: 'domains:read',
+    ownerOnly: false,
+    required: false,
+    schema: {
+      type: 'object',
+      properties: {
+        verify_dns: { type: 'boolean' },
+        require_caa: { type: 'boolean' },
+        deploy_policy: { type: 'boolean', description: 'Defaults to true when verify_dns is true.' },
+      },
+      additionalProperties: false,
+    },
+  },
+  setupTlsRpt: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  updateTlsRpt: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: false,
+    schema: {
+      type: 'object',
+      properties: {
+        record_value: {
+          type: 'string',
+          description: 'Record to publish; must start with v=TLSRPTv1.',
+          maxLength: 2048,
+          pattern: '^v=TLSRPTv1',
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  createDomain: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['fqdn'],
+      properties: {
+        fqdn: {
+          type: 'string',
+          description: 'Domain name.',
+          maxLength: 253,
+          pattern:
+            '^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+(?:[a-zA-Z]{2,63}|xn--[a-zA-Z0-9-]{1,59})$',
+        },
+        parent_domain_id: { type: ['integer', 'null'], minimum: 1 },
+      },
+      additionalProperties: false,
+    },
+  },
+  bulkCreateDomains: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['domains'],
+      properties: {
+        domains: {
+          type: 'array',
+          items: { type: 'string', minLength: 1, maxLength: 300 },
+          minItems: 1,
+          maxItems: 500,
+          description:
+            'Domain names (maxItems x-inferred). Each name is checked by the job, not by request validation: a name that is not a domain comes back as an invalid result, and the other names are still added.',
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  updateDomain: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      properties: {
+        group_id: { type: ['integer', 'null'], description: 'null ungroups the domain.', minimum: 1 },
+        status: { type: 'string', description: 'active or inactive.', minLength: 1, maxLength: 50 },
+        onboarding_status: {
+          type: 'string',
+          description: 'pending, in_progress or completed.',
+          minLength: 1,
+          maxLength: 50,
+        },
+        parent_domain_id: {
+          type: ['integer', 'null'],
+          description: 'A domain of the team the domain is a subdomain of; null removes the parent.',
+          minimum: 1,
+        },
+      },
+      additionalProperties: false,
+      minProperties: 1,
+    },
+  },
+  deleteDomain: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  verifyDomain: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: false,
+    schema: {
+      type: 'object',
+      properties: {
+        dmarc_record: { type: 'string', description: 'Record value to verify against.', maxLength: 4096 },
+        spf_record: { type: 'string', description: 'Record value to verify against.', maxLength: 4096 },
+        bimi_record: { type: 'string', description: 'Record value to verify against.', maxLength: 4096 },
+        tls_rpt_record: { type: 'string', description: 'Record value to verify against.', maxLength: 4096 },
+        mta_sts_record: { type: 'string', description: 'Record value to verify against.', maxLength: 4096 },
+      },
+      additionalProperties: false,
+    },
+  },
+  checkDomainDns: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  replaceDomainServices: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['service_ids'],
+      properties: {
+        service_ids: {
+          type: 'array',
+          items: { type: 'integer', minimum: 1 },
+          uniqueItems: true,
+          maxItems: 500,
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  createDomainGroup: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 100 },
+        status: {
+          type: 'string',
+          description: 'Defaults to active; the service accepts active, inactive and archived.',
+          minLength: 1,
+          maxLength: 50,
+        },
+      },
+      additionalProperties: false,
+    },
+  },
+  updateDomainGroup: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 100 },
+        status: { type: 'string', minLength: 1, maxLength: 50 },
+      },
+      additionalProperties: false,
+      minProperties: 1,
+    },
+  },
+  deleteDomainGroup: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  addDomainToGroup: {
+    scope: 'domains:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['domain_id'],
+      properties: { domain_id: { type: 'integer', minimum: 1 } },
+      additionalProperties: false,
+    },
+  },
+  removeDomainFromGroup: { scope: 'domains:write', ownerOnly: true, required: false, schema: null },
+  inviteUser: {
+    scope: 'users:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['email', 'role_id'],
+      properties: {
+        email: { type: 'string', format: 'email', maxLength: 254 },
+        name: { type: 'string', minLength: 1, maxLength: 50 },
+        role_id: { type: 'integer', description: 'Assignable role (GET /roles).', minimum: 1 },
+        all_domains: { type: 'boolean', description: 'Grant access to every domain.', default: false },
+        domain_ids: {
+          type: 'array',
+          items: { type: 'integer', minimum: 1 },
+          uniqueItems: true,
+          maxItems: 1000,
+          description: 'Domains the user may see.',
+        },
+        send_invite: { type: 'boolean', description: 'Send the invitation email.', default: true },
+      },
+      additionalProperties: false,
+    },
+  },
+  updateUser: {
+    scope: 'users:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 50 },
+        email: { type: 'string', format: 'email', maxLength: 254 },
+        all_domains: { type: 'boolean' },
+        domain_ids: {
+          type: 'array',
+          items: { type: 'integer', minimum: 1 },
+          uniqueItems: true,
+          maxItems: 1000,
+        },
+      },
+      additionalProperties: false,
+      minProperties: 1,
+    },
+  },
+  setUserStatus: {
+    scope: 'users:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['enabled'],
+      properties: { enabled: { type: 'boolean' } },
+      additionalProperties: false,
+    },
+  },
+  setUserRole: {
+    scope: 'users:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['role_id'],
+      properties: { role_id: { type: 'integer', minimum: 1 } },
+      additionalProperties: false,
+    },
+  },
+  setUserEnforce2fa: {
+    scope: 'users:write',
+    ownerOnly: true,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['enabled'],
+      properties: { enabled: { type: 'boolean' } },
+      additionalProperties: false,
+    },
+  },
+  reinviteUser: { scope: 'users:write', ownerOnly: true, required: false, schema: null },
+  deleteUser: { scope: 'users:write', ownerOnly: true, required: false, schema: null },
+  createToken: {
+    scope: 'tokens:write',
+    ownerOnly: false,
+    required: true,
+    schema: {
+      type: 'object',
+      required: ['name', 'scopes'],
+      properties: {
+        name: {
+          type: 'string',
+          description:
+            'Label (length bounds and the character rule x-inferred): no control characters (U+0000–U+001F, U+007F–U+009F); like every string of a request body it must be valid Unicode (no lone surrogates).',
+          minLength: 1,
+          maxLength: 100,
+          pattern: '^[^\\x00-\\x1F\\x7F-\\x9F]*$',
+        },
+        scopes: {
+          type: 'array',
+          items: {
+            type: 'string',
+            description: 'Scope id from GET /auth/scopes.',
+            pattern: '^[a-z-]+:(?:read|write)$',
+          },
+          minItems: 1,
+          uniqueItems: true,
+        },
+        expires_in_days: { type: 'integer', description: 'Lifetime in days.', minimum: 1, maximum: 365 },
+      },
+      additionalProperties: false,
+    },
+  },
+  revokeToken: { scope: 'tokens:write', ownerOnly: false, required: false, schema: null },
+  updateMe: {
+    scope: 'me:write',
+    ownerOnly: false,
+    required: true,
+    schema: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'Display name.', minLength: 1, maxLength: 50 },
+        language: {
+          type: 'string',
+          description: 'Preferred language code (ISO 639-1, optional region), e.g. en or pt-BR.',
+          pattern: '^[a-z]{2}(?:[-_][A-Za-z]{2})?$',
+        },
+      },
+      additionalProperties: false,
+      minProperties: 1,
+    },
+  },
+};

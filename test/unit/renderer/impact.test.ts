@@ -1,0 +1,137 @@
+/**
+ * The DMARC impact preview computed on the real aggregate-report fixtures (shared/fixtures/dmarc-aggregate):
+ * the reports are parsed with the service's own parser and grouped by source address into the interface's
+ * SendingSource rows, as the service's sending-services / failed-sources answers hold them.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseDmarcAggregate } from '../../../service/ingest/index.ts';
+import { compliancePercent, sourceStatus } from '../../../service/reports/sourceStatus.ts';
+import type { DmarcAggregateRecord } from '../../../service/ingest/dmarcAggregateReport.ts';
+import { listFixtures, readFixture } from '../service/ingest/fixtureFiles.ts';
+import {
+  dmarcImpact,
+  mergeSources,
+  proposedEnforcement,
+  spfRejectImpact,
+  type ImpactSource,
+} from '../../../renderer/src/lib/impact.ts';
+
+const records: DmarcAggregateRecord[] = [];
+let reportedFail = 0;
+for (const name of listFixtures('dmarc-aggregate')) {
+  try {
+    const report = parseDmarcAggregate(readFixture('dmarc-aggregate', name));
+    if (report.policy_published.domain !== 'example.com') continue;
+    records.push(...report.records);
+    reportedFail += report.totals.dmarc_fail;
+  } catch {
+    // invalid_xml.xml and other refused files carry no records
+  }
+}
+
+const passes = (r: DmarcAggregateRecord) => r.policy_dkim === 'pass' || r.policy_spf === 'pass';
+
+function sourcesByIp(threats: ReadonlySet<string> = new Set()): ImpactSource[] {
+  const byIp = new Map<string, { total: number; pass: number }>();
+  for (const r of records) {
+    const s = byIp.get(r.source_ip) ?? { total: 0, pass: 0 };
+    s.total += r.count;
+    if (passes(r)) s.pass += r.count;
+    byIp.set(r.source_ip, s);
+  }
+  return [...byIp].map(([ip, s]) => {
+    const compliance = compliancePercent(s.pass, s.total);
+    return {
+      source_name: ip,
+      total_count: s.total,
+      dmarc: { pass: s.pass, fail: s.total - s.pass },
+      compliance,
+      status: sourceStatus(compliance),
+      is_registered_threat: threats.has(ip),
+    };
+  });
+}
+
+describe('DMARC impact preview on the real report fixtures', () => {
+  it('has real data to work on (failing and passing mail from several sources)', () => {
+    const sources = sourcesByIp();
+    expect(sources.length).toBeGreaterThan(3);
+    expect(reportedFail).toBeGreaterThan(0);
+    expect(
+      sources.some((s) => s.dmarc.pass > 0 && s.dmarc.fail > 0) || sources.some((s) => s.dmarc.pass > 0),
+    ).toBe(true);
+  });
+
+  it('p=none → reject holds back every message failing DMARC, the reports’ own failing count', () => {
+    const impact = dmarcImpact({ p: 'none', pct: 100 }, { p: 'reject', pct: 100 }, sourcesByIp());
+    expect(impact.raised).toBe(true);
+    expect(impact.disposition).toBe('reject');
+    expect(impact.affectedMessages).toBe(reportedFail);
+    expect(impact.sources.every((s) => s.failing > 0)).toBe(true);
+    // Largest first, and the parts add up.
+    const affected = impact.sources.map((s) => s.affected);
+    expect(affected).toEqual([...affected].sort((a, b) => b - a));
+    expect(impact.threatMessages + impact.legitimateMessages + impact.unknownMessages).toBe(reportedFail);
+  });
+
+  it('names registered threats and sources that mostly pass (legitimate senders that would lose mail)', () => {
+    const sources = sourcesByIp();
+    const worst = [...sources].sort((a, b) => b.dmarc.fail - a.dmarc.fail)[0]!;
+    const impact = dmarcImpact(
+      { p: 'none', pct: 100 },
+      { p: 'quarantine', pct: 100 },
+      sourcesByIp(new Set([worst.source_name])),
+    );
+    const row = impact.sources.find((s) => s.name === worst.source_name)!;
+    expect(row.verdict).toBe('threat');
+    expect(impact.threatMessages).toBe(worst.dmarc.fail);
+    for (const s of impact.sources.filter((r) => r.verdict === 'legitimate')) {
+      const source = sources.find((x) => x.source_name === s.name)!;
+      expect(source.dmarc.pass / source.total_count).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
+  it('pct applies to a sample; lowering or keeping enforcement raises nothing', () => {
+    const sources = sourcesByIp();
+    const half = dmarcImpact({ p: 'none', pct: 100 }, { p: 'quarantine', pct: 50 }, sources);
+    expect(Math.abs(half.affectedMessages - reportedFail / 2)).toBeLessThanOrEqual(sources.length);
+    expect(half.caveats.join(' ')).toContain('pct=50');
+    expect(dmarcImpact({ p: 'reject', pct: 100 }, { p: 'quarantine', pct: 100 }, sources).raised).toBe(false);
+    expect(dmarcImpact({ p: 'quarantine', pct: 100 }, { p: 'quarantine', pct: 100 }, sources).raised).toBe(
+      false,
+    );
+    expect(dmarcImpact({ p: 'quarantine', pct: 20 }, { p: 'quarantine', pct: 100 }, sources).raised).toBe(
+      true,
+    );
+  });
+
+  it('reads the change of either operation and the mail_volume window', () => {
+    const now = { p: 'none' as const, pct: 100 };
+    expect(proposedEnforcement(now, { policy: 'reject' })).toEqual({ p: 'reject', pct: 100 });
+    expect(proposedEnforcement(now, { p: 'quarantine', pct: 25 })).toEqual({ p: 'quarantine', pct: 25 });
+    const impact = dmarcImpact(now, { p: 'reject', pct: 100 }, sourcesByIp(), [
+      { date: '2026-11-01', total: 100, dmarcFail: 10, quarantined: 2, rejected: 1 },
+      { date: '2026-11-02', total: null, dmarcFail: null, quarantined: null, rejected: null },
+    ]);
+    expect(impact.window).toEqual({ days: 1, total: 100, failing: 10, alreadyHeld: 3 });
+  });
+
+  it('merges the mirror’s two lists by source name', () => {
+    const [a, b] = sourcesByIp();
+    expect(mergeSources([a!, b!], [a!], null).map((s) => s.source_name)).toEqual([
+      a!.source_name,
+      b!.source_name,
+    ]);
+  });
+
+  it('says which sources named by address an SPF reject would stop passing, and what it cannot place', () => {
+    const passing = sourcesByIp().find((s) => s.dmarc.pass > 0)!;
+    const impact = spfRejectImpact(`${passing.source_name}`, [
+      ...sourcesByIp(),
+      { ...passing, source_name: 'mail.example.net' },
+    ])!;
+    expect(impact.stopPassing).toContainEqual({ name: passing.source_name, messages: passing.dmarc.pass });
+    expect(impact.unplaced).toBe(1);
+    expect(spfRejectImpact('::::::', sourcesByIp())).toBeNull();
+  });
+});
