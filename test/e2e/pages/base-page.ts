@@ -13,7 +13,7 @@ export class BasePage {
   readonly main: Locator;
 
   constructor(readonly page: Page) {
-    this.nav = page.getByRole('navigation', { name: 'Main' });
+    this.nav = page.getByRole('navigation', { name: 'Main', exact: true });
     this.offlineBanner = page.getByRole('status').filter({ hasText: 'Offline' });
     this.main = page.locator('main');
   }

@@ -50,6 +50,19 @@ export class DomainPage extends BasePage {
     return this.panel(title).locator('header .meta time');
   }
 
+  /** A labelled figure of a panel (a dt/dd pair such as "Messages" → "72,767"). */
+  async figure(panel: string, name: string): Promise<string> {
+    const dt = this.panel(panel)
+      .locator('dt')
+      .filter({ hasText: new RegExp(`^${name}$`) });
+    return (await dt.locator('xpath=following-sibling::dd[1]').innerText()).trim();
+  }
+
+  /** Picks a preset of the date window (7/14/30/90 days). */
+  async pickWindow(days: 7 | 14 | 30 | 90): Promise<void> {
+    await this.windowPicker.getByRole('button', { name: `${days} d`, exact: true }).click();
+  }
+
   /** True once every chart canvas inside the locator has been drawn (non-blank pixels). */
   async chartsDrawn(scope: Locator): Promise<boolean> {
     return scope.evaluate((root) => {

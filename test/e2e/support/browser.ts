@@ -55,7 +55,7 @@ export async function openApp(
   let errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   await page.goto(url);
-  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await page.getByRole('navigation', { name: 'Main', exact: true }).waitFor();
   const window: AppWindow = {
     context,
     page,
@@ -71,7 +71,7 @@ export async function openApp(
         history.replaceState(null, '', h);
       }, hash);
       await page.reload();
-      await page.getByRole('navigation', { name: 'Main' }).waitFor();
+      await page.getByRole('navigation', { name: 'Main', exact: true }).waitFor();
     },
     async close() {
       await context.close();

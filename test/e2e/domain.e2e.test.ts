@@ -1,0 +1,162 @@
+/**
+ * A domain page with every panel, against what the first sync mirrored: health and protocols, the score
+ * with its history chart, mail volume (totals of the window, both series), sending services, failed
+ * sources with the registered threat's badge (acme-pay.example), the DNS records, timeline and history,
+ * TLS-RPT (acme-mail.example, the demo's domain with reports), BIMI readiness and the VMC
+ * (acme-brand.example), the dashboard cache, and the date window that changes and is remembered.
+ */
+import { describe, expect, it } from 'vitest';
+import type { OverviewRow } from '../../shared/bridge/results.ts';
+import { badgeWords } from './pages/base-page.ts';
+import { DomainPage } from './pages/domain-page.ts';
+import { demoSuite } from './support/suite.ts';
+
+const suite = demoSuite();
+const DAY = 86_400_000;
+const PROTOCOL_NAMES: Record<string, string> = {
+  dmarc: 'DMARC',
+  spf: 'SPF',
+  mta_sts: 'MTA-STS',
+  tls_rpt: 'TLS-RPT',
+  bimi: 'BIMI',
+};
+const thousands = (n: number) => n.toLocaleString('en-GB');
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+async function row(fqdn: string): Promise<OverviewRow> {
+  const found = (await suite.world.app.run.app.overview()).find((r) => r.fqdn === fqdn);
+  if (!found) throw new Error(`${fqdn} is not in the mirror`);
+  return found;
+}
+
+/** Messages the mirror holds for the window a preset of `days` means (start `days` before today). */
+async function mirroredMessages(r: OverviewRow, days: number): Promise<number> {
+  const now = Date.now();
+  const points = await suite.world.app.run.app.history({
+    kind: 'mail_volume',
+    accountId: r.accountId,
+    domainId: r.domainId,
+    since: `${isoDay(now - days * DAY)}T00:00:00Z`,
+    until: `${isoDay(now)}T23:59:59Z`,
+  });
+  return points.reduce((sum, p) => sum + (p.total ?? 0), 0);
+}
+
+async function openDomain(fqdn: string, tab: Parameters<DomainPage['open']>[3] = 'Summary') {
+  const r = await row(fqdn);
+  const { page } = await suite.window(`#/domain/${r.accountId}/${r.domainId}`);
+  const domain = new DomainPage(page);
+  await domain.open(r.accountId, r.domainId, fqdn, tab);
+  return { domain, r, page };
+}
+
+describe('the domain page', () => {
+  it('summary: health and protocols as scanned, the score with its drawn history, the dashboard cache', async () => {
+    const { domain, r } = await openDomain('acme-pay.example');
+    const health = domain.panel('Health and protocols');
+    await health.waitFor();
+    for (const [key, passing] of Object.entries(r.health!.protocols)) {
+      const line = health.getByRole('row').filter({ hasText: new RegExp(`^\\s*${PROTOCOL_NAMES[key]}\\b`) });
+      expect(await line.innerText(), key).toContain(passing ? 'passing' : 'failing');
+    }
+    expect(await health.innerText()).toContain(r.health!.dmarcRecord!);
+
+    const score = domain.panel('Security score');
+    expect(await score.innerText()).toContain(r.score!.score.toFixed(1));
+    await expect.poll(() => domain.chartsDrawn(score)).toBe(true);
+    // The chart is described in words for screen readers.
+    expect(await score.getByRole('img').getAttribute('aria-label')).toMatch(/score/i);
+
+    const cache = domain.panel('Dashboard cache');
+    await domain.panelAge('Dashboard cache').waitFor();
+    expect(await cache.innerText()).toMatch(/Total\s+[\d,]+/);
+  });
+
+  it('mail & senders: the window’s totals, both chart series, senders and the threat badge', async () => {
+    const { domain, r } = await openDomain('acme-pay.example', 'Mail & senders');
+    const expected = await mirroredMessages(r, 30);
+    expect(expected).toBeGreaterThan(0);
+    await expect.poll(() => domain.figure('Mail volume', 'Messages')).toBe(thousands(expected));
+    const volume = domain.panel('Mail volume');
+    await expect.poll(() => domain.chartsDrawn(volume)).toBe(true);
+    const series = volume.getByRole('group', { name: 'Series' });
+    await series.getByRole('button', { name: 'Dispositions' }).click();
+    expect(await series.getByRole('button', { name: 'Dispositions' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await expect.poll(() => domain.chartsDrawn(volume)).toBe(true);
+
+    const detail = await suite.world.app.run.app.domainDetail({
+      accountId: r.accountId,
+      domainId: r.domainId,
+    });
+    const services = domain.panel('Sending services').locator('tbody tr');
+    expect(await services.count()).toBe(detail!.sendingServices!.sources.length);
+
+    // The registered threat the alert names is badged as one among the failed sources.
+    const [alert] = (await suite.world.app.run.app.listAlerts({ accountId: r.accountId })).filter(
+      (a) => a.rule === 'threat_source_appeared' && a.fqdn === r.fqdn,
+    );
+    const source = /: (\S+)$/.exec(alert!.title)![1]!;
+    const threat = domain.panel('Failed sources').locator('tbody tr').filter({ hasText: source });
+    expect(await badgeWords(threat.locator('td').nth(1).locator('.badge'))).toBe('registered threat');
+    const others = domain.panel('Failed sources').locator('tbody tr').filter({ hasNotText: source });
+    for (const other of await others.all())
+      expect(await badgeWords(other.locator('td').nth(1).locator('.badge'))).not.toBe('registered threat');
+  });
+
+  it('the date window changes the figures and is remembered on the next visit', async () => {
+    const { domain, r, page } = await openDomain('acme-pay.example', 'Mail & senders');
+    const week = await mirroredMessages(r, 7);
+    const month = await mirroredMessages(r, 30);
+    expect(week).toBeLessThan(month);
+    await expect.poll(() => domain.figure('Mail volume', 'Messages')).toBe(thousands(month));
+    await domain.pickWindow(7);
+    await expect.poll(() => domain.figure('Mail volume', 'Messages')).toBe(thousands(week));
+
+    await domain.navigate('Overview');
+    await page.goBack();
+    await domain.heading(r.fqdn).waitFor();
+    const seven = domain.windowPicker.getByRole('button', { name: '7 d', exact: true });
+    expect(await seven.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => domain.figure('Mail volume', 'Messages')).toBe(thousands(week));
+  });
+
+  it('DNS: current records as scanned, the per-protocol timeline and the record history', async () => {
+    const { domain, r } = await openDomain('acme-mail.example', 'DNS');
+    const current = domain.panel('Current records');
+    await current.waitFor();
+    for (const [key, passing] of Object.entries(r.health!.protocols)) {
+      const line = current.getByRole('row').filter({ hasText: new RegExp(`^\\s*${PROTOCOL_NAMES[key]}\\b`) });
+      expect(await line.innerText(), key).toMatch(passing ? /\bconnected/ : /disconnected/);
+    }
+    expect(await current.innerText()).toContain(r.health!.dmarcRecord!);
+    const summary = domain.panel('Connection timeline').getByRole('list', { name: 'Per-protocol summary' });
+    expect(await summary.getByRole('listitem').count()).toBe(5);
+    await domain.panelAge('Record history').waitFor();
+  });
+
+  it('TLS-RPT: sessions, failures by result and by MTA, details and reports', async () => {
+    const { domain } = await openDomain('acme-mail.example', 'TLS-RPT');
+    await domain.panelAge('TLS reporting').waitFor();
+    const sessions = await domain.figure('TLS reporting', 'Sessions');
+    expect(Number(sessions.replace(/,/g, ''))).toBeGreaterThan(0);
+    for (const title of ['Failures by result type', 'By sending MTA', 'Failure details', 'Recent reports']) {
+      await domain.panelAge(title).waitFor();
+      expect(await domain.panel(title).locator('tbody tr').count(), title).toBeGreaterThan(0);
+    }
+  });
+
+  it('BIMI: the readiness checklist with what to fix next, and the VMC status', async () => {
+    const { domain } = await openDomain('acme-brand.example', 'BIMI');
+    const readiness = domain.panel('BIMI readiness');
+    await domain.panelAge('BIMI readiness').waitFor();
+    const text = await readiness.innerText();
+    expect(text).toMatch(/\d+\s*\/ 100/);
+    expect(text).toMatch(/Fix next:/);
+    expect(text).toContain('DMARC at enforcement');
+    expect(text).toContain('VMC valid and covering the domain');
+    await domain.panelAge('VMC certificate').waitFor();
+    expect(await domain.panel('VMC certificate').innerText()).toMatch(/certificate|valid|expired/i);
+  });
+});
