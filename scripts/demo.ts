@@ -5,8 +5,9 @@
  *    random token and sandbox key, which are written to `.authwatch-demo/credentials.env` (mode 600) for
  *    curl exploration — never printed;
  * 2. builds the renderer when `out/renderer` is missing, then starts the app on the mirror
- *    `.authwatch-demo/mirror.db` — the browser host here (Electron's binary cannot be downloaded on every
- *    machine; see `npm start`) — and adds the demo account through the app's own secret store;
+ *    `.authwatch-demo/mirror.db` connected to the demo account, whose token goes through the app's own
+ *    secret store: Electron when its binary is installed (the account is handed over in the environment),
+ *    else the browser host (as `npm start` chooses);
  * 3. prints the app's address (and opens it in Chromium's app mode when a display is available), keeps
  *    syncing until Ctrl-C. `--once` runs the first sync, prints what it found and stops (a smoke test).
  */
@@ -17,7 +18,9 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEMO_ACCOUNT_ENV } from '../main/core/app/demoAccount.ts';
 import { openWindow, runHost } from '../main/host/run.ts';
+import { electronBinary } from './electronBinary.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values } = parseArgs({
@@ -91,34 +94,63 @@ if (!existsSync(join(rendererDir, 'index.html'))) {
   if (built.status !== 0) throw new Error('the renderer build failed');
 }
 const say = (line: string) => process.stdout.write(line + '\n');
-const run = await runHost({ db: join(demoDir, 'mirror.db'), rendererDir, say });
-const added = await run.app.addAccount({ label: 'Acme Corp (demo)', baseUrl, token });
-say(
-  `Added the demo account (${added.identity.teamName ?? 'demo team'}); its token is in the app’s secret store.`,
-);
-say(`\nAuthwatch is running at ${run.host.url}`);
-if (values.once) {
-  say('First sync (about 85 requests within the 60-a-minute budget)…');
-  const [result] = await run.app.syncNow();
-  say(
-    `Synced: ${result?.fetched ?? 0} fetched, ${result?.failed ?? 0} failed, ${result?.requestsSpent ?? 0} requests.`,
-  );
-  const rows = await run.app.overview();
-  const alerts = await run.app.listAlerts({ open: true });
-  say(`${rows.length} domains in the mirror; ${alerts.length} open alerts:`);
-  for (const alert of alerts) say(`  ALERT [${alert.severity}] ${alert.fqdn ?? ''}: ${alert.title}`);
-  await run.stop();
-  stopService();
-  process.exit(result && result.failed === 0 ? 0 : 1);
-}
-openWindow(run.host.url, say);
-say(
-  'Syncing in the background; the window shows the first sync’s progress. Ctrl-C stops the app and the service.',
-);
-const shutdown = () =>
-  void run.stop().finally(() => {
-    stopService();
-    process.exit(0);
+const electron = values.once ? { why: '--once runs headless' } : electronBinary(root);
+if ('path' in electron) {
+  // The desktop app on the demo mirror, handed the demo account in its environment (it adds it through its
+  // own secret store and removes the variable).
+  if (!existsSync(join(root, 'out', 'main', 'main.js'))) {
+    const built = spawnSync('npm', ['run', 'build:main'], {
+      cwd: root,
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
+    if (built.status !== 0) throw new Error('the app build failed');
+  }
+  say(`Starting the desktop app (Electron: ${electron.path}) connected to the demo account.`);
+  const app = spawn(electron.path, [join(root, 'out', 'main', 'main.js')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      AUTHWATCH_DB: join(demoDir, 'mirror.db'),
+      [DEMO_ACCOUNT_ENV]: JSON.stringify({ label: 'Acme Corp (demo)', baseUrl, token }),
+    },
   });
-process.once('SIGINT', shutdown);
-process.once('SIGTERM', shutdown);
+  app.once('exit', (code) => {
+    stopService();
+    process.exit(code ?? 0);
+  });
+} else {
+  if (!values.once) say(`Starting the browser host: ${electron.why}.`);
+  const run = await runHost({ db: join(demoDir, 'mirror.db'), rendererDir, say });
+  const added = await run.app.addAccount({ label: 'Acme Corp (demo)', baseUrl, token });
+  say(
+    `Added the demo account (${added.identity.teamName ?? 'demo team'}); its token is in the app’s secret store.`,
+  );
+  say(`\nAuthwatch is running at ${run.host.url}`);
+  if (values.once) {
+    say('First sync (about 85 requests within the 60-a-minute budget)…');
+    const [result] = await run.app.syncNow();
+    say(
+      `Synced: ${result?.fetched ?? 0} fetched, ${result?.failed ?? 0} failed, ${result?.requestsSpent ?? 0} requests.`,
+    );
+    const rows = await run.app.overview();
+    const alerts = await run.app.listAlerts({ open: true });
+    say(`${rows.length} domains in the mirror; ${alerts.length} open alerts:`);
+    for (const alert of alerts) say(`  ALERT [${alert.severity}] ${alert.fqdn ?? ''}: ${alert.title}`);
+    await run.stop();
+    stopService();
+    process.exit(result && result.failed === 0 ? 0 : 1);
+  }
+  openWindow(run.host.url, say);
+  say(
+    'Syncing in the background; the window shows the first sync’s progress. Ctrl-C stops the app and the service.',
+  );
+  const shutdown = () =>
+    void run.stop().finally(() => {
+      stopService();
+      process.exit(0);
+    });
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}

@@ -5,26 +5,13 @@
  * on our build machines) asking for it would hang, so the binary is looked for on disk instead.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronBinary } from './electronBinary.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const say = (line: string) => process.stderr.write(`${line}\n`);
-
-/** The installed Electron binary, or why there is none. */
-function electronBinary(): { path: string } | { why: string } {
-  const pkg = join(root, 'node_modules', 'electron');
-  if (!existsSync(pkg)) return { why: 'the electron package is not installed' };
-  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  const pathFile = join(pkg, 'path.txt');
-  if (!override && !existsSync(pathFile))
-    return { why: 'Electron’s binary has not been downloaded (it needs the internet on first run)' };
-  const binary = override
-    ? join(override, 'electron')
-    : join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
-  return existsSync(binary) ? { path: binary } : { why: `Electron’s binary is missing (${binary})` };
-}
 
 function build(what: string, command: string, args: string[]): void {
   say(`Building ${what}…`);
@@ -36,7 +23,7 @@ function build(what: string, command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`building ${what} failed`);
 }
 
-const electron = electronBinary();
+const electron = electronBinary(root);
 const electronMain = join(root, 'out', 'main', 'main.js');
 if ('path' in electron) {
   if (!existsSync(electronMain) || !existsSync(join(root, 'out', 'renderer', 'index.html')))

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_SCHEME_PRIVILEGES } from './rendererProtocol.ts';
 import { startDesktopApp, type DesktopElectron } from './desktopApp.ts';
+import { addDemoAccount } from '../core/app/demoAccount.ts';
 import { TRAY_STATUSES, type TrayStatus } from './trayStatus.ts';
 
 // Must happen before the app is ready: app:// becomes a standard, secure origin.
@@ -23,9 +24,12 @@ startDesktopApp(electron as unknown as DesktopElectron, {
   preload: join(here, 'preload.cjs'),
   renderer: join(here, '..', 'renderer'),
   trayIcons,
-}).catch((error: unknown) => {
-  process.stderr.write(
-    `Authwatch could not start: ${error instanceof Error ? error.stack : String(error)}\n`,
-  );
-  electron.app.exit(1);
-});
+})
+  // `npm run demo` starts the app with its demo account in the environment.
+  .then((desktop) => (desktop ? addDemoAccount(desktop.facade, process.env) : null))
+  .catch((error: unknown) => {
+    process.stderr.write(
+      `Authwatch could not start: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    electron.app.exit(1);
+  });
