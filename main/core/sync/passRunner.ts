@@ -1,0 +1,194 @@
+import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
+import { SIGNALS, type SignalName } from '../signals/catalog.ts';
+import {
+  PASS_RATE_LIMIT_PATIENCE_MS,
+  type AccountBlockReason,
+  type FailureOutcome,
+} from './failurePolicy.ts';
+import type { JobRunner } from './jobRunner.ts';
+import { compareUrgency, isDue } from './planner.ts';
+import { emitPassProgress } from './progress.ts';
+import type { SyncContext } from './syncContext.ts';
+import { CORE_SIGNALS, jobKey, ON_DEMAND_SIGNALS, type SyncJob } from './syncJobs.ts';
+
+/** Options of refresh(). */
+export interface RefreshOptions {
+  /** Only signals older than this are fetched (default: all of them). */
+  staleAfterMs?: number;
+  /** 'foreground' right after the user's edit (may use the headroom), else 'background'. */
+  priority?: BudgetPriority;
+}
+
+/** One failed job, as a pass reports it. */
+export interface PassError {
+  domainId: number | null;
+  fqdn: string | null;
+  signal: SignalName;
+  code: string;
+  message: string;
+  missingScope?: string | null;
+}
+
+/** What a pass (sync now / sync --once) did. */
+export interface PassResult {
+  accountId: number;
+  fetched: number;
+  failed: number;
+  requestsSpent: number;
+  errors: PassError[];
+  /** Set when the account is paused (the pass stopped). */
+  paused: AccountBlockReason | null;
+  /** Set when the pass gave up waiting for the rate limit. */
+  rateLimitedUntil: number | null;
+  /**
+   * Jobs the pass should have fetched but did not (it stopped: paused, rate limited, cancelled). Never
+   * counted as fetched: a pass that holds anything back did not sync everything.
+   */
+  heldBack: { domainId: number | null; fqdn: string | null; signal: SignalName }[];
+}
+
+/**
+ * One manual pass ("sync now", `authwatch sync --once`; AccountSyncer.runPass says what it covers). The
+ * caller makes sure no tick or other pass runs meanwhile.
+ */
+export async function runPass(ctx: SyncContext, runner: JobRunner, abort?: AbortSignal): Promise<PassResult> {
+  const start = ctx.requests;
+  const startedAt = ctx.o.clock.now();
+  const result: PassResult = {
+    accountId: ctx.o.accountId,
+    fetched: 0,
+    failed: 0,
+    requestsSpent: 0,
+    errors: [],
+    paused: null,
+    rateLimitedUntil: null,
+    heldBack: [],
+  };
+  const attempted = new Set<string>();
+  const isLeft = (job: SyncJob, now: number) => !attempted.has(job.key) && inPass(job, now);
+  const patience = ctx.o.maxPassHoldMs ?? PASS_RATE_LIMIT_PATIENCE_MS;
+  // When a fetch last got through (or the pass began). Each rate-limit hold alone may be short (a 429
+  // without Retry-After holds a minute), so the pass is bounded by the time since then, waits in the API
+  // client included: a server that refuses everything ends the pass, a slow one does not.
+  let progressAt = startedAt;
+  // A manual pass is the user asking: a paused account is tried again (one request tells).
+  const account = ctx.account();
+  if (account?.pausedReason) ctx.o.mirror.setAccountPaused(ctx.o.accountId, null);
+  ctx.holds.heldUntil = 0;
+
+  for (;;) {
+    if (abort?.aborted) break;
+    const now = ctx.o.clock.now();
+    const heldUntil = ctx.holds.heldUntil;
+    if (heldUntil > now) {
+      if (heldUntil - progressAt > patience) {
+        result.rateLimitedUntil = heldUntil;
+        break;
+      }
+      await ctx.o.clock.sleep(heldUntil - now, abort).catch(() => undefined);
+      continue;
+    }
+    const all = ctx.jobs(now);
+    const due = all.filter((job) => isLeft(job, now));
+    if (due.length === 0) break;
+    due.sort((a, b) => compareUrgency(a, b, now, 1));
+    // The domain list first, alone, whatever its age: it decides which domains the rest of the pass covers
+    // (a domain deleted on the service must not be asked for).
+    const list = due.find((job) => job.signal === 'domains');
+    const batch = list ? [list] : due;
+    const outcome = await runner.runJobs(
+      batch,
+      ctx.stretch(all),
+      () => emitPassProgress(ctx, start, startedAt, isLeft),
+      (job, done) => {
+        if (done.kind === 'rate_limited') return; // waited out, then fetched again
+        attempted.add(job.key);
+        if (done.kind === 'ok') {
+          result.fetched += 1;
+          progressAt = ctx.o.clock.now();
+        } else if (done.kind !== 'domain_gone') {
+          result.failed += 1;
+          result.errors.push(passError(job, done));
+        }
+      },
+      abort,
+    );
+    if (outcome === 'paused') {
+      result.paused = (ctx.account()?.pausedReason as AccountBlockReason | null) ?? 'token_invalid';
+      break;
+    }
+  }
+  if (result.paused || result.rateLimitedUntil !== null || abort?.aborted) {
+    const now = ctx.o.clock.now();
+    result.heldBack = ctx
+      .jobs(now)
+      .filter((job) => isLeft(job, now))
+      .map((job) => ({ domainId: job.domainId, fqdn: job.fqdn, signal: job.signal }));
+  }
+  result.requestsSpent = ctx.requests - start;
+  return result;
+}
+
+/**
+ * Fetches some signals of one domain (or the account's list) now (AccountSyncer.refresh says when). Opened
+ * on-demand signals get a sync state first, which makes them tracked. Returns the signals fetched.
+ */
+export async function refresh(
+  ctx: SyncContext,
+  runner: JobRunner,
+  domainId: number | null,
+  signals: readonly SignalName[],
+  options: RefreshOptions,
+): Promise<SignalName[]> {
+  const { mirror, accountId } = ctx.o;
+  const account = ctx.account();
+  const now = ctx.o.clock.now();
+  if (!account || account.pausedReason || ctx.holds.heldUntil > now) return [];
+  const known = new Set(mirror.getSyncStates(accountId).map((s) => jobKey(s.domainId, s.signal)));
+  if (domainId !== null) {
+    for (const signal of signals) {
+      if (ON_DEMAND_SIGNALS.includes(signal) && !known.has(jobKey(domainId, signal))) {
+        mirror.setNextDue({
+          accountId,
+          domainId,
+          signal,
+          nextDueAt: now,
+          periodSeconds: SIGNALS[signal].periodSeconds,
+        });
+      }
+    }
+  }
+  const all = ctx.jobs(now);
+  const stretch = ctx.stretch(all);
+  const staleAfter = options.staleAfterMs;
+  const picked = all.filter(
+    (job) =>
+      job.domainId === domainId &&
+      signals.includes(job.signal) &&
+      !job.stopped &&
+      (staleAfter === undefined || job.lastSuccessAt === null || now - job.lastSuccessAt >= staleAfter),
+  );
+  if (picked.length === 0) return [];
+  await runner.runJobs(picked, stretch, () => undefined, undefined, undefined, options.priority);
+  return picked.map((job) => job.signal);
+}
+
+/**
+ * Whether a manual pass fetches the job: always for the domain list and core signals, else when stale
+ * against its target period. Holds (error backoff, a missing scope) do not apply: the user is asking now.
+ */
+function inPass(job: SyncJob, now: number): boolean {
+  if (job.signal === 'domains' || CORE_SIGNALS.includes(job.signal)) return true;
+  return isDue({ ...job, notBefore: null, stopped: false }, now, 1);
+}
+
+function passError(job: SyncJob, outcome: FailureOutcome): PassError {
+  return {
+    domainId: job.domainId,
+    fqdn: job.fqdn,
+    signal: job.signal,
+    code: outcome.code,
+    message: outcome.message,
+    ...(outcome.kind === 'scope_missing' ? { missingScope: outcome.scope } : {}),
+  };
+}

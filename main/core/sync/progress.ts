@@ -1,0 +1,84 @@
+import type { SyncContext } from './syncContext.ts';
+import { CORE_SIGNALS, HISTORY_SIGNALS, type SyncJob } from './syncJobs.ts';
+
+/**
+ * Progress and ETA of a backfill (ticks until every domain was fetched once) and of a manual pass, as
+ * 'progress' events; the status's backfill figures come from here too.
+ */
+
+/** A domain is backfilled once each of its core and history signals was attempted. */
+export function backfillProgress(jobs: SyncJob[]): { domainsDone: number; domainsTotal: number } {
+  const pending = new Set<number>();
+  const all = new Set<number>();
+  for (const job of jobs) {
+    if (job.domainId === null || !(CORE_SIGNALS.includes(job.signal) || HISTORY_SIGNALS.includes(job.signal)))
+      continue;
+    all.add(job.domainId);
+    if (!job.state?.lastAttemptAt) pending.add(job.domainId);
+  }
+  return { domainsDone: all.size - pending.size, domainsTotal: all.size };
+}
+
+/** Whether ticks are still backfilling: a domain is not backfilled, or the domain list was never tried. */
+export function isBackfilling(jobs: SyncJob[]): boolean {
+  const p = backfillProgress(jobs);
+  return (
+    p.domainsDone < p.domainsTotal || jobs.some((j) => j.signal === 'domains' && !j.state?.lastAttemptAt)
+  );
+}
+
+/** Reports a tick's backfill: what is left is every job never attempted (and not stopped). */
+export function emitBackfillProgress(ctx: SyncContext, startRequests: number, startedAt: number): void {
+  const now = ctx.o.clock.now();
+  const jobs = ctx.jobs(now);
+  const left = jobs.filter((j) => !j.state?.lastAttemptAt && !j.stopped);
+  emitProgress(ctx, 'backfill', { ...backfillProgress(jobs), left }, startRequests, startedAt, now);
+}
+
+/**
+ * Reports a manual pass: what is left is what the pass (which owns the rule, `isLeft`) still has to fetch,
+ * and a domain is done when nothing of it is left.
+ */
+export function emitPassProgress(
+  ctx: SyncContext,
+  startRequests: number,
+  startedAt: number,
+  isLeft: (job: SyncJob, now: number) => boolean,
+): void {
+  const now = ctx.o.clock.now();
+  const jobs = ctx.jobs(now);
+  const left = jobs.filter((j) => isLeft(j, now));
+  const domains = new Set(jobs.filter((j) => j.domainId !== null).map((j) => j.domainId));
+  const pending = new Set(left.map((j) => j.domainId));
+  const domainsDone = [...domains].filter((d) => !pending.has(d)).length;
+  emitProgress(ctx, 'pass', { domainsDone, domainsTotal: domains.size, left }, startRequests, startedAt, now);
+}
+
+/**
+ * Emits domains done/total, requests spent and an ETA made of the wait for the rate budget plus the time
+ * requests have taken so far.
+ */
+function emitProgress(
+  ctx: SyncContext,
+  phase: 'backfill' | 'pass',
+  counts: { domainsDone: number; domainsTotal: number; left: SyncJob[] },
+  startRequests: number,
+  startedAt: number,
+  now: number,
+): void {
+  const remaining = counts.left.reduce((n, j) => n + j.cost, 0);
+  const spent = ctx.requests - startRequests;
+  const budgetWait =
+    (Math.max(0, remaining - ctx.o.budget.available({ priority: 'background' })) / ctx.syncCapacity()) * 60;
+  const perRequest = spent > 0 ? (now - startedAt) / 1000 / spent : 0;
+  const width = Math.max(1, ctx.o.concurrency ?? 4);
+  ctx.emit({
+    type: 'progress',
+    accountId: ctx.o.accountId,
+    phase,
+    domainsDone: counts.domainsDone,
+    domainsTotal: counts.domainsTotal,
+    requestsSpent: spent,
+    etaSeconds: Math.round(budgetWait + (perRequest * remaining) / width),
+  });
+}
