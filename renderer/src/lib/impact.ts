@@ -105,7 +105,14 @@ function classify(source: ImpactSource): { verdict: SourceVerdict; reasons: stri
     reasons.push(`passes DMARC for ${Math.round(passShare)} % of its mail`);
   else if (source.dmarc.pass > 0) reasons.push(`passes DMARC for some of its mail (${source.dmarc.pass})`);
   if (source.status === 'compliant') reasons.push('compliant');
-  if (reasons.length > 0 && (passShare >= LEGITIMATE_PASS_SHARE || source.status === 'compliant'))
+  // The service names a source after the known sending service whose network it is in (HubSpot, Mailchimp);
+  // other sources carry a host name or an address.
+  const knownSender = !source.source_name.includes('.') && !source.source_name.includes(':');
+  if (knownSender) reasons.push('known sending service');
+  if (
+    reasons.length > 0 &&
+    (passShare >= LEGITIMATE_PASS_SHARE || source.status === 'compliant' || knownSender)
+  )
     return { verdict: 'legitimate', reasons };
   return { verdict: 'unknown', reasons: reasons.length > 0 ? reasons : ['never passes DMARC'] };
 }

@@ -6,6 +6,7 @@ export type Route =
   | { name: 'audit' }
   | { name: 'settings' }
   | { name: 'accounts' }
+  | { name: 'manage'; accountId: number | null }
   | { name: 'welcome' };
 
 /** Reads a hash like #/domain/1/42/dns into a Route (unknown hashes show the overview). */
@@ -14,6 +15,7 @@ export function parseRoute(hash: string): Route {
   const [head, a, b, c] = parts;
   if (head === 'domain' && a && b && /^\d+$/.test(a) && /^\d+$/.test(b))
     return { name: 'domain', accountId: Number(a), domainId: Number(b), tab: c ?? 'summary' };
+  if (head === 'manage') return { name: 'manage', accountId: a && /^\d+$/.test(a) ? Number(a) : null };
   if (
     head === 'alerts' ||
     head === 'audit' ||

@@ -135,3 +135,28 @@ describe('DMARC impact preview on the real report fixtures', () => {
     expect(spfRejectImpact('::::::', sourcesByIp())).toBeNull();
   });
 });
+
+describe('DMARC impact preview, known senders', () => {
+  it('counts a known sending service that fails DMARC as legitimate mail the change would hold back', () => {
+    const hubspot: ImpactSource = {
+      source_name: 'HubSpot',
+      total_count: 1000,
+      dmarc: { pass: 10, fail: 990 },
+      compliance: 1,
+      status: 'failing',
+      is_registered_threat: false,
+    };
+    const stranger: ImpactSource = {
+      ...hubspot,
+      source_name: 'host.example.net',
+      dmarc: { pass: 0, fail: 1000 },
+    };
+    const impact = dmarcImpact({ p: 'none', pct: 100 }, { p: 'reject', pct: 100 }, [hubspot, stranger]);
+    expect(impact.sources.find((s) => s.name === 'HubSpot')).toMatchObject({
+      verdict: 'legitimate',
+      affected: 990,
+    });
+    expect(impact.sources.find((s) => s.name === 'host.example.net')!.verdict).toBe('unknown');
+    expect(impact.legitimateMessages).toBe(990);
+  });
+});
