@@ -102,4 +102,26 @@ describe('edit forms', () => {
     expect(await form.getByRole('status').count()).toBe(0);
     expect(await livePanel('hosted_dmarc', domainId)).toEqual(before);
   });
+
+  it('shows a created token’s plain text once, with a copy button, and drops it when dismissed', async () => {
+    const { page } = await suite.window(`#/manage/${suite.world.accountId}`);
+    await page.getByRole('button', { name: 'API tokens' }).click();
+    const form = page.getByRole('form', { name: 'Create an API token' });
+    await form.getByLabel(/^Name/).fill('e2e once');
+    await form.getByLabel(/^Scopes/).fill('domains:read');
+    await form.getByRole('button', { name: 'Send' }).click();
+    const secretBox = form.locator('.secret');
+    await secretBox.waitFor();
+    const plain = (await secretBox.locator('code').textContent())!.trim();
+    expect(plain.length).toBeGreaterThan(10);
+    await secretBox.getByRole('button', { name: 'Copy' }).waitFor();
+    // The service's answer is shown without it.
+    expect(
+      await form.locator('details', { hasText: 'What the service answered' }).textContent(),
+    ).not.toContain(plain);
+    await page.screenshot({ path: join(SHOTS, 'token-once-light.png'), fullPage: true });
+    await secretBox.getByRole('button', { name: 'I have copied it' }).click();
+    await secretBox.waitFor({ state: 'hidden' });
+    expect(await page.content()).not.toContain(plain);
+  });
 });
