@@ -14,12 +14,13 @@ import { demoSuite } from './support/suite.ts';
 import { DEMO_LABEL } from './support/world.ts';
 
 const suite = demoSuite();
-const TABS: DomainTab[] = ['Summary', 'Mail & senders', 'DNS', 'TLS-RPT', 'BIMI'];
+type DataTab = Exclude<DomainTab, 'Edit'>;
+const TABS: DataTab[] = ['Summary', 'Mail & senders', 'DNS', 'TLS-RPT', 'BIMI'];
 /**
  * The panels of each tab that show data from the service (with its age) for acme-pay.example, the demo's
  * domain with a registered threat. (The summary's "Open alerts" is the app's own.)
  */
-const PANELS: Record<DomainTab, string[]> = {
+const PANELS: Record<DataTab, string[]> = {
   Summary: ['Health and protocols', 'Security score', 'Dashboard cache'],
   'Mail & senders': ['Mail volume', 'Sending services', 'Failed sources'],
   DNS: ['Current records', 'Connection timeline', 'Record history'],

@@ -20,7 +20,7 @@ let window: AppWindow;
 beforeAll(async () => {
   const launching = launchChromium();
   service = await startDemoService(inject('demoSeedDb'));
-  app = await startApp();
+  app = await startApp(inject('rendererDir'));
   browser = await launching;
   window = await openApp(browser, app.run.host.url);
 });

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { BasePage } from './base-page.ts';
 
 /** The domain page's tabs, by their link text. */
-export type DomainTab = 'Summary' | 'Mail & senders' | 'DNS' | 'TLS-RPT' | 'BIMI';
+export type DomainTab = 'Summary' | 'Mail & senders' | 'DNS' | 'TLS-RPT' | 'BIMI' | 'Edit';
 
 /** The hash segment of each tab. */
 export const TAB_KEYS: Record<DomainTab, string> = {
@@ -12,6 +12,7 @@ export const TAB_KEYS: Record<DomainTab, string> = {
   DNS: 'dns',
   'TLS-RPT': 'tls',
   BIMI: 'bimi',
+  Edit: 'edit',
 };
 
 export class DomainPage extends BasePage {

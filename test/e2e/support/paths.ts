@@ -5,8 +5,6 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 /** The suite's working folder (ignored by git). */
 export const E2E_DIR = join(ROOT, 'test-results', 'e2e');
-/** The renderer as the suite built it (vite build --outDir). */
+/** Prefix of the renderer builds (vite build --outDir), one per state of the sources. */
 export const RENDERER_DIR = join(E2E_DIR, 'renderer');
-/** The reference service's database with the demo portfolio, seeded once per run. */
-export const SEED_DB = join(E2E_DIR, 'demo-seed.sqlite');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');

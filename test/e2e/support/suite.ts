@@ -34,7 +34,7 @@ export function demoSuite(options: { world?: boolean } = {}): DemoSuite {
   beforeAll(async () => {
     const launching = launchChromium();
     try {
-      if (options.world !== false) world = await startDemoWorld(inject('demoSeedDb'));
+      if (options.world !== false) world = await startDemoWorld(inject('demoSeedDb'), inject('rendererDir'));
     } finally {
       browser = await launching;
     }

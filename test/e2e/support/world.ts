@@ -12,7 +12,6 @@ import { runHost, type HostRun } from '../../../main/host/run.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 import { buildService } from '../../../service/app.ts';
 import { openServiceDb } from '../../../service/db/openServiceDb.ts';
-import { RENDERER_DIR } from './paths.ts';
 
 /** The app's budget for tests: fast enough for the demo's first sync in a few seconds. */
 export const FAST_SYNC = { ratePerMinute: 6000, headroom: 6 };
@@ -106,12 +105,12 @@ export interface AppUnderTest {
 }
 
 /** Starts the browser host on a fresh mirror file, with a memory secret store and the fast budget. */
-export async function startApp(options: { db?: string } = {}): Promise<AppUnderTest> {
+export async function startApp(rendererDir: string, options: { db?: string } = {}): Promise<AppUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-'));
   const logs: string[] = [];
   const run = await runHost({
     db: options.db ?? join(dir, 'mirror.db'),
-    rendererDir: RENDERER_DIR,
+    rendererDir,
     secretStore: memorySecretStore(),
     say: (line) => logs.push(line),
   });
@@ -138,9 +137,9 @@ export interface DemoWorld {
 export const DEMO_LABEL = 'Acme Corp (demo)';
 
 /** Starts the service and the app, adds the demo account and runs its first sync to the end. */
-export async function startDemoWorld(seedDb: string): Promise<DemoWorld> {
+export async function startDemoWorld(seedDb: string, rendererDir: string): Promise<DemoWorld> {
   const service = await startDemoService(seedDb);
-  const app = await startApp();
+  const app = await startApp(rendererDir);
   const { account } = await app.run.app.addAccount({
     label: DEMO_LABEL,
     baseUrl: service.baseUrl,

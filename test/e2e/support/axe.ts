@@ -1,0 +1,32 @@
+/** Accessibility checks with axe-core: WCAG 2.0/2.1 A and AA, violations told as a person can act on them. */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+
+/** The rule sets the issue asks for (WCAG 2 A/AA, 2.1 A/AA). */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** One violation, one line per offending element. */
+export interface A11yViolation {
+  id: string;
+  impact: string | null | undefined;
+  help: string;
+  nodes: string[];
+}
+
+/** Runs axe on the page as it is now; returns its violations (empty when none). */
+export async function axeViolations(page: Page): Promise<A11yViolation[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary?.replace(/\s+/g, ' ') ?? ''}`),
+  }));
+}
+
+/** The violations as readable text for an assertion message. */
+export function describeViolations(violations: A11yViolation[]): string {
+  return violations
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 8).join('\n  ')}`)
+    .join('\n');
+}
