@@ -128,3 +128,20 @@ describe('edit forms with alternative spellings', () => {
     expect(formFields('updateDmarcPolicy').map((f) => [f.name, f.required])).toEqual([['policy', true]]);
   });
 });
+
+describe('edit forms, path ids', () => {
+  it('offer the service’s own list as choices, each named and ending in its id', async () => {
+    const { idChoices, extraIds } = await import('../../../renderer/src/lib/editForm.ts');
+    expect(extraIds('/domains/{domain_id}/spf/includes/{include_id}')).toEqual(['include_id']);
+    expect(
+      idChoices('include_id', [
+        { id: 2, include_content: 'sendgrid.example', lookup_count: 1 },
+        { nope: true },
+      ]),
+    ).toEqual([{ id: 2, label: 'sendgrid.example · #2' }]);
+    expect(idChoices('user_id', [{ id: 4, name: 'Victor', email: 'v@acme.example' }])[0]!.label).toBe(
+      'Victor <v@acme.example> · #4',
+    );
+    expect(idChoices('include_id', null)).toEqual([]);
+  });
+});
