@@ -9,6 +9,8 @@ export interface PanelSpec {
   path: string;
   /** Query parameters the renderer may pass (everything else is refused before a request is made). */
   query: readonly string[];
+  /** POST for the interface's read-style POSTs (scope domains:read); their parameters go in the JSON body. */
+  method?: 'POST';
 }
 
 const WINDOW = ['start_date', 'end_date'] as const;
@@ -34,6 +36,11 @@ export const PANELS = {
   hosted_dmarc: { path: '/domains/{domain_id}/hosted-dmarc', query: [] },
   dmarc_policy: { path: '/domains/{domain_id}/dmarc-policy', query: [] },
   dmarc_history: { path: '/domains/{domain_id}/dmarc/history', query: PAGE },
+  dmarc_recommendation: {
+    path: '/domains/{domain_id}/dmarc/recommendation',
+    query: ['monitoring_days'],
+    method: 'POST',
+  },
   hosted_spf: { path: '/domains/{domain_id}/hosted-spf', query: [] },
   spf_history: { path: '/domains/{domain_id}/spf/history', query: PAGE },
   spf_includes: { path: '/domains/{domain_id}/spf/includes', query: [] },

@@ -57,6 +57,25 @@ describe('readPanel', () => {
     });
   });
 
+  it('asks the read-style POSTs (the DMARC recommendation) with their parameters in the body', async () => {
+    const recommendation = await engine.app.readPanel({
+      panel: 'dmarc_recommendation',
+      accountId,
+      domainId,
+      query: { monitoring_days: 30 },
+    });
+    expect(recommendation.error).toBeNull();
+    expect(recommendation.data).toMatchObject({ domain_id: domainId, current_policy: 'reject' });
+    const bad = await engine.app.readPanel({
+      panel: 'dmarc_recommendation',
+      accountId,
+      domainId,
+      query: { monitoring_days: 1 },
+      mode: 'refresh',
+    });
+    expect(bad.error).toMatchObject({ status: 422 });
+  });
+
   it('keeps no token in the mirror, its WAL or an export, whatever panels were read', async () => {
     for (const panel of ['auth_me', 'audit_logs', 'me', 'scopes'] as const)
       expect((await engine.app.readPanel({ panel, accountId, mode: 'refresh' })).error).toBeNull();

@@ -66,10 +66,14 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
           return fromCache(null);
 
         try {
-          const result = await engine.syncer(account).api.get(spec.path, {
-            params: { path, ...(p.query ? { query: p.query } : {}) },
-            priority: 'foreground',
-          });
+          const api = engine.syncer(account).api;
+          const result =
+            'method' in spec && spec.method === 'POST'
+              ? await api.post(spec.path, { params: { path }, body: p.query ?? {}, priority: 'foreground' })
+              : await api.get(spec.path, {
+                  params: { path, ...(p.query ? { query: p.query } : {}) },
+                  priority: 'foreground',
+                });
           const payload: StoredPayload = { data: result.data ?? null, pagination: result.pagination ?? null };
           const stored = mirror.putPanel({
             accountId: account.id,
@@ -87,7 +91,9 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
             message: error.message,
             status: error.status,
             missingScope:
-              error.code === 'insufficient_scope' ? missingScope('GET', spec.path, error.message) : null,
+              error.code === 'insufficient_scope'
+                ? missingScope('method' in spec ? spec.method : 'GET', spec.path, error.message)
+                : null,
           });
         }
       }),
