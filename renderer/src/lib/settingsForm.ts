@@ -181,15 +181,16 @@ export function budgetWords(account: AccountSync): {
     jobs: number;
   }[];
 } {
-  // The status's ratePerMinute is what the sync may spend: the limit less the headroom already.
+  // The status's ratePerMinute is the bucket's refill: what the sync can spend each minute while a burst
+  // still never crosses the limit. The headroom is a floor of requests the sync never takes, not a rate.
   const usable = Math.round(account.budget.ratePerMinute * 10) / 10;
   const kept = account.budget.headroom;
   const demand = Math.round(account.demandPerMinute * 10) / 10;
   const stretch = account.stretchFactor;
   const summary =
     stretch > 1.05
-      ? `The sync may spend ${usable} requests a minute (the token’s limit less ${kept} kept for your own edits), but keeping every signal at its wanted period would need about ${demand}. Every period is stretched ×${stretch.toFixed(1)}: data is refreshed less often than wanted, and the limit is never exceeded.`
-      : `The sync may spend ${usable} requests a minute (the token’s limit less ${kept} kept for your own edits) and needs about ${demand}: every signal is refreshed at its wanted period.`;
+      ? `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits), but keeping every signal at its wanted period would need about ${demand}. Every period is stretched ×${stretch.toFixed(1)}: data is refreshed less often than wanted, and the limit is never exceeded.`
+      : `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits) and needs about ${demand}: every signal is refreshed at its wanted period.`;
   const periods = Object.entries(account.periods)
     .filter((entry): entry is [string, NonNullable<(typeof entry)[1]>] => entry[1] !== undefined)
     .map(([signal, p]) => ({
