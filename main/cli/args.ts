@@ -1,5 +1,4 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { defaultDbPath } from '../core/mirror/defaultPath.ts';
 import { parseArgs } from 'node:util';
 import { PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
 
@@ -52,11 +51,6 @@ const TOKEN_REFUSAL =
   'authwatch does not accept the API token as a command-line option: arguments are visible to every user ' +
   'of the machine (ps) and are kept in shell history. Set the AUTHWATCH_TOKEN environment variable, or ' +
   'store the token in the OS keychain through the desktop app.';
-
-/** The default mirror location: $AUTHWATCH_DB, else ~/.authwatch/mirror.db. */
-export function defaultDbPath(env: NodeJS.ProcessEnv, home: string = homedir()): string {
-  return env.AUTHWATCH_DB?.trim() || join(home, '.authwatch', 'mirror.db');
-}
 
 /** Parses argv (without node and script) into a Command, or throws UsageError. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDbPath, parseCommandLine, UsageError } from '../../../main/cli/args.ts';
+import { parseCommandLine, UsageError } from '../../../main/cli/args.ts';
+import { defaultDbPath } from '../../../main/core/mirror/defaultPath.ts';
 
 const env = { AUTHWATCH_DB: '/tmp/aw.db' };
 
