@@ -69,7 +69,7 @@ describe('the domain page', () => {
 
     const cache = domain.panel('Dashboard cache');
     await domain.panelAge('Dashboard cache').waitFor();
-    expect(await cache.innerText()).toMatch(/Total\s+[\d,]+/);
+    expect(await cache.innerText()).toMatch(/Messages\s+[\d,]+/);
   });
 
   it('mail & senders: the window’s totals, both chart series, senders and the threat badge', async () => {
