@@ -70,6 +70,12 @@ export interface Wiring {
   saveSyncSettings(settings: SyncSettings): void;
   /** Forget an account's budget and syncer (its settings, token or URL changed). */
   resetAccount(accountId: number): void;
+  /**
+   * Per account edited since the app started: the panels read live since its last successful edit (by
+   * request key). A panel kept from before the edit may show the state it changed, so an 'auto' read of
+   * it asks the service again rather than answer from the mirror.
+   */
+  readSinceEdit: Map<number, Set<string>>;
   /** Keep background work (a domain's refresh on open) so stop() and whenIdle() can wait for it. */
   track(promise: Promise<unknown>): void;
   whenIdle(): Promise<void>;
@@ -200,6 +206,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
       budgets = new Map();
       engine.dropAll();
     },
+    readSinceEdit: new Map(),
     resetAccount(accountId) {
       engine.drop(accountId);
       budgets.delete(accountId);

@@ -39,6 +39,21 @@ describe('readPanel', () => {
     expect(again).toMatchObject({ source: 'cache', data: live.data, fetchedAt: live.fetchedAt });
   });
 
+  it('asks again after an edit of the account: a copy kept before it shows the state the edit changed', async () => {
+    const first = await engine.app.readPanel({ panel: 'domain_groups', accountId });
+    expect(first.source).toBe('live');
+    expect((await engine.app.readPanel({ panel: 'domain_groups', accountId })).source).toBe('cache');
+    await engine.app.edit({
+      operation: 'createDomainGroup',
+      accountId,
+      body: { name: 'Made after the read' },
+    });
+    const after = await engine.app.readPanel({ panel: 'domain_groups', accountId });
+    expect(after.source).toBe('live');
+    expect((after.data as { name: string }[]).map((g) => g.name)).toContain('Made after the read');
+    expect((await engine.app.readPanel({ panel: 'domain_groups', accountId })).source).toBe('cache');
+  });
+
   it('passes only the query parameters a panel allows, and pages lists', async () => {
     const page = await engine.app.readPanel({
       panel: 'audit_logs',

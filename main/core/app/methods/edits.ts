@@ -68,6 +68,9 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
           ...(body !== undefined ? { body } : {}),
           priority: 'foreground',
         });
+        // The panels kept for this account (the hosted records the forms start from, the choices of groups,
+        // users and tokens) may show the state before the edit: the next 'auto' read asks again.
+        w.readSinceEdit.set(account.id, new Set());
         const repolled: SignalName[] = [];
         const domainId = path.domain_id;
         if (op.affects.length > 0 && domainId !== undefined && mirror.domainDetail(account.id, domainId)) {

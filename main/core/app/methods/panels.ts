@@ -62,7 +62,9 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
         };
         const mode = p.mode ?? 'auto';
         if (mode === 'cache') return fromCache(null);
-        if (mode === 'auto' && kept && clock.now() - Date.parse(kept.fetchedAt) < FRESH_MS)
+        const sinceEdit = w.readSinceEdit.get(account.id);
+        const keptSinceEdit = !sinceEdit || sinceEdit.has(requestKey);
+        if (mode === 'auto' && kept && keptSinceEdit && clock.now() - Date.parse(kept.fetchedAt) < FRESH_MS)
           return fromCache(null);
 
         try {
@@ -82,6 +84,7 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
             domainId: p.domainId ?? null,
             payload,
           });
+          sinceEdit?.add(requestKey);
           w.emit({ type: 'panel_changed', accountId: account.id, domainId: p.domainId ?? null });
           return { ...payload, fetchedAt: stored.fetchedAt, source: 'live', error: null };
         } catch (error) {
