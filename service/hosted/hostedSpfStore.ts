@@ -1,13 +1,17 @@
 /**
  * Hosted SPF (tables hosted_spf, spf_includes, spf_ip_actions): the record is built from the IP actions
  * (Reject first as -ip4/-ip6, then Allow as ip4/ip6), the includes in the order added and the terminal all,
- * with shared/email-auth/spfRecord.ts; it is served at `<fqdn>.spf.hosted.authwatch.example` and the customer
+ * with shared/email-auth/hostedSpf.ts; it is served at `<fqdn>.spf.hosted.authwatch.example` and the customer
  * publishes `v=spf1 include:<that name> <all>` at the domain.
  */
 import type { DnsResolve } from '../../shared/email-auth/dns.ts';
 import { flattenSpf, type SpfFlattenResult } from '../../shared/email-auth/spfFlatten.ts';
-import { buildSpfRecord, type SpfAll } from '../../shared/email-auth/spfRecord.ts';
-import { ipFamily } from '../../shared/email-auth/ipAddress.ts';
+import {
+  buildHostedSpfRecord,
+  hostedSpfRecordToPublish,
+  type SpfComposition,
+} from '../../shared/email-auth/hostedSpf.ts';
+import type { SpfAll } from '../../shared/email-auth/spfRecord.ts';
 import type { ServiceDb } from '../db/openServiceDb.ts';
 import { validationError } from '../http/serviceError.ts';
 import { withTxtOverride } from './overlayResolver.ts';
@@ -65,12 +69,8 @@ export function listIpActions(db: ServiceDb, domainId: number): SpfIpActionRow[]
     .all(domainId);
 }
 
-/** What the hosted record is made of. */
-export interface SpfComposition {
-  all: SpfAll;
-  includes: string[];
-  ipActions: { ip: string; type: 'Allow' | 'Reject' }[];
-}
+/** What the hosted record is made of (shared/email-auth/hostedSpf.ts builds it). */
+export type { SpfComposition };
 
 /** The composition stored for a domain. */
 export function compositionOf(db: ServiceDb, row: HostedSpfRow): SpfComposition {
@@ -86,14 +86,7 @@ export function compositionOf(db: ServiceDb, row: HostedSpfRow): SpfComposition 
  * DNS-querying terms in the record itself, a bad term) is a 422 on `field`.
  */
 export function buildHostedSpfValue(c: SpfComposition, field = 'body'): string {
-  const allow = c.ipActions.filter((a) => a.type === 'Allow').map((a) => a.ip);
-  const built = buildSpfRecord({
-    reject_ips: c.ipActions.filter((a) => a.type === 'Reject').map((a) => a.ip),
-    ip4: allow.filter((ip) => ipFamily(ip.split('/')[0] ?? '') === 4),
-    ip6: allow.filter((ip) => ipFamily(ip.split('/')[0] ?? '') === 6),
-    includes: c.includes,
-    all: c.all,
-  });
+  const built = buildHostedSpfRecord(c);
   if (!built.ok || built.value === null) {
     throw validationError(
       built.errors.map((e) => ({ field, message: e.message })),
@@ -129,7 +122,7 @@ export function flattenHosted(fqdn: string, value: string, resolve: DnsResolve):
 
 /** The record the customer publishes at the domain. */
 export function recordToPublish(fqdn: string, all: SpfAll): string {
-  return `v=spf1 include:${hostedRecordName('spf', fqdn)} ${all}`;
+  return hostedSpfRecordToPublish(hostedRecordName('spf', fqdn), all);
 }
 
 /** The HostedSpf API object; `lookupCount` comes from resolving the hosted record. */

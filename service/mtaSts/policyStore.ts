@@ -7,11 +7,10 @@
 import {
   buildMtaStsRecord,
   formatMtaStsPolicy,
-  mtaStsPolicyId,
-  MTA_STS_DEFAULT_MAX_AGE,
   type MtaStsMode,
   type MtaStsPolicy,
 } from '../../shared/email-auth/mtaStsPolicy.ts';
+import { defaultMtaStsPolicy, mtaStsPolicyIdAfter } from '../../shared/email-auth/hostedMtaSts.ts';
 import { mtaStsPolicyUrl } from '../../shared/email-auth/protocols.ts';
 import type { ServiceDb } from '../db/openServiceDb.ts';
 import {
@@ -51,20 +50,7 @@ export function policyOf(row: MtaStsRow): MtaStsPolicy {
 }
 
 /** The default policy of setup and reset: mode none, the given MX hosts, max_age one week. */
-export function defaultPolicy(mx: string[]): MtaStsPolicy {
-  return { version: 'STSv1', mode: 'none', max_age: MTA_STS_DEFAULT_MAX_AGE, mx };
-}
-
-/**
- * A policy id newer than `previous`: the timestamp id of `now`, with a counter appended when the clock has
- * not moved past the previous id (two changes in one second must still give two ids).
- */
-export function nextPolicyId(previous: string | null, now: Date): string {
-  const base = mtaStsPolicyId(now);
-  if (previous === null || !previous.startsWith(base)) return base;
-  const counter = Number(previous.slice(base.length) || '0') + 1;
-  return `${base}${counter}`;
-}
+export const defaultPolicy = defaultMtaStsPolicy;
 
 /**
  * Stores `policy` (creating the row when needed) and publishes it. The id changes only when the served
@@ -77,8 +63,11 @@ export function savePolicy(
   now: Date,
 ): MtaStsRow {
   const current = loadMtaSts(db, domain.id);
-  const changed = !current || formatMtaStsPolicy(policyOf(current)) !== formatMtaStsPolicy(policy);
-  const id = changed ? nextPolicyId(current?.policy_id ?? null, now) : current.policy_id;
+  const id = mtaStsPolicyIdAfter(
+    current ? { policy: policyOf(current), id: current.policy_id } : null,
+    policy,
+    now,
+  );
   const at = now.toISOString();
   db.prepare(
     `INSERT INTO mta_sts_policies (domain_id, enabled, mode, max_age, mx, policy_id, created_at, updated_at)

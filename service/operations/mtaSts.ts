@@ -1,10 +1,11 @@
 /** Operations of this group, keyed by the document's operationId (see service/http/operation.ts). */
+import type { MtaStsMode, MtaStsPolicy } from '../../shared/email-auth/mtaStsPolicy.ts';
 import {
-  parseMtaStsPolicy,
-  validateMtaStsPolicy,
-  type MtaStsMode,
-  type MtaStsPolicy,
-} from '../../shared/email-auth/mtaStsPolicy.ts';
+  mtaStsPolicyWithMode,
+  updatedMtaStsPolicy,
+  type MtaStsPolicyUpdate,
+} from '../../shared/email-auth/hostedMtaSts.ts';
+import type { ParseResult } from '../../shared/email-auth/issues.ts';
 import { mtaStsPolicyUrl } from '../../shared/email-auth/protocols.ts';
 import { requireDomain, type DomainRow } from '../domains/domainRow.ts';
 import type { AuthContext, OperationHandlers, ServiceContext } from '../http/operation.ts';
@@ -57,7 +58,7 @@ function apply(
 }
 
 /** A validated policy or a 422 whose details name body fields (`body.mode`, `body.mx[0]`, `body.policy_text`). */
-function validPolicy(result: ReturnType<typeof validateMtaStsPolicy>, textField?: string): MtaStsPolicy {
+function validPolicy(result: ParseResult<MtaStsPolicy>, textField?: string): MtaStsPolicy {
   if (result.ok && result.value) return result.value;
   throw validationError(
     result.errors.map((e) =>
@@ -119,16 +120,9 @@ export const handlers: OperationHandlers = {
   updateMtaStsPolicy: (req, ctx) => {
     const domain = requireDomain(ctx, req.auth, req.params.domain_id);
     const current = requirePolicy(ctx, domain);
-    const body = req.body as { policy_text?: string; mode?: MtaStsMode; max_age?: number; mx?: string[] };
-    let policy: MtaStsPolicy;
-    if (body.policy_text !== undefined) {
-      policy = validPolicy(parseMtaStsPolicy(body.policy_text), 'body.policy_text');
-    } else {
-      // mx omitted: the policy keeps its mx lines.
-      policy = validPolicy(
-        validateMtaStsPolicy({ mode: body.mode, max_age: body.max_age, mx: body.mx ?? policyOf(current).mx }),
-      );
-    }
+    // The file as given, or mode and max_age (mx omitted: the policy keeps its mx lines).
+    const { result, fromText } = updatedMtaStsPolicy(policyOf(current), req.body as MtaStsPolicyUpdate);
+    const policy = validPolicy(result, fromText ? 'body.policy_text' : undefined);
     return {
       data: apply(
         ctx,
@@ -147,7 +141,7 @@ export const handlers: OperationHandlers = {
     const current = requirePolicy(ctx, domain);
     const mode = (req.body as { mode: MtaStsMode }).mode;
     const mx = await requireLiveMx(domain.fqdn, ctx.resolver);
-    const policy = validPolicy(validateMtaStsPolicy({ mode, max_age: current.max_age, mx }));
+    const policy = validPolicy(mtaStsPolicyWithMode(policyOf(current), mode, mx));
     return {
       data: apply(
         ctx,

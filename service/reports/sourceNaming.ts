@@ -4,7 +4,7 @@
  *      include the address — anyone can write any PTR for their own addresses), reduced to its organisation's
  *      base domain with the public suffix list (mail-xyz.google.com → google.com) and shown as the
  *      organisation's name when it is a well-known sender (google.com → "Google"), else as the base domain;
- *   2. else the well-known sender whose network holds the address (./knownSenders.ts);
+ *   2. else the well-known sender whose network holds the address (shared/email-auth/knownSenders.ts);
  *   3. else the address itself.
  * Lookups go through the service's resolver (sandbox zone first), many addresses at a time; a failed lookup
  * only moves on to the next rule. A report's naming has a deadline: with DNS unreachable every lookup waits for
@@ -16,7 +16,7 @@ import type { DnsResolve } from '../../shared/email-auth/dns.ts';
 import { isVoidAnswer } from '../../shared/email-auth/dns.ts';
 import { formatIPv6, ipFamily, parseIPv6 } from '../../shared/email-auth/ipAddress.ts';
 import { normalizeDomain } from '../../shared/email-auth/protocols.ts';
-import { networkOwner, ORGANISATIONS } from './knownSenders.ts';
+import { networkOwner, ORGANISATIONS } from '../../shared/email-auth/knownSenders.ts';
 import { reverseDnsName } from './reverseDnsName.ts';
 import { sourceNameCacheOf } from './sourceNameCache.ts';
 import type { SourceNameCache } from './sourceNameCache.ts';

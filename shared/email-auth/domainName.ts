@@ -27,6 +27,34 @@ export function isDomainName(name: string, options: DomainNameOptions = {}): boo
   return /[a-z]/i.test(top) && !top.includes('_');
 }
 
+/**
+ * Why `name` is not a domain name isDomainName accepts, in words ("has a space", "label 2 is longer than 63
+ * characters"), or null when it is one.
+ */
+export function domainNameProblem(name: string, options: DomainNameOptions = {}): string | null {
+  if (isDomainName(name, options)) return null;
+  const n = name.endsWith('.') ? name.slice(0, -1) : name;
+  if (n.trim() === '') return 'is empty';
+  const odd = /[^a-z0-9._-]/i.exec(n);
+  if (odd) return odd[0] === ' ' ? 'has a space' : `has the character "${odd[0]}"`;
+  if (n.length > 253) return `is ${n.length} characters long; a name has at most 253`;
+  const labels = n.split('.');
+  if (labels.length < 2) return 'has a single label; a domain name has at least two (example.com)';
+  const pattern = options.allowUnderscore ? SERVICE_LABEL : LABEL;
+  for (const [i, label] of labels.entries()) {
+    const which = `label ${i + 1}${label && label.length <= 63 ? ` "${label}"` : ''}`;
+    if (label === '') return `${which} is empty (two dots in a row, or a leading dot)`;
+    if (label.length > 63) return `${which} is longer than 63 characters`;
+    if (!pattern.test(label))
+      return /^-|-$/.test(label)
+        ? `${which} starts or ends with a hyphen`
+        : label.includes('_')
+          ? `${which} has an underscore, which a host name cannot have`
+          : `${which} has a character not allowed here`;
+  }
+  return 'its top-level label must contain a letter';
+}
+
 /** True for `local@domain` with a dot-atom or quoted-free local part and a valid domain. */
 export function isEmailAddress(address: string): boolean {
   const at = address.lastIndexOf('@');

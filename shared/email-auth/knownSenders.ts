@@ -5,7 +5,7 @@
  * spf.protection.outlook.com, amazonses.com, sendgrid.net, servers.mcsv.net / spf.mandrillapp.com); they are
  * a naming aid, not an authorization list, so a few stale blocks only cost a less precise name.
  */
-import { parseIpNetwork, ipFamily, toNetwork, type IpNetwork } from '../../shared/email-auth/ipAddress.ts';
+import { parseIpNetwork, ipFamily, toNetwork, type IpNetwork } from './ipAddress.ts';
 
 /** Display name of the organisation behind a base domain of a reverse DNS name. */
 export const ORGANISATIONS: Readonly<Record<string, string>> = {
@@ -121,6 +121,26 @@ export function networkOwner(ip: string): string | null {
   for (const { name, network } of SENDER_NETWORKS) {
     if (network.family !== family) continue;
     if (toNetwork(family, ip, network.prefix)?.address === network.address) return name;
+  }
+  return null;
+}
+
+/** Every well-known sender name a report source can carry (the organisations and the network owners). */
+export const KNOWN_SENDER_NAMES: ReadonlySet<string> = new Set([
+  ...Object.values(ORGANISATIONS),
+  ...Object.keys(NETWORKS),
+]);
+
+/**
+ * The well-known sender an SPF include target belongs to, by the base domain it is under
+ * (`_spf.google.com` → Google, `spf.protection.outlook.com` → Microsoft, `servers.mcsv.net` → Mailchimp), or
+ * null when the target is not under a known sender's domain.
+ */
+export function includeOwner(target: string): string | null {
+  const labels = target.trim().toLowerCase().replace(/\.$/, '').split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const owner = ORGANISATIONS[labels.slice(i).join('.')];
+    if (owner) return owner;
   }
   return null;
 }

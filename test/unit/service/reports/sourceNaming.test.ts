@@ -3,7 +3,7 @@
 // confirmation, several PTR names and failing lookups.
 import { describe, expect, it } from 'vitest';
 import { createStaticResolver } from '../../../../shared/email-auth/dns.ts';
-import { networkOwner } from '../../../../service/reports/knownSenders.ts';
+import { networkOwner } from '../../../../shared/email-auth/knownSenders.ts';
 import { reverseDnsName } from '../../../../service/reports/reverseDnsName.ts';
 import { nameSource, nameSources, organisationOfHost } from '../../../../service/reports/sourceNaming.ts';
 import { SourceNameCache } from '../../../../service/reports/sourceNameCache.ts';
