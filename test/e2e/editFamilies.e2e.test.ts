@@ -310,7 +310,8 @@ describe('edit forms of every family', () => {
     let { page, form } = await manageForm('Team', 'Invite a team member');
     await form.getByLabel(/^Email/).fill('e2e.invitee@acme.example');
     await form.getByLabel(/^Name/).fill('Erin Invitee');
-    await form.getByLabel(/^Role id/).fill(String(viewer.id));
+    // Roles are offered by name (the service's GET /roles), not as a number to type.
+    await form.getByLabel(/^Role id/).selectOption({ label: `${viewer.name} · #${viewer.id}` });
     await form.getByLabel(/^Send invite/).selectOption('false');
     const preview = await requestPreview(form);
     expect(preview).toContain('POST /users');
@@ -331,7 +332,7 @@ describe('edit forms of every family', () => {
     await form
       .getByLabel(/^user id/)
       .selectOption({ label: `Erin Invitee <e2e.invitee@acme.example> · #${invited!.id}` });
-    await form.getByLabel(/^Role id/).fill(String(manager.id));
+    await form.getByLabel(/^Role id/).selectOption({ label: `${manager.name} · #${manager.id}` });
     const role = await requestPreview(form);
     expect(role).toContain(`PATCH /users/${invited!.id}/role`);
     expect(role).toContain(`"role_id": ${manager.id}`);

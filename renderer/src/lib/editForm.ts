@@ -317,7 +317,7 @@ export const ACCOUNT_FAMILIES: { key: string; label: string; operations: EditOpe
 export const ID_SOURCES: Record<
   string,
   {
-    panel: 'spf_includes' | 'spf_ip_actions' | 'domain_groups' | 'users' | 'tokens';
+    panel: 'spf_includes' | 'spf_ip_actions' | 'domain_groups' | 'users' | 'tokens' | 'roles';
     name: (row: Record<string, unknown>) => string;
   }
 > = {
@@ -329,6 +329,8 @@ export const ID_SOURCES: Record<
   group_id: { panel: 'domain_groups', name: (r) => String(r.name ?? r.id) },
   user_id: { panel: 'users', name: (r) => `${String(r.name ?? '')} <${String(r.email ?? r.id)}>` },
   token_id: { panel: 'tokens', name: (r) => `${String(r.name ?? r.id)} (…${String(r.last_four ?? '')})` },
+  // A body field (invite, change a role): the role's name, not a number the user cannot know.
+  role_id: { panel: 'roles', name: (r) => String(r.name ?? r.id) },
 };
 
 /** The choices of a path id from its panel's rows: [{id, label}], the label ending in the id. */

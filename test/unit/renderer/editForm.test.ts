@@ -143,5 +143,7 @@ describe('edit forms, path ids', () => {
       'Victor <v@acme.example> · #4',
     );
     expect(idChoices('include_id', null)).toEqual([]);
+    // role_id is a body field (invite, change a role): offered by the role's name too.
+    expect(idChoices('role_id', [{ id: 4, name: 'Viewer' }])).toEqual([{ id: 4, label: 'Viewer · #4' }]);
   });
 });
