@@ -166,3 +166,45 @@ export async function syncFully(app: AppUnderTest, accountId: number): Promise<v
   const status = await app.run.app.syncStatus();
   throw new Error(`the demo's first sync did not finish cleanly: ${JSON.stringify(status)}`);
 }
+
+/** A second account in the app: a demo team member's token (sandbox-issued), not the owner's. */
+export interface MemberAccount {
+  accountId: number;
+  userId: number;
+  /** The service's id of the member's token (the audit log's token_id). */
+  tokenId: number;
+  scopes: string[];
+}
+
+/**
+ * Adds the demo member with `email` as another account of the app, with a token of `scopes` issued by the
+ * sandbox (the API lets a user create tokens only for themselves). The owner-only forms are the service's
+ * rule for this account's calls; a scope left out is one the app must name as missing.
+ */
+export async function addMemberAccount(
+  world: DemoWorld,
+  options: { label: string; email: string; scopes: readonly string[] },
+): Promise<MemberAccount> {
+  const res = await fetch(`${world.service.baseUrl}/users?limit=100`, {
+    headers: { accept: 'application/json', 'x-api-token': world.service.token },
+  });
+  const users = ((await res.json()) as { data: { id: number; email: string; is_owner?: boolean }[] }).data;
+  const user = users.find((u) => u.email === options.email);
+  if (!user) throw new Error(`${options.email} is not a user of the demo team`);
+  const issued = (await world.service.sandbox('POST', '/tokens', {
+    user_id: user.id,
+    scopes: [...options.scopes],
+    name: `e2e ${options.label}`,
+  })) as { data: { token_id: number; plain_text: string } };
+  const { account } = await world.app.run.app.addAccount({
+    label: options.label,
+    baseUrl: world.service.baseUrl,
+    token: issued.data.plain_text,
+  });
+  return {
+    accountId: account.id,
+    userId: user.id,
+    tokenId: issued.data.token_id,
+    scopes: [...options.scopes],
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The edit forms for who may not make the change (issue 9): a second account in the app holds a demo team
+ * member's token (Adam Admin, not the owner) without tokens:write. The owner-only forms — domains, groups,
+ * team, hosted records — are shown disabled with the reason; the token form names the scope the token
+ * lacks; what the member may do (the profile) stays open. Nothing is sent. Screenshots (light and dark) go
+ * to test-results/e2e/edits.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { ALL_V1_SCOPE_IDS } from '../../service/auth/scopes.ts';
+import { E2E_DIR } from './support/paths.ts';
+import { demoSuite } from './support/suite.ts';
+import { addMemberAccount, syncFully, type MemberAccount } from './support/world.ts';
+
+const suite = demoSuite();
+const SHOTS = join(E2E_DIR, 'edits');
+mkdirSync(SHOTS, { recursive: true });
+
+const OWNER_ONLY = 'Only the team owner can make this change.';
+let member: MemberAccount;
+
+beforeAll(async () => {
+  member = await addMemberAccount(suite.world, {
+    label: 'Adam (member)',
+    email: 'adam.admin@acme.example',
+    scopes: ALL_V1_SCOPE_IDS.filter((scope) => scope !== 'tokens:write'),
+  });
+  await syncFully(suite.world.app, member.accountId);
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}-light.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, `${name}-dark.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+async function pick(page: Page, family: string, summary: string): Promise<Locator> {
+  await page
+    .getByRole('navigation', { name: 'What to change' })
+    .getByRole('button', { name: family, exact: true })
+    .click();
+  await page
+    .getByRole('list', { name: `${family} changes` })
+    .getByRole('button', { name: summary })
+    .click();
+  const form = page.getByRole('form', { name: summary });
+  await form.waitFor();
+  return form;
+}
+
+/** The form says why it is closed, and nothing in it can be used or sent. */
+async function expectBlocked(form: Locator, reason: string): Promise<void> {
+  await form.getByRole('note').filter({ hasText: reason }).waitFor();
+  expect(await form.locator('fieldset').evaluate((el) => (el as HTMLFieldSetElement).disabled)).toBe(true);
+  const inputs = form.locator('fieldset').locator('input, select, textarea');
+  for (const input of await inputs.all()) expect(await input.isDisabled()).toBe(true);
+  expect(await form.getByRole('button', { name: /^Send$|…$/ }).isDisabled()).toBe(true);
+}
+
+/** The interface's read-style POSTs (scope domains:read): the domain page asks the DMARC recommendation. */
+const READ_STYLE =
+  /\/(dmarc\/recommendation|spf\/flatten|bimi\/svg-convert|bimi\/vmc\/inspect|mta-sts\/check)$/;
+
+/** Writes the member's token made, as the service's audit log recorded them (there must be none). */
+async function memberWrites(): Promise<string[]> {
+  const res = await fetch(`${suite.world.service.baseUrl}/audit-logs?limit=100`, {
+    headers: { accept: 'application/json', 'x-api-token': suite.world.service.token },
+  });
+  const rows = ((await res.json()) as { data: { method: string; path: string; token_id: number | null }[] })
+    .data;
+  return rows
+    .filter((r) => r.token_id === member.tokenId && r.method !== 'GET' && !READ_STYLE.test(r.path))
+    .map((r) => `${r.method} ${r.path}`);
+}
+
+describe('edit forms for a team member', () => {
+  it('shows the owner-only account forms disabled, with the reason', async () => {
+    const { page } = await suite.window(`#/manage/${member.accountId}`);
+    await page.getByRole('heading', { name: 'Manage Adam (member)' }).waitFor();
+    const invite = await pick(page, 'Team', 'Invite a team member');
+    await expectBlocked(invite, OWNER_ONLY);
+    await shoot(page, 'member-team-blocked');
+    await expectBlocked(await pick(page, 'Team', 'Change a team member’s role'), OWNER_ONLY);
+    await expectBlocked(await pick(page, 'Domains', 'Add a domain'), OWNER_ONLY);
+    await expectBlocked(await pick(page, 'Domains', 'Add many domains'), OWNER_ONLY);
+    await expectBlocked(await pick(page, 'Domain groups', 'Create a domain group'), OWNER_ONLY);
+
+    // What a member may change is open: their own profile.
+    const profile = await pick(page, 'Profile', 'Update your profile');
+    await profile.getByLabel(/^Name/).waitFor();
+    expect(await profile.getByRole('note').count()).toBe(0);
+    expect(await profile.getByLabel(/^Name/).isDisabled()).toBe(false);
+    expect(await memberWrites()).toEqual([]);
+  });
+
+  it('shows a domain’s hosted-record forms disabled for the member', async () => {
+    const rows = await suite.world.app.run.app.overview();
+    const row = rows.find((r) => r.accountId === member.accountId && r.fqdn === 'acme-news.example');
+    expect(row).toBeDefined();
+    const { page } = await suite.window(`#/domain/${member.accountId}/${row!.domainId}/edit`);
+    const policy = page.getByRole('form', { name: 'Set the DMARC enforcement policy' });
+    await policy.waitFor();
+    await expectBlocked(policy, OWNER_ONLY);
+    await shoot(page, 'member-dmarc-blocked');
+    await expectBlocked(await pick(page, 'Hosted SPF', 'Set the SPF terminal all qualifier'), OWNER_ONLY);
+    await expectBlocked(await pick(page, 'Domain', 'Delete a domain and its hosted records'), OWNER_ONLY);
+    expect(await memberWrites()).toEqual([]);
+  });
+
+  it('names the scope the member’s token lacks on the token forms', async () => {
+    const { page } = await suite.window(`#/manage/${member.accountId}`);
+    const create = await pick(page, 'API tokens', 'Create an API token');
+    await expectBlocked(create, "The account's API token lacks the tokens:write scope.");
+    await shoot(page, 'member-token-scope');
+    await expectBlocked(
+      await pick(page, 'API tokens', 'Revoke an API token'),
+      "The account's API token lacks the tokens:write scope.",
+    );
+    expect(await memberWrites()).toEqual([]);
+  });
+});
