@@ -2,12 +2,11 @@
  * The policy impact preview (issue 9 item 4), pure: before DMARC enforcement is raised, what the last 30
  * days of reported mail say the new policy would have done — which sources and how many messages would have
  * been quarantined or rejected (those failing DMARC), which of them are registered threats and which look
- * legitimate. And, for an SPF IP action, which reported sources named by their address would stop passing.
+ * legitimate. (The SPF change's impact is ./spfImpact.ts.)
  *
  * Input is the mirror's data (domainDetail's sendingServices / failedSources rows, the interface's
  * SendingSource shape, and the mail_volume history); nothing here reads the network.
  */
-import { parseIpNetwork, type IpNetwork } from '../../../shared/email-auth/ipAddress.ts';
 import { policyStrength, type DmarcPolicy } from '../../../shared/email-auth/dmarcRecord.ts';
 
 /** One reported sending source (the interface's SendingSource). */
@@ -176,49 +175,5 @@ export function dmarcImpact(
           }
         : null,
     caveats,
-  };
-}
-
-export interface SpfImpact {
-  /** Sources named by an address inside the network that passed DMARC and would no longer pass SPF. */
-  stopPassing: { name: string; messages: number }[];
-  /** Sources the data cannot place (named by host or service, not by address). */
-  unplaced: number;
-  caveats: string[];
-}
-
-function contains(network: IpNetwork, ip: string): boolean {
-  const host = parseIpNetwork(ip);
-  if ('error' in host || host.network.family !== network.family) return false;
-  const inner = parseIpNetwork(`${ip}/${network.prefix}`);
-  return !('error' in inner) && inner.network.address === network.address;
-}
-
-/**
- * Which reported sources an SPF IP action `Reject` for `ip` (an address or network) would stop passing. The
- * mirror names sources by reverse DNS or service where it can, so only sources still named by their address
- * can be placed; the rest are counted as unplaced. Includes and the terminal `all` depend on DNS the reports
- * do not carry: for those the preview says so instead of guessing.
- */
-export function spfRejectImpact(ip: string, sources: readonly ImpactSource[]): SpfImpact | null {
-  const parsed = parseIpNetwork(ip.trim());
-  if ('error' in parsed) return null;
-  const stopPassing: SpfImpact['stopPassing'] = [];
-  let unplaced = 0;
-  for (const source of sources) {
-    if ('error' in parseIpNetwork(source.source_name)) {
-      unplaced++;
-      continue;
-    }
-    if (contains(parsed.network, source.source_name) && source.dmarc.pass > 0)
-      stopPassing.push({ name: source.source_name, messages: source.dmarc.pass });
-  }
-  return {
-    stopPassing,
-    unplaced,
-    caveats: [
-      'Reports name most sources by host or service, not by address: those cannot be matched to the network.',
-      'A source that also passes DKIM keeps passing DMARC even when SPF fails.',
-    ],
   };
 }

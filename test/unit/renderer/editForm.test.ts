@@ -18,7 +18,7 @@ import {
   isDestructive,
   problemsByField,
 } from '../../../renderer/src/lib/editForm.ts';
-import { recordPreview } from '../../../renderer/src/lib/editPreview.ts';
+import { recordPreviews } from '../../../renderer/src/lib/editPreview.ts';
 
 describe('edit forms', () => {
   it('give every write operation of the interface a place, once', () => {
@@ -101,25 +101,26 @@ describe('edit forms', () => {
     expect(fillPath('/domains/{domain_id}/spf/includes/{include_id}', { domain_id: 7, include_id: 3 })).toBe(
       '/domains/7/spf/includes/3',
     );
-    const preview = recordPreview(
+    const [preview] = recordPreviews(
       'updateDmarcPolicy',
       'example.com',
       { dmarc: 'v=DMARC1; p=none; rua=mailto:d@example.com', spf: null },
       { policy: 'reject' },
-    )!;
+    );
     expect(preview).toEqual({
       name: '_dmarc.example.com',
+      kind: 'record',
       current: 'v=DMARC1; p=none; rua=mailto:d@example.com',
       proposed: 'v=DMARC1; p=reject; rua=mailto:d@example.com',
       problem: null,
     });
-    const spf = recordPreview(
+    const [spf] = recordPreviews(
       'updateHostedSpf',
       'example.com',
       { dmarc: null, spf: 'v=spf1 include:_spf.x.net ~all' },
       { all: '-all' },
-    )!;
-    expect(spf.proposed).toBe('v=spf1 include:_spf.x.net -all');
+    );
+    expect(spf!.proposed).toBe('v=spf1 include:_spf.x.net -all');
   });
 });
 
