@@ -195,6 +195,13 @@ describe('edit forms of every family', () => {
     await outcome(form, 'TLS-RPT record', 200);
     const after = await serviceGet<{ record_value: string }>(`/domains/${domainId}/tls-rpt`);
     expect(after.data.record_value).toBe(record);
+    // The domain's TLS-RPT tab shows the record now published.
+    await page
+      .getByRole('navigation', { name: 'Domain sections' })
+      .getByRole('link', { name: 'TLS-RPT' })
+      .click();
+    await form.waitFor({ state: 'detached' });
+    await page.getByText(record, { exact: true }).waitFor();
   });
 
   it('BIMI: overrides the record by hand', async () => {
@@ -211,6 +218,14 @@ describe('edit forms of every family', () => {
     await outcome(form, 'BIMI record override', 200);
     const after = await serviceGet<{ record_value: string }>(`/domains/${domainId}/bimi`);
     expect(after.data.record_value).toBe(record);
+    // The domain's BIMI tab shows the record now published.
+    await page
+      .getByRole('navigation', { name: 'Domain sections' })
+      .getByRole('link', { name: 'BIMI' })
+      .click();
+    await form.waitFor({ state: 'detached' });
+    // (in the readiness checks and with the certificate)
+    await page.getByText(record, { exact: true }).first().waitFor();
   });
 
   it('domains: adds one, then it is on the portfolio', async () => {
