@@ -97,12 +97,16 @@ async function outcome(form: Locator, what: string, status: number): Promise<str
   return requestId;
 }
 
-/** Sends a destructive form through its confirmation dialog, which names the target (pictured as `shot`). */
-async function confirmSend(page: Page, form: Locator, target: string, shot: string): Promise<void> {
+/**
+ * Sends a destructive form through its confirmation dialog, which names what it acts on (pictured as
+ * `shot`).
+ */
+async function confirmSend(page: Page, form: Locator, names: string[], shot: string): Promise<void> {
   await form.getByRole('button', { name: /…$/ }).click();
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
-  expect(await dialog.textContent()).toContain(target);
+  const text = await dialog.textContent();
+  for (const name of names) expect(text).toContain(name);
   await shoot(page, shot);
   await dialog.getByRole('button', { name: /^Yes, / }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -279,7 +283,7 @@ describe('edit forms of every family', () => {
 
     const remove = await pick(page, 'Domain', 'Delete a domain and its hosted records');
     expect(await requestPreview(remove)).toBe(`DELETE /domains/${domainId}`);
-    await confirmSend(page, remove, fqdn, 'domain-delete-confirm');
+    await confirmSend(page, remove, [fqdn], 'domain-delete-confirm');
     await outcome(remove, 'domain deleted', 200);
     expect((await serviceGet(`/domains/${domainId}`)).status).toBe(404);
   });
@@ -389,7 +393,7 @@ describe('edit forms of every family', () => {
     await option.waitFor({ state: 'attached' });
     await choice.selectOption({ label: (await option.textContent())!.trim() });
     expect(await requestPreview(form)).toBe(`DELETE /auth/tokens/${made.id}`);
-    await confirmSend(page, form, DEMO_LABEL, 'token-revoke-confirm');
+    await confirmSend(page, form, [DEMO_LABEL, 'e2e revoke me'], 'token-revoke-confirm');
     await outcome(form, 'token revoked', 200);
     const after = await serviceGet<{ id: number }[]>('/auth/tokens');
     expect(after.data.map((t) => t.id)).not.toContain(made.id);
