@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { E2E_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
 
@@ -123,5 +124,131 @@ describe('edit forms', () => {
     await secretBox.getByRole('button', { name: 'I have copied it' }).click();
     await secretBox.waitFor({ state: 'hidden' });
     expect(await page.content()).not.toContain(plain);
+  });
+});
+
+describe('edit previews', () => {
+  async function form(fqdn: string | null, family: string, summary: string) {
+    const hash =
+      fqdn === null
+        ? `#/manage/${suite.world.accountId}`
+        : `#/domain/${suite.world.accountId}/${await domainIdOf(fqdn)}/edit`;
+    const { page } = await suite.window(hash);
+    await page
+      .getByRole('navigation', { name: 'What to change' })
+      .getByRole('button', { name: family, exact: true })
+      .click();
+    await page
+      .getByRole('list', { name: `${family} changes` })
+      .getByRole('button', { name: summary })
+      .click();
+    const f = page.getByRole('form', { name: summary });
+    await f.waitFor();
+    return { page, form: f };
+  }
+
+  /** The form itself in light and dark (the page scrolls inside its main pane, not the window). */
+  async function shoot(page: Page, target: Locator, name: string) {
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: size?.width ?? 1280, height: 2400 });
+    await target.screenshot({ path: join(SHOTS, `${name}-light.png`) });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await target.screenshot({ path: join(SHOTS, `${name}-dark.png`) });
+    await page.emulateMedia({ colorScheme: 'light' });
+    if (size) await page.setViewportSize(size);
+  }
+
+  it('MTA-STS: shows the policy file (CRLF lines) and the _mta-sts record the change will publish', async () => {
+    const fqdn = 'shop.acme.example';
+    const { page, form: f } = await form(fqdn, 'MTA-STS', 'Replace the MTA-STS policy');
+    await f.getByLabel(/^Mode/).selectOption('enforce');
+    await f.getByLabel(/^Max age/).fill('1209600');
+    const file = f.getByRole('region', {
+      name: `Policy file at https://mta-sts.${fqdn}/.well-known/mta-sts.txt`,
+    });
+    const next = file.locator('pre').last();
+    await next.filter({ hasText: 'mode: enforce' }).waitFor();
+    expect(await next.textContent()).toMatch(
+      /^version: STSv1\r\nmode: enforce\r\n(mx: \S+\r\n)+max_age: 1209600\r\n$/,
+    );
+    expect(await file.locator('pre').first().textContent()).toMatch(/^version: STSv1\r\nmode: testing\r\n/);
+    const txt = f.getByRole('region', { name: `Record at _mta-sts.${fqdn}` });
+    expect(await txt.locator('pre').last().textContent()).toMatch(/^v=STSv1; id=\d{14}$/);
+    await shoot(page, f, 'preview-mta-sts');
+  });
+
+  it('hosted SPF: removing an include shows the record without it and the reported mail that stops passing', async () => {
+    const { page, form: f } = await form('acme-news.example', 'Hosted SPF', 'Remove an SPF include');
+    const choice = f.getByLabel(/^include id/);
+    await choice.locator('option', { hasText: 'hubspot' }).waitFor({ state: 'attached' });
+    await choice.selectOption({
+      label: (await choice.locator('option', { hasText: 'hubspot' }).textContent())!,
+    });
+    const record = f.getByRole('region', { name: /^Record at acme-news\.example\.spf\./ });
+    const next = record.locator('pre').last();
+    await next.waitFor();
+    expect(await next.textContent()).not.toContain('hubspot');
+    expect(await record.locator('pre').first().textContent()).toContain('hubspot');
+    const impact = page.getByRole('region', { name: 'SPF impact preview' });
+    await impact.getByRole('cell', { name: 'HubSpot', exact: true }).waitFor();
+    expect(await impact.textContent()).toMatch(/would get a harder SPF result/);
+    expect(await impact.textContent()).toMatch(/approximation/);
+    await shoot(page, f, 'preview-spf-include-removed');
+  });
+
+  it('hosted SPF: ~all → -all lists the reported sources the record does not cover as failing hard', async () => {
+    const { page, form: f } = await form(
+      'acme-news.example',
+      'Hosted SPF',
+      'Set the SPF terminal all qualifier',
+    );
+    await f.getByLabel(/^All/).selectOption('-all');
+    const impact = page.getByRole('region', { name: 'SPF impact preview' });
+    await impact.getByText(/would get a harder SPF result|No reported source would stop passing/).waitFor();
+    const text = (await impact.textContent()) ?? '';
+    // HubSpot and Mailchimp are covered by their includes: their mail keeps passing.
+    expect(text).not.toMatch(/HubSpot.*would now fail hard/);
+    await f
+      .getByRole('region', { name: 'Record at acme-news.example', exact: true })
+      .getByText(/ -all$/)
+      .waitFor();
+    await shoot(page, f, 'preview-spf-all');
+  });
+
+  it('hosted SPF: the flatten preview shows the lookups against 10 and the void lookups against 2', async () => {
+    const { page, form: f } = await form(
+      'acme-news.example',
+      'Hosted SPF',
+      'Flatten the SPF record (read-only preview)',
+    );
+    await f.getByRole('button', { name: 'Send' }).click();
+    const result = f.getByRole('region', { name: 'Flatten result' });
+    await result.waitFor();
+    expect(await result.textContent()).toMatch(/DNS lookups\s*\d+\s*of 10/);
+    expect(await result.textContent()).toMatch(/Void lookups\s*\d+\s*of 2/);
+    await shoot(page, f, 'preview-spf-flatten');
+  });
+
+  it('bulk add: lists each invalid line with its number and reason, then sends the valid names only', async () => {
+    const { page, form: f } = await form(null, 'Domains', 'Add many domains');
+    await f
+      .getByLabel(/^Domains/)
+      .fill('e2e-preview-1.example\nnot a domain\n\ne2e-preview-2.example\nbad..name.example');
+    const lines = f.getByRole('group', { name: 'Lines that are not domain names' });
+    await lines.getByText(/line 2\s+not a domain — has a space/).waitFor();
+    await lines.getByText(/line 5\s+bad\.\.name\.example — label 2 is empty/).waitFor();
+    await shoot(page, f, 'preview-bulk-invalid');
+    await lines.getByLabel('Send the 2 valid names, skip 2').check();
+    const preview = (await f
+      .locator('details', { hasText: 'Request preview' })
+      .locator('pre')
+      .textContent())!;
+    expect(JSON.parse(preview.slice(preview.indexOf('{')))).toEqual({
+      domains: ['e2e-preview-1.example', 'e2e-preview-2.example'],
+    });
+    await f.getByRole('button', { name: 'Send' }).click();
+    const status = f.getByRole('status').filter({ hasText: /status 202/ });
+    await status.waitFor();
+    expect(await status.textContent()).toMatch(/Skipped 2 lines: line 2 "not a domain" \(has a space\)/);
   });
 });

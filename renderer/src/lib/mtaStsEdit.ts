@@ -55,7 +55,7 @@ export function mtaStsPolicyAfter(name: MtaStsEdit, state: MtaStsState, body: un
   const change = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const live = liveMx(state);
   const noMx =
-    'the service writes the live MX hosts; run the DNS check (Domain › Run a DNS fetch/check) to see them here';
+    'the service writes the live MX hosts; run the DNS check (Domain › Run a DNS check now) to see them here';
   if (name === 'setupMtaSts' && current)
     return { policy: current, note: 'Already set up: the service keeps the policy and publishes it again.' };
   if (name === 'setupMtaSts' || name === 'resetMtaSts')

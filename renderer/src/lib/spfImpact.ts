@@ -9,11 +9,12 @@
  *
  * The reports carry no SPF result per source the mirror keeps, only the source's name and its DMARC counts,
  * so sources are placed by name: a source named after a sending service (Google, SendGrid) is covered by an
- * include under that service's domain (include:_spf.google.com); a source named by its address is matched
+ * include under that service's domain (include:_spf.google.com) or naming it (include:_spf.hubspot.example,
+ * a label equal to the service's name or its domain's first label); a source named by its address is matched
  * against the Allow and Reject networks; a source named by a host's domain, by an include under it. What an
  * include's networks hold is not in the reports: a source they might cover is reported as unsure.
  */
-import { includeOwner, KNOWN_SENDER_NAMES } from '../../../shared/email-auth/knownSenders.ts';
+import { includeOwner, KNOWN_SENDER_NAMES, ORGANISATIONS } from '../../../shared/email-auth/knownSenders.ts';
 import type { SpfComposition } from '../../../shared/email-auth/hostedSpf.ts';
 import {
   formatNetwork,
@@ -96,10 +97,27 @@ const list = (targets: string[]) =>
     .map((t) => `include:${t}`)
     .join(', ') + (targets.length > 2 ? ` and ${targets.length - 2} more` : '');
 
+/** Labels that name a sending service in an include target: `hubspot`, `amazonses`, `mcsv` (Mailchimp). */
+const SERVICE_LABELS: ReadonlyMap<string, string> = new Map([
+  ...Object.entries(ORGANISATIONS).map(([domain, name]) => [domain.split('.')[0]!, name] as const),
+  ...[...KNOWN_SENDER_NAMES].map((name) => [name.toLowerCase().replace(/\s+/g, ''), name] as const),
+]);
+
+/** The sending service an include target belongs to or names, or null (see the module comment). */
+export function serviceOfInclude(target: string): string | null {
+  const owner = includeOwner(target);
+  if (owner) return owner;
+  for (const label of normalizeDomain(target).split('.').slice(0, -1)) {
+    const named = SERVICE_LABELS.get(label.replace(/^_/, ''));
+    if (named) return named;
+  }
+  return null;
+}
+
 /** Where the source named `name` stands under composition `c` (see the module comment). */
 export function placeSource(name: string, c: SpfComposition): Placement {
   const fallback: Placement = { outcome: ALL_OUTCOME[c.all], via: c.all };
-  const unseen = c.includes.filter((t) => includeOwner(t) === null);
+  const unseen = c.includes.filter((t) => serviceOfInclude(t) === null);
   const address = addressOf(name);
   if (address) {
     const rejected = networks(c, 'Reject').find((n) => holds(n.net, address));
@@ -118,7 +136,7 @@ export function placeSource(name: string, c: SpfComposition): Placement {
   const known = KNOWN_SENDER_NAMES.has(name) || !name.includes('.');
   const host = normalizeDomain(name);
   const owned = c.includes.find((t) =>
-    known ? includeOwner(t) === name : t === host || t.endsWith(`.${host}`),
+    known ? serviceOfInclude(t) === name : t === host || t.endsWith(`.${host}`),
   );
   if (owned) return { outcome: 'pass', via: `include:${owned}` };
   if (known) return { outcome: fallback.outcome, via: `no include of ${name}'s, so ${c.all}` };

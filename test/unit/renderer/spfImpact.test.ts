@@ -6,7 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SpfComposition } from '../../../shared/email-auth/hostedSpf.ts';
 import type { ImpactSource } from '../../../renderer/src/lib/impact.ts';
-import { describePlacement, placeSource, spfChangeImpact } from '../../../renderer/src/lib/spfImpact.ts';
+import {
+  describePlacement,
+  placeSource,
+  serviceOfInclude,
+  spfChangeImpact,
+} from '../../../renderer/src/lib/spfImpact.ts';
 import { records, reportSources } from './reportFixtureSources.ts';
 
 const spfPassed = [...new Set(records.filter((r) => r.policy_spf === 'pass').map((r) => r.source_ip))];
@@ -129,5 +134,15 @@ describe('SPF impact preview, sources named after a sending service', () => {
     });
     const impact = spfChangeImpact(record, { ...record, includes: ['_spf.google.com'] }, [google, host]);
     expect(impact.worse.map((r) => r.name)).toEqual(['mailhost.example.net']);
+  });
+
+  it('an include naming the service counts as that service’s (the sandbox’s .example includes too)', () => {
+    expect(serviceOfInclude('_spf.google.com')).toBe('Google');
+    expect(serviceOfInclude('_spf.hubspot.example')).toBe('HubSpot');
+    expect(serviceOfInclude('servers.mcsv.example')).toBe('Mailchimp');
+    expect(serviceOfInclude('spf.protection.outlook.example')).toBe('Microsoft');
+    expect(serviceOfInclude('amazonses.example')).toBe('Amazon SES');
+    expect(serviceOfInclude('_spf.esp.example')).toBeNull();
+    expect(serviceOfInclude('google')).toBeNull();
   });
 });
