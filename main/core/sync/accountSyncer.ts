@@ -89,9 +89,17 @@ export class AccountSyncer {
     if (picked.length === 0) return;
     const backfill = isBackfilling(jobs);
     const start = ctx.requests;
-    await this.runner.runJobs(picked, stretch, () => {
-      if (backfill) emitBackfillProgress(ctx, start, now);
-    });
+    const attempted = new Set<string>();
+    await this.runner.runJobs(
+      picked,
+      stretch,
+      () => {
+        if (backfill) emitBackfillProgress(ctx, jobs, attempted, start, now);
+      },
+      (job, result) => {
+        if (result.kind !== 'rate_limited') attempted.add(job.key);
+      },
+    );
   }
 
   /**

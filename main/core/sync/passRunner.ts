@@ -99,7 +99,7 @@ export async function runPass(ctx: SyncContext, runner: JobRunner, abort?: Abort
     const outcome = await runner.runJobs(
       batch,
       ctx.stretch(all),
-      () => emitPassProgress(ctx, start, startedAt, isLeft),
+      () => emitPassProgress(ctx, all, start, startedAt, isLeft),
       (job, done) => {
         if (done.kind === 'rate_limited') return; // waited out, then fetched again
         attempted.add(job.key);

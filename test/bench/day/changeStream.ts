@@ -1,6 +1,6 @@
 /**
  * The day's changes, drawn from a seeded generator so every run (and both pollers) see the same day:
- * records removed at random times and restored one to four hours later, and registered threats starting to
+ * records removed at random times and restored one to four hours later (longer where polls are rarer), and registered threats starting to
  * send as a domain. A domain carries at most one open break at a time, so each change has one alert to
  * wait for. (The service derives the security score from the protocols that pass, so every removal is also
  * a score drop of 2 points.)
@@ -35,6 +35,8 @@ export interface StreamOptions {
   tailMs: number;
   /** Breaks and threats over the day (restores come on top). */
   events: number;
+  /** A removed record comes back after at least this long (1 h, or more where polls are rarer). */
+  minBreakMs: number;
   /** Nothing changes before this many ms after the start (the first sync). */
   quietMs: number;
 }
@@ -56,15 +58,18 @@ export function changeStream(o: StreamOptions): Change[] {
     for (let tries = 0; (busyUntil.get(domainIndex) ?? 0) > at && tries < 50; tries++)
       domainIndex = Math.floor(random() * o.domains);
     if ((busyUntil.get(domainIndex) ?? 0) > at) continue;
-    if (random() < 0.3) {
+    const threat = random() < 0.3;
+    const record: RecordType = random() < 0.5 ? 'spf' : 'dmarc';
+    // A break lasts minBreak plus up to 3 h, ending by the last change; it must outlast any poller's period
+    // to be seen at all, so one that cannot last minBreak before the end is a threat instead.
+    const restoreAt = at + o.minBreakMs + random() * Math.min(3 * HOUR, Math.max(0, to - at - o.minBreakMs));
+    if (threat || restoreAt > to) {
       threats += 1;
       const ip = `203.0.${113 + Math.floor(threats / 250)}.${(threats % 250) + 1}`;
       changes.push({ kind: 'threat', at: Math.round(at), domainIndex, ip });
       busyUntil.set(domainIndex, at + HOUR);
       continue;
     }
-    const record: RecordType = random() < 0.5 ? 'spf' : 'dmarc';
-    const restoreAt = Math.min(to, at + HOUR + random() * 3 * HOUR);
     changes.push({ kind: 'removed', at: Math.round(at), domainIndex, record });
     changes.push({ kind: 'restored', at: Math.round(restoreAt), domainIndex, record });
     busyUntil.set(domainIndex, restoreAt + 1);

@@ -25,5 +25,6 @@ export function dayPlan(domains: number, hours: number): DayOptions {
     events: Math.round(20 * steadyHours),
     quietMs,
     tailMs,
+    minBreakMs: Math.max(HOUR, Math.ceil((1.5 * min.alertPeriodMs) / 60_000) * 60_000),
   };
 }

@@ -20,6 +20,8 @@ export interface DayOptions {
   roundTripMs: number;
   /** Breaks and threats over the day. */
   events: number;
+  /** Shortest break of a record (it must outlast the alert period to be seen by anyone). */
+  minBreakMs: number;
   /** Changes start this long after the start (after the first sync) and stop this long before the end. */
   quietMs: number;
   tailMs: number;
@@ -96,6 +98,7 @@ export async function simulateDay(o: DayOptions): Promise<DayFigures> {
     events: o.events,
     quietMs: o.quietMs,
     tailMs: o.tailMs,
+    minBreakMs: o.minBreakMs,
   });
   const apply = async () => {
     for (const change of changes) {
@@ -114,8 +117,11 @@ export async function simulateDay(o: DayOptions): Promise<DayFigures> {
       );
   };
 
-  const runs = Promise.all([engine.run(end), naive?.run(end), apply()]);
+  let finished = false;
+  const runs = Promise.all([engine.run(end), naive?.run(end), apply()]).finally(() => (finished = true));
   await time.runUntil(end);
+  // A tick or request mid-way at the end may still wait on the clock (the budget's wait): let it finish.
+  await time.drain(() => finished, 5 * 60_000);
   await runs;
 
   const fqdnOf = (i: number) => svc.domains[i]!.fqdn;

@@ -74,6 +74,27 @@ export class VirtualTime {
     this.current = Math.max(this.current, end);
   }
 
+  /**
+   * After `runUntil(end)`: keeps waking sleepers (past `end`) until `done()` holds, for work that was mid-way
+   * at the end (a request waiting out the budget). Throws, naming the count of sleepers, when `done()` still
+   * fails `graceMs` after `end` — a poller that never finishes would otherwise leave the process hanging.
+   */
+  async drain(done: () => boolean, graceMs: number): Promise<void> {
+    const limit = this.current + graceMs;
+    for (;;) {
+      await this.settle();
+      if (done()) return;
+      const next = this.sleepers[0];
+      if (!next || next.at > limit)
+        throw new Error(
+          `virtual time: work still pending ${graceMs} ms after the end (${this.sleepers.length} sleepers)`,
+        );
+      this.sleepers.shift();
+      this.current = Math.max(this.current, next.at);
+      next.wake();
+    }
+  }
+
   /** Lets everything that is not asleep run to its next sleep (or to completion). */
   private async settle(): Promise<void> {
     // Microtasks drain before a macrotask turn; in-process requests may need several turns, and work resumed
