@@ -3,6 +3,7 @@ import type { DomainsPayload } from '../signals/domains.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { MirrorDomain } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+import { AccountRowCache } from './rowCache.ts';
 
 /** A domain row with its local key (pk) — the key every per-domain table uses. */
 export interface DomainRecord extends MirrorDomain {
@@ -38,7 +39,30 @@ export function publicDomain({ pk: _pk, ...domain }: DomainRecord): MirrorDomain
 
 /** Domain rows, addressed by (account, remote id). */
 export class DomainsStore {
-  constructor(private readonly db: Database) {}
+  /** Every domain of the account, removed ones included (the engine lists them each tick). */
+  private readonly cache: AccountRowCache<DomainRecord>;
+
+  constructor(private readonly db: Database) {
+    const entry = (row: DomainRow) => ({ id: row.id, accountId: row.account_id, row: toRecord(row) });
+    this.cache = new AccountRowCache(db, {
+      loadAll: (accountId) =>
+        (
+          prepared(this.db, 'SELECT * FROM domains WHERE account_id = ? ORDER BY fqdn, id').all(
+            accountId,
+          ) as DomainRow[]
+        ).map(entry),
+      loadOne: (id) => {
+        const row = prepared(this.db, 'SELECT * FROM domains WHERE id = ?').get(id) as DomainRow | undefined;
+        return row && entry(row);
+      },
+      compare: (a, b) => (a.fqdn < b.fqdn ? -1 : a.fqdn > b.fqdn ? 1 : a.pk - b.pk),
+    });
+  }
+
+  /** Forget the kept list of an account (it was removed). */
+  invalidate(accountId: number): void {
+    this.cache.invalidate(accountId);
+  }
 
   /** The domain, or undefined. */
   find(accountId: number, remoteId: number): DomainRecord | undefined {
@@ -70,10 +94,11 @@ export class DomainsStore {
         `account ${accountId} has no domain ${remoteId} in the mirror and the payload does not name it`,
       );
     }
-    prepared(
+    const pk = prepared(
       this.db,
       'INSERT INTO domains (account_id, remote_id, fqdn, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(accountId, remoteId, fqdn, now, now);
+    ).run(accountId, remoteId, fqdn, now, now).lastInsertRowid;
+    this.cache.touch(accountId, Number(pk));
     return this.require(accountId, remoteId);
   }
 
@@ -107,6 +132,7 @@ export class DomainsStore {
       const pk = wereRemoved.get(item.id);
       if (pk !== undefined) returned.push(pk);
     }
+    this.cache.invalidate(accountId);
     const markRemoved = prepared(this.db, 'UPDATE domains SET removed_at = ? WHERE id = ?');
     const removed: number[] = [];
     for (const domain of this.list(accountId, false)) {
@@ -114,16 +140,14 @@ export class DomainsStore {
       markRemoved.run(now, domain.pk);
       removed.push(domain.pk);
     }
+    this.cache.invalidate(accountId);
     return { removed, returned };
   }
 
-  /** The account's domains by name. */
+  /** The account's domains by name (frozen: they are shared). */
   list(accountId: number, includeRemoved: boolean): DomainRecord[] {
-    const rows = prepared(
-      this.db,
-      `SELECT * FROM domains WHERE account_id = ? ${includeRemoved ? '' : 'AND removed_at IS NULL'} ORDER BY fqdn, id`,
-    ).all(accountId) as DomainRow[];
-    return rows.map(toRecord);
+    const all = this.cache.get(accountId);
+    return includeRemoved ? all : all.filter((d) => d.removedAt === null);
   }
 
   /** The domain with this local key. */

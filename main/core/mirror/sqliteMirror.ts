@@ -86,6 +86,8 @@ export class SqliteMirror implements Mirror {
   }
 
   removeAccount(id: number): boolean {
+    this.syncStates.invalidate(id);
+    this.domains.invalidate(id);
     return this.accounts.remove(id);
   }
 
@@ -106,6 +108,8 @@ export class SqliteMirror implements Mirror {
       const account = this.accounts.require(input.accountId);
       if (meta.per === 'account') {
         const list = this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
+        // The states join the domain rows (name, remote id): read them all again.
+        this.syncStates.invalidate(account.id);
         const events = this.rules.accountAlertsOnSuccess(
           null,
           { scope: meta.scope },

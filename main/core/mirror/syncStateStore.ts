@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
 import type { SyncError, SyncErrorInput, SyncState } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+import { AccountRowCache, type CachedRow } from './rowCache.ts';
 
 interface SyncRow {
   id: number;
@@ -62,22 +63,64 @@ export function publicSyncState({ domainPk: _pk, ...state }: StoredSyncState): S
   return state;
 }
 
+const cached = (row: SyncRow): CachedRow<StoredSyncState> => ({
+  id: row.id,
+  accountId: row.account_id,
+  row: toState(row),
+});
+
+/** The list's order: the account's own states first, then by domain name and signal (as ORDER BY sorts). */
+function byNameAndSignal(a: StoredSyncState, b: StoredSyncState): number {
+  if (a.fqdn !== b.fqdn) {
+    if (a.fqdn === null) return -1;
+    if (b.fqdn === null) return 1;
+    return a.fqdn < b.fqdn ? -1 : 1;
+  }
+  return a.signal < b.signal ? -1 : a.signal > b.signal ? 1 : 0;
+}
+
 /** One row per (account, domain or account-level, signal). */
 export class SyncStateStore {
-  constructor(private readonly db: Database) {}
+  /** The engine reads every state of the account each tick; this keeps them between ticks. */
+  private readonly cache: AccountRowCache<StoredSyncState>;
+
+  constructor(private readonly db: Database) {
+    this.cache = new AccountRowCache(db, {
+      loadAll: (accountId) =>
+        (
+          prepared(this.db, `${SELECT} WHERE s.account_id = ? ORDER BY d.fqdn, s.signal`).all(
+            accountId,
+          ) as SyncRow[]
+        ).map(cached),
+      loadOne: (id) => {
+        const row = prepared(this.db, `${SELECT} WHERE s.id = ?`).get(id) as SyncRow | undefined;
+        return row && cached(row);
+      },
+      compare: byNameAndSignal,
+    });
+  }
+
+  /** Everything of the account may have changed: its domain list was written, or the account removed. */
+  invalidate(accountId?: number): void {
+    this.cache.invalidate(accountId);
+  }
 
   private ensure(accountId: number, domainPk: number | null, signal: SignalName): number {
     const existing = prepared(
       this.db,
       'SELECT id FROM sync_state WHERE account_id = ? AND ifnull(domain_id, 0) = ifnull(?, 0) AND signal = ?',
     ).get(accountId, domainPk, signal) as { id: number } | undefined;
-    if (existing) return existing.id;
-    return Number(
-      prepared(
-        this.db,
-        'INSERT INTO sync_state (account_id, domain_id, signal, period_seconds) VALUES (?, ?, ?, ?)',
-      ).run(accountId, domainPk, signal, SIGNALS[signal].periodSeconds).lastInsertRowid,
-    );
+    // Every caller writes the row next: the cached copy re-reads it on the next list.
+    const id =
+      existing?.id ??
+      Number(
+        prepared(
+          this.db,
+          'INSERT INTO sync_state (account_id, domain_id, signal, period_seconds) VALUES (?, ?, ?, ?)',
+        ).run(accountId, domainPk, signal, SIGNALS[signal].periodSeconds).lastInsertRowid,
+      );
+    this.cache.touch(accountId, id);
+    return id;
   }
 
   /** The state, or undefined when the signal was never attempted. */
@@ -89,13 +132,10 @@ export class SyncStateStore {
     return row && toState(row);
   }
 
-  /** Every state of an account (or of every account). */
+  /** Every state of an account (or of every account). The states are frozen: they are shared. */
   list(accountId?: number): StoredSyncState[] {
-    const rows = (
-      accountId === undefined
-        ? prepared(this.db, `${SELECT} ORDER BY s.account_id, d.fqdn, s.signal`).all()
-        : prepared(this.db, `${SELECT} WHERE s.account_id = ? ORDER BY d.fqdn, s.signal`).all(accountId)
-    ) as SyncRow[];
+    if (accountId !== undefined) return this.cache.get(accountId);
+    const rows = prepared(this.db, `${SELECT} ORDER BY s.account_id, d.fqdn, s.signal`).all() as SyncRow[];
     return rows.map(toState);
   }
 
@@ -159,6 +199,7 @@ export class SyncStateStore {
 
   /** Lifts the hold of every signal of the account stopped for a missing scope (they are due at once). */
   clearScopeHolds(accountId: number): void {
+    this.cache.invalidate(accountId);
     prepared(
       this.db,
       `UPDATE sync_state SET next_due_at = NULL WHERE account_id = ? AND error_code = 'insufficient_scope'`,

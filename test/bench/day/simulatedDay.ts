@@ -1,15 +1,16 @@
 /**
- * One simulated day at N domains: the reference service on a virtual clock, the engine and the naive
- * poller each with its own token, and the seeded stream of changes applied to the service as it goes.
+ * One simulated day at N domains for one poller (the engine or the naive cron job): the reference service on
+ * a virtual clock, the poller with its own token, and the seeded stream of changes applied as it goes.
  */
 import { changeLatency, type LatencyFigures } from './changeLatency.ts';
 import { changeStream, type Change } from './changeStream.ts';
 import { RECORDS as RECORD_VALUES, startDayService } from './dayService.ts';
-import { startEngine, type EngineUnderTest } from './enginePoller.ts';
+import { startEngine } from './enginePoller.ts';
 import { firstSyncWatch, type FirstSyncFigures } from './firstSync.ts';
 import { injectFetch, newTally, type RequestTally } from './injectFetch.ts';
 import { startNaive } from './naivePoller.ts';
 import { VirtualTime } from './virtualTime.ts';
+import type { Mirror } from '../../../main/core/mirror/types.ts';
 
 /** Options of one day. */
 export interface DayOptions {
@@ -25,9 +26,10 @@ export interface DayOptions {
   /** Changes start this long after the start (after the first sync) and stop this long before the end. */
   quietMs: number;
   tailMs: number;
-  /** Leave out the naive poller (quick runs). */
-  naive?: boolean;
 }
+
+/** Which poller a day runs: each runs in its own process against its own copy of the same seeded day. */
+export type PollerKind = 'engine' | 'naive';
 
 /** What one poller did over the day. */
 export interface PollerFigures {
@@ -40,16 +42,17 @@ export interface PollerFigures {
   latency: LatencyFigures;
 }
 
-/** Figures of one day. */
+/** Figures of one poller's day. */
 export interface DayFigures {
   domains: number;
   hours: number;
   changes: number;
-  engine: PollerFigures;
-  naive: PollerFigures | null;
-  firstSync: FirstSyncFigures;
-  /** The engine's mirror after the day (for the read benchmarks); closed by the caller. */
-  engineUnderTest: EngineUnderTest;
+  poller: PollerKind;
+  figures: PollerFigures;
+  /** The engine's first sync (null for the naive poller, which has no notion of one). */
+  firstSync: FirstSyncFigures | null;
+  /** The poller's mirror after the day (for the read benchmarks); closed by the caller. */
+  mirror: Mirror;
   wallMs: number;
 }
 
@@ -67,28 +70,27 @@ function figures(tally: RequestTally, latency: LatencyFigures, minutes: number, 
   };
 }
 
-/** Runs one simulated day. */
-export async function simulateDay(o: DayOptions): Promise<DayFigures> {
+/**
+ * Runs one simulated day for one poller. The service, its domains and the change stream come from the seed
+ * alone, so the engine's day and the naive poller's day (in two processes, on two cores) are the same day.
+ */
+export async function simulateDay(o: DayOptions, poller: PollerKind): Promise<DayFigures> {
   const wall = performance.now();
   const time = new VirtualTime(START);
   const svc = await startDayService(o.domains, time);
-  const engineToken = await svc.newToken();
-  const naiveToken = await svc.newToken();
+  const token = await svc.newToken();
   // Set-up calls age out of the service's rate-limit window before the day starts.
   await time.runUntil(Math.ceil((time.now() + 60_000) / 60_000) * 60_000);
   const start = time.now();
   const end = start + o.hours * 3_600_000;
 
-  const engineTally = newTally();
-  const naiveTally = newTally();
+  const tally = newTally();
+  const fetch = injectFetch(svc.app, time, tally, o.roundTripMs);
   const watch = firstSyncWatch(time.now, start, o.domains);
-  const engine = startEngine(time, injectFetch(svc.app, time, engineTally, o.roundTripMs), engineToken, (e) =>
-    watch.observe(e),
-  );
-  const naive =
-    o.naive === false
-      ? null
-      : startNaive(time, injectFetch(svc.app, time, naiveTally, o.roundTripMs), naiveToken, svc.domains);
+  const running =
+    poller === 'engine'
+      ? startEngine(time, fetch, token, (e) => watch.observe(e))
+      : startNaive(time, fetch, token, svc.domains);
 
   const changes = changeStream({
     seed: o.seed,
@@ -100,12 +102,6 @@ export async function simulateDay(o: DayOptions): Promise<DayFigures> {
     tailMs: o.tailMs,
     minBreakMs: o.minBreakMs,
   });
-  const apply = async () => {
-    for (const change of changes) {
-      await time.sleepUntil(change.at);
-      await applyChange(change);
-    }
-  };
   const applyChange = async (change: Change) => {
     const domain = svc.domains[change.domainIndex]!;
     if (change.kind === 'threat') await svc.threatSends(domain, change.ip, `bench-${change.at}`);
@@ -116,40 +112,39 @@ export async function simulateDay(o: DayOptions): Promise<DayFigures> {
         change.kind === 'removed' ? null : RECORD_VALUES[change.record],
       );
   };
+  const apply = async () => {
+    for (const change of changes) {
+      await time.sleepUntil(change.at);
+      await applyChange(change);
+    }
+  };
 
   let finished = false;
-  const runs = Promise.all([engine.run(end), naive?.run(end), apply()]).finally(() => (finished = true));
+  const runs = Promise.all([running.run(end), apply()]).finally(() => (finished = true));
   await time.runUntil(end);
   // A tick or request mid-way at the end may still wait on the clock (the budget's wait): let it finish.
   await time.drain(() => finished, 5 * 60_000);
   await runs;
 
   const fqdnOf = (i: number) => svc.domains[i]!.fqdn;
-  const minutes = o.hours * 60;
-  const firstSync = watch.figures();
+  const firstSync = poller === 'engine' ? watch.figures() : null;
+  // The engine's steady state starts when its backfill ends; the cron job has none, so its first round.
+  const steadyFrom = firstSync ? (firstSync.backfilledAt ?? end) : start + 5 * 60_000;
   const result: DayFigures = {
     domains: o.domains,
     hours: o.hours,
     changes: changes.length,
-    engine: figures(
-      engineTally,
-      changeLatency(engine.mirror, engine.accountId, changes, fqdnOf),
-      minutes,
-      firstSync.backfilledAt ?? end,
+    poller,
+    figures: figures(
+      tally,
+      changeLatency(running.mirror, running.accountId, changes, fqdnOf),
+      o.hours * 60,
+      steadyFrom,
     ),
-    naive: naive
-      ? figures(
-          naiveTally,
-          changeLatency(naive.mirror, naive.accountId, changes, fqdnOf),
-          minutes,
-          start + 10 * 60_000,
-        )
-      : null,
     firstSync,
-    engineUnderTest: engine,
+    mirror: running.mirror,
     wallMs: performance.now() - wall,
   };
-  naive?.close();
   await svc.close();
   return result;
 }
