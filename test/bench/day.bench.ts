@@ -80,7 +80,7 @@ export async function benchDay(): Promise<void> {
   const big = days.find((d) => d.domains === 1000);
   if (big)
     process.stdout.write(
-      `engine process RSS after the simulated day at 1,000 domains: ${big.rssMiB.toFixed(0)} MiB\n`,
+      `RSS after the simulated day at 1,000 domains: ${big.rssMiB.toFixed(0)} MiB (the engine's process, with the reference service and its 1,000 domains in it)\n`,
     );
   process.stdout.write(
     `(simulated hours per N: ${DOMAIN_COUNTS.map((n) => `${n}: ${hoursOf(n)} h`).join(', ')}; wall ${((performance.now() - wall) / 1000).toFixed(0)} s)\n`,

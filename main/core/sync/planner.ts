@@ -15,7 +15,13 @@
  *   domain list, then every domain's alert signals, then scores, then history, so every domain is watched
  *   before any history is backfilled), then grouped by domain so progress moves steadily.
  */
-import { allocateTiers, TIER_RANK, TIER_WEIGHT, type PlanTier } from './tierAllocation.ts';
+import {
+  ALERT_PERIOD_FLOOR_MS,
+  allocateTiers,
+  TIER_RANK,
+  TIER_WEIGHT,
+  type PlanTier,
+} from './tierAllocation.ts';
 
 /** What the planner needs to know about one fetch. */
 export interface PlanJob {
@@ -39,6 +45,12 @@ export interface PlanJob {
   tier?: PlanTier;
   /** The period the tier allocation gave the job (set by computeStretch for tiered jobs). */
   periodMs?: number;
+  /**
+   * An alert job's share of the common alert period's polls (default 1): 0.25 polls it every fourth period.
+   * For signals that see what another alert signal already sees (DNS changes show the record changes that
+   * health shows), so the budget goes to the signals nothing else covers.
+   */
+  alertShare?: number;
 }
 
 /** How far the targets must stretch to fit the budget. */
@@ -134,20 +146,49 @@ export interface PlanOptions {
 /**
  * The jobs to run this tick, most urgent first, whose summed cost fits `spendable`. The order is strict:
  * planning stops at the first job that does not fit, so an expensive job is never starved by cheap ones.
+ *
+ * When every due job fits and budget is left, the alert tier takes it early (work-conserving): the stalest
+ * alert jobs, polled at least a minute ago, run before their period is up. The allocation sets the alert
+ * period from what the other tiers would spend at their targets; between their batches (history comes due
+ * every 6 h) that share would otherwise go unspent, while every request the alert tier gets shortens how
+ * long a change waits to be seen.
  */
 export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJob[] {
   const { now, factor } = options;
-  const due = jobs.filter((job) => isDue(job, now, factor));
+  const due: PlanJob[] = [];
+  const early: PlanJob[] = [];
+  for (const job of jobs) {
+    if (isDue(job, now, factor)) due.push(job);
+    else if (mayRunEarly(job, now)) early.push(job);
+  }
   due.sort((a, b) => compareUrgency(a, b, now, factor));
   const picked: PlanJob[] = [];
   let left = Math.floor(options.spendable);
-  for (const job of due) {
-    const cost = Math.min(Math.max(1, Math.ceil(job.cost)), options.burst ?? Number.POSITIVE_INFINITY);
-    if (cost > left) break;
-    picked.push(job);
-    left -= cost;
+  const take = (list: readonly PlanJob[]): boolean => {
+    for (const job of list) {
+      const cost = Math.min(Math.max(1, Math.ceil(job.cost)), options.burst ?? Number.POSITIVE_INFINITY);
+      if (cost > left) return false;
+      picked.push(job);
+      left -= cost;
+    }
+    return true;
+  };
+  if (take(due) && left > 0 && early.length > 0) {
+    early.sort((a, b) => compareUrgency(a, b, now, factor));
+    take(early);
   }
   return picked;
+}
+
+/** An alert job that may take budget nothing due wants: fetched before, not held, not polled in the last minute. */
+function mayRunEarly(job: PlanJob, now: number): boolean {
+  return (
+    job.tier === 'alert' &&
+    !job.stopped &&
+    job.lastSuccessAt !== null &&
+    now - job.lastSuccessAt >= ALERT_PERIOD_FLOOR_MS * Math.max(1, 1 / (job.alertShare ?? 1)) &&
+    (job.notBefore === null || job.notBefore <= now)
+  );
 }
 
 /** The next moment any job becomes due (for "next sync in …" displays), or null when none will. */

@@ -35,6 +35,12 @@ export interface TierAllocation {
   perMinute: Record<PlanTier, number>;
 }
 
+/** An alert job's share of the common period's polls (planner.ts, PlanJob.alertShare), within (0, 1]. */
+function shareOf(job: PlanJob): number {
+  const share = job.alertShare ?? 1;
+  return share > 0 && share <= 1 ? share : 1;
+}
+
 function rate(job: PlanJob, periodMs: number): number {
   return (Math.max(1, job.cost) * MINUTE_MS) / Math.max(1, periodMs);
 }
@@ -51,7 +57,7 @@ export function allocateTiers(jobs: readonly PlanJob[], capacityPerMinute: numbe
   let alertCost = 0;
   for (const job of live) {
     if (job.tier === 'account') account += rate(job, job.targetPeriodMs);
-    else if (job.tier === 'alert') alertCost += Math.max(1, job.cost);
+    else if (job.tier === 'alert') alertCost += Math.max(1, job.cost) * shareOf(job);
     else keep += rate(job, job.targetPeriodMs);
   }
   const capacity = Math.max(capacityPerMinute, Number.EPSILON);
@@ -63,7 +69,8 @@ export function allocateTiers(jobs: readonly PlanJob[], capacityPerMinute: numbe
 
   for (const job of live) {
     if (job.tier === 'account') job.periodMs = job.targetPeriodMs;
-    else if (job.tier === 'alert') job.periodMs = alertPeriodMs * Math.max(1, job.cost);
+    else if (job.tier === 'alert')
+      job.periodMs = Math.round((alertPeriodMs * Math.max(1, job.cost)) / shareOf(job));
     else job.periodMs = Math.round(job.targetPeriodMs * keepFactor);
   }
   return {

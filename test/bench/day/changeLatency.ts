@@ -16,6 +16,8 @@ export interface LatencyFigures {
   maxMs: number | null;
   /** Latencies in ms of the changes seen, in change order. */
   samples: number[];
+  /** The changes no alert told of. */
+  unmatched: Change[];
 }
 
 const RULE: Record<Change['kind'], Alert['rule']> = {
@@ -49,14 +51,14 @@ export function changeLatency(
     .sort((a, b) => Date.parse(a.firstSeenAt) - Date.parse(b.firstSeenAt));
   const used = new Set<number>();
   const samples: number[] = [];
-  let missed = 0;
+  const unmatched: Change[] = [];
   for (const change of changes) {
     const fqdn = fqdnOf(change.domainIndex);
     const alert = alerts.find(
       (a) => !used.has(a.id) && Date.parse(a.firstSeenAt) >= change.at && matches(change, a, fqdn),
     );
     if (!alert) {
-      missed += 1;
+      unmatched.push(change);
       continue;
     }
     used.add(alert.id);
@@ -65,10 +67,11 @@ export function changeLatency(
   const sorted = [...samples].sort((a, b) => a - b);
   return {
     changes: changes.length,
-    missed,
+    missed: unmatched.length,
     p50Ms: percentile(sorted, 50),
     p95Ms: percentile(sorted, 95),
     maxMs: sorted.length ? sorted[sorted.length - 1]! : null,
     samples,
+    unmatched,
   };
 }

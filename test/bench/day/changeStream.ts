@@ -72,7 +72,8 @@ export function changeStream(o: StreamOptions): Change[] {
     }
     changes.push({ kind: 'removed', at: Math.round(at), domainIndex, record });
     changes.push({ kind: 'restored', at: Math.round(restoreAt), domainIndex, record });
-    busyUntil.set(domainIndex, restoreAt + 1);
+    // The restored record also stays a while: a removal right after its restore would hide the restore.
+    busyUntil.set(domainIndex, restoreAt + o.minBreakMs);
   }
   return changes.sort((a, b) => a.at - b.at);
 }

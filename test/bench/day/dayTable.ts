@@ -14,7 +14,7 @@ export function dayTable(day: DayResult, min: Minimums): string {
   both('requests', (p) => String(p.requests));
   both('429s received (after the first sync)', (p) => `${p.status429} (${p.status429Steady})`, '0');
   both(
-    'budget used (share of 60/min)',
+    'budget used (share of 60/min)¹',
     (p) => `${((100 * p.perMinute) / LIMIT_PER_MINUTE).toFixed(1)} %`,
     '≤ 100 %',
   );
@@ -36,5 +36,10 @@ export function dayTable(day: DayResult, min: Minimums): string {
   const widths = [40, 16, 16, 16];
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('');
-  return [head, line(['', 'engine', 'naive cron', 'minimum']), ...rows.map(line)].join('\n');
+  return [
+    head,
+    line(['', 'engine', 'naive cron', 'minimum']),
+    ...rows.map(line),
+    '¹ the engine keeps 6 of the 60 a minute for the user’s edits: 90 % is all its sync may spend',
+  ].join('\n');
 }

@@ -15,7 +15,7 @@ if (what === 'mirror') {
   if (poller !== 'engine' && poller !== 'naive') throw new Error(`dayWorker: unknown poller ${pollerArg}`);
   const { mirror, figures, ...day } = await simulateDay(dayPlan(Number(what), Number(hoursArg)), poller);
   mirror.close();
-  const { samples: _samples, ...latency } = figures.latency;
+  const { samples: _samples, unmatched: _unmatched, ...latency } = figures.latency;
   const rssMiB = process.memoryUsage().rss / 1024 / 1024;
   process.stdout.write(`${JSON.stringify({ ...day, figures: { ...figures, latency }, rssMiB })}\n`);
 }

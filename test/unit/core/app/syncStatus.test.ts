@@ -32,18 +32,19 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     expect(status!.stretchFactor).toBe(1);
     // 60/minute shaped as a bucket of 12 refilling 54/minute (sync never above 60 in any minute, 6 kept for edits).
     expect(status!.capacityPerMinute).toBe(54);
-    // 60 alert jobs share 54 − 1/60 − 20/60 − 40/360 per minute: every 67 s.
-    const alertSeconds = Math.round((60 / (54 - 1 / 60 - 20 / 60 - 40 / 360)) * 60);
+    // Health and failed sources of 20 domains plus a fourth of their DNS changes (45 polls a period) would
+    // share 54 − 1/60 − 20/60 − 40/360 per minute every 50 s: the one-minute floor holds them, DNS changes
+    // come every fourth minute.
     expect(status!.periods).toMatchObject({
-      dns_changes: { targetSeconds: 300, effectiveSeconds: alertSeconds, jobs: 20 },
-      health: { targetSeconds: 900, effectiveSeconds: alertSeconds },
-      failed_sources: { targetSeconds: 3600, effectiveSeconds: alertSeconds },
+      dns_changes: { targetSeconds: 300, effectiveSeconds: 240, jobs: 20 },
+      health: { targetSeconds: 900, effectiveSeconds: 60 },
+      failed_sources: { targetSeconds: 3600, effectiveSeconds: 60 },
       security_score: { targetSeconds: 3600, effectiveSeconds: 3600 },
       domains: { targetSeconds: 3600, effectiveSeconds: 3600, jobs: 1 },
     });
   });
 
-  it('gives the alert signals of 500 domains one common period from what the score and history leave', async () => {
+  it('gives health and failed sources of 500 domains one common period from what the score and history leave', async () => {
     const { mirror } = portfolio(500);
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
@@ -51,12 +52,14 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     expect(status!.demandPerMinute).toBeCloseTo(152.86, 1);
     expect(status!.stretchFactor).toBeCloseTo(152.8611 / 54, 2);
     const p = status!.periods;
-    // 1,500 alert jobs on 54 − 5/60 − 500/60 − 1000/360 per minute: DNS changes, health and failed sources
-    // every 35 min; the score, the history and the domain list keep their targets.
-    const alertMinutes = 1500 / (54 - 5 / 60 - 500 / 60 - 1000 / 360);
-    for (const signal of ['dns_changes', 'health', 'failed_sources'] as const) {
+    // 1,000 health and failed-sources polls plus a fourth of 500 DNS changes, on 54 − 5/60 − 500/60 − 1000/360
+    // per minute: health and failed sources every 26 min, DNS changes every 105 min (health shows the same
+    // record changes); the score, the history and the domain list keep their targets.
+    const alertMinutes = 1125 / (54 - 5 / 60 - 500 / 60 - 1000 / 360);
+    for (const signal of ['health', 'failed_sources'] as const) {
       expect(p[signal]!.effectiveSeconds / 60).toBeCloseTo(alertMinutes, 0);
     }
+    expect(p.dns_changes!.effectiveSeconds / 60).toBeCloseTo(4 * alertMinutes, 0);
     for (const signal of ['security_score', 'domains'] as const) {
       expect(p[signal]!.effectiveSeconds).toBe(p[signal]!.targetSeconds);
     }
