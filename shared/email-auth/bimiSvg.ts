@@ -140,7 +140,13 @@ function parseViewBox(value: string | undefined): number[] | null {
 function parseDocument(svg: string): { doc: XmlNode[]; root: XmlNode | null } | { error: string } {
   const valid = XMLValidator.validate(svg);
   if (valid !== true) return { error: `line ${valid.err.line}: ${valid.err.msg}` };
-  const doc = new XMLParser(OPTIONS).parse(svg) as XmlNode[];
+  let doc: XmlNode[];
+  try {
+    doc = new XMLParser(OPTIONS).parse(svg) as XmlNode[];
+  } catch (error) {
+    // The validator passes some markup the parser then refuses (`<!'` inside an element, found by fuzzing).
+    return { error: error instanceof Error ? error.message.split('\n')[0]! : String(error) };
+  }
   const root = doc.find((n) => elementName(n) !== null) ?? null;
   return { doc, root };
 }

@@ -89,6 +89,9 @@ describe('checkBimiSvg', () => {
   it('never throws on arbitrary input', () => {
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => void checkBimiSvg(s)));
     fc.assert(fc.property(fc.string({ maxLength: 100 }), (s) => void convertToTinyPs(wrap(s))));
+    // Passes fast-xml-parser's validator, then makes its parser throw (a counterexample fuzzing found).
+    expect(convertToTinyPs(wrap("<!'")).svg).toBeNull();
+    expect(checkBimiSvg(wrap("<!'")).valid).toBe(false);
   });
 
   it('agrees with mailauth on the rules both check', () => {
