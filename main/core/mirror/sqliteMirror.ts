@@ -22,7 +22,7 @@ import {
 } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
 import { writeSignalRows } from './signalRows.ts';
-import { publicSyncState, SyncStateStore } from './syncStateStore.ts';
+import { sharedPublicSyncState, SyncStateStore } from './syncStateStore.ts';
 import type {
   Account,
   Alert,
@@ -254,7 +254,7 @@ export class SqliteMirror implements Mirror {
   }
 
   getSyncStates(accountId: number): SyncState[] {
-    return this.syncStates.list(accountId).map(publicSyncState);
+    return this.syncStates.list(accountId).map(sharedPublicSyncState);
   }
 
   clearScopeHolds(accountId: number, grantedScopes: readonly string[], at?: Instant): WriteResult {

@@ -1,13 +1,40 @@
 import { isApiError } from '../../../shared/api/apiError.ts';
 import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
-import type { Mirror } from '../mirror/types.ts';
+import type { Alert, Mirror } from '../mirror/types.ts';
+import { SIGNALS } from '../signals/catalog.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { handleFailure } from './failureHandling.ts';
 import type { FailureOutcome } from './failurePolicy.ts';
 import { effectivePeriodMs, type Stretch } from './planner.ts';
 import { fetchSignal, INCREMENTAL } from './signalFetcher.ts';
 import type { SyncContext } from './syncContext.ts';
-import type { SyncJob } from './syncJobs.ts';
+import { alertShareOf, jobKey, type SyncJob } from './syncJobs.ts';
+
+/**
+ * Health told of a record removed or restored: the domain's DNS changes (polled only every fourth alert
+ * period, see DNS_CHANGES_ALERT_SHARE) are fetched at once, so the alert's domain shows what changed.
+ */
+function recordChanged(job: SyncJob, alerts: readonly Alert[]): boolean {
+  return (
+    job.signal === 'health' &&
+    job.domainId !== null &&
+    alerts.some((a) => a.rule === 'protocol_disconnected' || a.rule === 'protocol_restored')
+  );
+}
+
+/** The DNS-changes job of a health job's domain (its period is the allocation's for DNS changes). */
+function dnsChangesOf(health: SyncJob): SyncJob {
+  const share = alertShareOf('dns_changes');
+  return {
+    ...health,
+    key: jobKey(health.domainId, 'dns_changes'),
+    signal: 'dns_changes',
+    state: null,
+    targetPeriodMs: SIGNALS.dns_changes.periodSeconds * 1000,
+    periodMs: health.periodMs === undefined ? undefined : Math.round(health.periodMs / share),
+    alertShare: share,
+  };
+}
 
 /** How one job of a run ended: stored, its domain left the account's list, or a failure. */
 export type JobResult = { kind: 'ok' } | { kind: 'domain_gone' } | FailureOutcome;
@@ -87,6 +114,7 @@ export class JobRunner {
       } as Parameters<Mirror['writeSignal']>[0]);
       ctx.emit({ type: 'changed', accountId, domainId: job.domainId, signal: job.signal });
       if (written.alerts.length || written.resolved.length) await ctx.afterWrite();
+      if (recordChanged(job, written.alerts)) await this.runJob(dnsChangesOf(job), stretch, priority);
       return { kind: 'ok' };
     } catch (error) {
       if (job.domainId !== null && isApiError(error) && error.status === 404) {

@@ -29,9 +29,9 @@ export const ALERT_SIGNALS: readonly SignalName[] = ['dns_changes', 'health', 'f
  */
 export const DNS_CHANGES_ALERT_SHARE = 0.25;
 
-/** The job field that gives a signal less than a full share of the alert period (planner.ts). */
-export function alertShareOf(signal: SignalName): { alertShare?: number } {
-  return signal === 'dns_changes' ? { alertShare: DNS_CHANGES_ALERT_SHARE } : {};
+/** A signal's share of the alert period's polls (planner.ts, PlanJob.alertShare). */
+export function alertShareOf(signal: SignalName): number {
+  return signal === 'dns_changes' ? DNS_CHANGES_ALERT_SHARE : 1;
 }
 
 /** A job's tier in the planner's allocation (tierAllocation.ts). */
@@ -70,6 +70,31 @@ function parseInstant(value: string | null | undefined): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** What a job takes from its sync state, parsed once per state object (the mirror shares unchanged ones). */
+interface StateFacts {
+  key: string;
+  lastSuccessAt: number | null;
+  /** The next-due instant while the signal is failing (its backoff), else null. */
+  notBefore: number | null;
+  scopeMissing: boolean;
+}
+const factsOf = new WeakMap<SyncState, StateFacts>();
+
+function stateFacts(state: SyncState): StateFacts {
+  let facts = factsOf.get(state);
+  if (!facts) {
+    const failing = state.consecutiveFailures > 0;
+    facts = {
+      key: jobKey(state.domainId, state.signal),
+      lastSuccessAt: parseInstant(state.lastSuccessAt),
+      notBefore: failing ? parseInstant(state.nextDueAt) : null,
+      scopeMissing: failing && state.lastError?.code === 'insufficient_scope',
+    };
+    if (Object.isFrozen(state)) factsOf.set(state, facts);
+  }
+  return facts;
+}
+
 /** Inputs of buildJobs. */
 export interface BuildJobsInput {
   domains: readonly MirrorDomain[];
@@ -77,19 +102,25 @@ export interface BuildJobsInput {
   now: number;
 }
 
-/** The account's jobs: its domain list, every domain's core and history signals, and wanted panels. */
+/**
+ * The account's jobs: its domain list, every domain's core and history signals, and wanted panels. Built
+ * afresh every tick (the allocation annotates them); 6,000 at 1,000 domains, so the per-state parsing is
+ * kept with the state and the job objects all have one shape.
+ */
 export function buildJobs(input: BuildJobsInput): SyncJob[] {
-  const stateByKey = new Map(input.states.map((s) => [jobKey(s.domainId, s.signal), s]));
+  const stateByKey = new Map<string, SyncState>();
+  for (const state of input.states) stateByKey.set(stateFacts(state).key, state);
   const active = input.domains.filter((d) => d.removedAt === null);
   const jobs: SyncJob[] = [];
+  const listCost = Math.max(1, Math.ceil(active.length / 100));
 
   const add = (domainId: number | null, fqdn: string | null, signal: SignalName) => {
     const key = jobKey(domainId, signal);
     const state = stateByKey.get(key) ?? null;
+    const facts = state ? stateFacts(state) : null;
     const meta = SIGNALS[signal];
-    const failing = (state?.consecutiveFailures ?? 0) > 0;
-    const notBefore = failing ? parseInstant(state?.nextDueAt) : null;
-    const scopeMissing = failing && state?.lastError?.code === 'insufficient_scope';
+    const notBefore = facts?.notBefore ?? null;
+    const scopeMissing = facts?.scopeMissing ?? false;
     jobs.push({
       key,
       domainId,
@@ -100,16 +131,11 @@ export function buildJobs(input: BuildJobsInput): SyncJob[] {
       priority: weightOf(meta.priority),
       tier: tierOf(signal),
       targetPeriodMs: meta.periodSeconds * 1000,
-      cost:
-        signal === 'domains'
-          ? Math.max(1, Math.ceil(active.length / 100))
-          : meta.parts
-            ? Object.keys(meta.parts).length
-            : 1,
-      lastSuccessAt: parseInstant(state?.lastSuccessAt),
+      cost: signal === 'domains' ? listCost : meta.parts ? Object.keys(meta.parts).length : 1,
+      lastSuccessAt: facts?.lastSuccessAt ?? null,
       notBefore,
       stopped: scopeMissing && notBefore !== null && notBefore > input.now,
-      ...alertShareOf(signal),
+      alertShare: alertShareOf(signal),
     });
   };
 

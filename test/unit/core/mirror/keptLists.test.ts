@@ -85,7 +85,9 @@ describe('the sync states and domains kept between ticks', () => {
     const { mirror, accountId } = mirrorWithDomain();
     write(mirror, accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
     (mirror.listDomains(accountId)[0] as { fqdn: string }).fqdn = 'evil.example';
-    (mirror.getSyncStates(accountId)[0] as { signal: string }).signal = 'evil';
+    expect(() => {
+      (mirror.getSyncStates(accountId)[0] as { signal: string }).signal = 'evil';
+    }).toThrow(TypeError);
     expect(mirror.getSyncStates(accountId)[0]!.signal).toBe('domains');
     expect(mirror.listDomains(accountId)[0]!.fqdn).toBe('example.com');
     expect(mirror.removeAccount(accountId)).toBe(true);

@@ -51,7 +51,7 @@ function portfolio(domains: number): (PlanJob & { signal: SignalName })[] {
         lastSuccessAt: null,
         notBefore: null,
         tier: tierOf(signal),
-        ...alertShareOf(signal),
+        alertShare: alertShareOf(signal),
       });
     }
   }
