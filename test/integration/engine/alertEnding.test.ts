@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../main/cli/run.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
 import { TEST_SANDBOX_KEY } from '../../support/serviceHarness.ts';
-import { openEngine, publish, scan, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import {
+  addSyncedAccount,
+  openEngine,
+  publish,
+  scan,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from './engineFixture.ts';
 
 const MIN = 60_000;
 const THREAT_IP = '198.51.100.66';
@@ -85,10 +93,7 @@ describe('how an alert ends', () => {
   beforeAll(async () => {
     world = await startWorld(['threat.example', 'spf.example', 'stay.example']);
     engine = openEngine(world, { fetch: proxy.fetch });
-    ({
-      account: { id: accountId },
-    } = await engine.app.addAccount({ label: 'Acme', baseUrl: world.svc.baseUrl, token: world.token }));
-    await engine.app.syncNow({ accountId });
+    accountId = await addSyncedAccount(engine, world);
   });
   afterAll(async () => {
     await engine?.close();

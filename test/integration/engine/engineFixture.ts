@@ -141,3 +141,14 @@ export function openEngine(
     },
   };
 }
+
+/** Adds the world's account (label Acme, the world's token) to the engine and syncs it once; its id. */
+export async function addSyncedAccount(engine: TestEngine, world: EngineWorld): Promise<number> {
+  const { account } = await engine.app.addAccount({
+    label: 'Acme',
+    baseUrl: world.svc.baseUrl,
+    token: world.token,
+  });
+  await engine.app.syncNow({ accountId: account.id });
+  return account.id;
+}

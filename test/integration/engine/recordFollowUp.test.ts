@@ -5,7 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openEngine, publish, scan, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import {
+  addSyncedAccount,
+  openEngine,
+  publish,
+  scan,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from './engineFixture.ts';
 
 const MIN = 60_000;
 
@@ -22,10 +30,7 @@ describe('a record change seen by health', () => {
   beforeAll(async () => {
     world = await startWorld(['gone.example', 'calm.example']);
     engine = openEngine(world, { fetch: recording });
-    ({
-      account: { id: accountId },
-    } = await engine.app.addAccount({ label: 'Acme', baseUrl: world.svc.baseUrl, token: world.token }));
-    await engine.app.syncNow({ accountId });
+    accountId = await addSyncedAccount(engine, world);
   });
   afterAll(async () => {
     await engine?.close();
