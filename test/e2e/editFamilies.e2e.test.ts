@@ -312,7 +312,7 @@ describe('edit forms of every family', () => {
     ({ page, form } = await domainForm(fqdn, 'Domain', 'Put a domain in a group'));
     await form.getByLabel(/^group id/).selectOption({ label: `E2E partners · #${group!.id}` });
     // The domain is the page's: its id is filled in.
-    expect(await form.getByLabel(/^Domain id/).inputValue()).toBe(String(domainId));
+    expect(await form.getByLabel(/^Domain\b(?!s)/).inputValue()).toBe(String(domainId));
     const put = await requestPreview(form);
     expect(put).toContain(`POST /domain-groups/${group!.id}/domains`);
     expect(put).toContain(`"domain_id": ${domainId}`);
@@ -331,7 +331,7 @@ describe('edit forms of every family', () => {
     await form.getByLabel(/^Email/).fill('e2e.invitee@acme.example');
     await form.getByLabel(/^Name/).fill('Erin Invitee');
     // Roles are offered by name (the service's GET /roles), not as a number to type.
-    await form.getByLabel(/^Role id/).selectOption({ label: `${viewer.name} · #${viewer.id}` });
+    await form.getByLabel(/^Role\b/).selectOption({ label: `${viewer.name} · #${viewer.id}` });
     await form.getByLabel(/^Send invite/).selectOption('false');
     const preview = await requestPreview(form);
     expect(preview).toContain('POST /users');
@@ -352,7 +352,7 @@ describe('edit forms of every family', () => {
     await form
       .getByLabel(/^user id/)
       .selectOption({ label: `Erin Invitee <e2e.invitee@acme.example> · #${invited!.id}` });
-    await form.getByLabel(/^Role id/).selectOption({ label: `${manager.name} · #${manager.id}` });
+    await form.getByLabel(/^Role\b/).selectOption({ label: `${manager.name} · #${manager.id}` });
     const role = await requestPreview(form);
     expect(role).toContain(`PATCH /users/${invited!.id}/role`);
     expect(role).toContain(`"role_id": ${manager.id}`);

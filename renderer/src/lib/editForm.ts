@@ -61,9 +61,24 @@ function typesOf(schema: JsonSchema): string[] {
   return branch ? branch.flatMap(typesOf) : [];
 }
 
-function label(name: string): string {
-  const text = name.replace(/_/g, ' ');
+/** A field's label from its name: `role_id` → "Role", `domain_ids` → "Domains" (the form offers the names). */
+export function fieldLabel(name: string): string {
+  const text = name.replace(/_ids$/, 's').replace(/_id$/, '').replace(/_/g, ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * A field's description as a user reads it: the contract's notes for its readers — where a value comes from
+ * ("(GET /roles)", "from GET /auth/scopes") and what the contract inferred ("x-inferred") — are left out.
+ */
+export function fieldDescription(text: string): string {
+  return text
+    .replace(/\s*\([^()]*(?:x-inferred|\b(?:GET|POST|PUT|PATCH|DELETE) \/)[^()]*\)/g, '')
+    .replace(/\s+from (?:GET|POST|PUT|PATCH|DELETE) \/\S+?(?=[.,;]|$)/g, '')
+    .split(/(?<=\.)\s+/)
+    .filter((sentence) => !/x-inferred/.test(sentence))
+    .join(' ')
+    .trim();
 }
 
 /** The properties of a schema, merging the shapes of a oneOf (first shape first). */
@@ -108,8 +123,8 @@ export function formFields(name: EditOperationName): FormField[] {
     return {
       name: field,
       kind,
-      label: label(field),
-      description: prop.description ?? '',
+      label: fieldLabel(field),
+      description: fieldDescription(prop.description ?? ''),
       required: required.has(field),
       options,
       nullable: types.includes('null'),

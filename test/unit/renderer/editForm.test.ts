@@ -13,6 +13,8 @@ import {
   buildBody,
   checkForm,
   detailsOf,
+  fieldDescription,
+  fieldLabel,
   fillPath,
   formFields,
   isDestructive,
@@ -146,5 +148,28 @@ describe('edit forms, path ids', () => {
     expect(idChoices('include_id', null)).toEqual([]);
     // role_id is a body field (invite, change a role): offered by the role's name too.
     expect(idChoices('role_id', [{ id: 4, name: 'Viewer' }])).toEqual([{ id: 4, label: 'Viewer · #4' }]);
+  });
+});
+
+describe('what a form says about its fields', () => {
+  it('labels id fields by what they choose and leaves the contract’s notes out of every description', () => {
+    expect(fieldLabel('role_id')).toBe('Role');
+    expect(fieldLabel('domain_ids')).toBe('Domains');
+    expect(fieldLabel('max_age')).toBe('Max age');
+    expect(fieldDescription('Assignable role (GET /roles).')).toBe('Assignable role.');
+    expect(fieldDescription('Scope id from GET /auth/scopes.')).toBe('Scope id.');
+    expect(fieldDescription('Domain names (maxItems x-inferred). Each is checked by the job.')).toBe(
+      'Domain names. Each is checked by the job.',
+    );
+    for (const name of EDIT_OPERATION_NAMES) {
+      for (const field of formFields(name)) {
+        expect([name, field.name, field.description]).not.toEqual([
+          name,
+          field.name,
+          expect.stringMatching(/x-inferred|\b(GET|POST|PUT|PATCH|DELETE) \//),
+        ]);
+        expect([name, field.label]).not.toEqual([name, expect.stringMatching(/ ids?$/i)]);
+      }
+    }
   });
 });
