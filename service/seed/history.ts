@@ -113,12 +113,15 @@ export async function playHistory(world: SeedWorld): Promise<HistoryStats> {
       stats.tlsReports += await ingest(world, id, tls, 'tls', lastIngestAt);
     }
   }
-  // Each domain's dashboard as the ingestion of its latest report left it (default 30-day window then).
+  // Each domain's dashboard as the ingestion of its latest report left it, over the default 30-day window
+  // ending today: no report arrived since, so it holds what a recompute now would. (The window of the last
+  // ingest's day left a demo seeded after midnight UTC, before yesterday's reports come in, without a
+  // snapshot for today's window until the next report.)
   for (const [domainId, at] of lastIngestAt) {
     storeDashboardSnapshot(
       world.ctx.db,
       domainId,
-      dateWindow({}, () => at),
+      dateWindow({}, () => now),
       at,
     );
   }

@@ -7,6 +7,7 @@ import { seedDemoData, type DemoDataSeed } from '../../../service/seed/demo.ts';
 import { PORTFOLIO } from '../../../service/seed/portfolio.ts';
 import { createPrng } from '../../../service/seed/prng.ts';
 import { dmarcReportsFor } from '../../../service/seed/reports.ts';
+import { createManualClock } from '../../support/manualClock.ts';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -356,6 +357,28 @@ describe('demo determinism', () => {
       expect({ result: scan.result, protocols: scan.protocols }, scan.fqdn).toEqual(
         before.get(scan.domain_id),
       );
+    }
+  });
+});
+
+describe('the demo seeded just after midnight UTC', () => {
+  it('has each domain’s dashboard snapshot for today’s default window before yesterday’s reports arrive', async () => {
+    const early = await startService({
+      seed: 'demo-data',
+      clock: createManualClock('2026-06-15T00:30:00.000Z'),
+    });
+    try {
+      const { token: earlyToken } = await early.createToken(['domains:read']);
+      const domains = await early.call('GET', '/domains', { token: earlyToken, query: { limit: 100 } });
+      const acme = (domains.body.data as { id: number; fqdn: string }[]).find(
+        (d) => d.fqdn === 'acme.example',
+      )!;
+      const cache = await early.call('GET', `/domains/${acme.id}/dashboard-cache`, { token: earlyToken });
+      expect(cache.status).toBe(200);
+      expect(cache.body.data).toMatchObject({ cached: true, end_date: '2026-06-15' });
+      expect(cache.body.data.data.totals.total).toBeGreaterThan(0);
+    } finally {
+      await stopService(early);
     }
   });
 });
