@@ -1,12 +1,14 @@
 /**
  * `npm run service -- --port 8787 --seed demo --token <value> --sandbox-key <value> [--db <file>]
- *  [--rate-limit <n>] [--host 127.0.0.1] [--scan-interval <seconds>]`
+ *  [--rate-limit <n>] [--host 127.0.0.1] [--scan-interval <seconds>] [--dns-port <port>] [--dns-ttl <seconds>]`
  *
  * Starts the reference service, prints its base URL (one line on stdout, e.g. http://127.0.0.1:8787/api/v1)
  * and serves until SIGINT/SIGTERM. Without --seed the database starts empty; `--seed demo` creates the demo
  * account with its domain portfolio and 90 days of history (service/seed); `--token` registers that value as
  * a token of the demo owner with every v1 scope (expires in 365 days). Without --db the database is in memory. `--scan-interval` runs a guard scan of every domain that
- * often (health, score and DNS timeline follow the zone); off by default.
+ * often (health, score and DNS timeline follow the zone); off by default. `--dns-port` also serves the sandbox
+ * zone over real DNS (UDP and TCP, authoritative, every answer with `--dns-ttl` seconds, default 60; 0 picks a
+ * free port) and prints a second line `dns://<host>:<port>` — the address to give the app's `--dns-server`.
  */
 import { parseArgs } from 'node:util';
 import { openServiceDb } from './db/openServiceDb.ts';
@@ -15,10 +17,12 @@ import { seedDemoData } from './seed/demo.ts';
 import { demoOwnerId } from './sandbox/tokens.ts';
 import { expiryAfterDays, findTokenBySecret, issueToken } from './auth/tokenStore.ts';
 import { ALL_V1_SCOPE_IDS } from './auth/scopes.ts';
+import { startZoneDnsServer, type ZoneDnsServer } from './dns/zoneDnsServer.ts';
 
 const USAGE =
   'usage: npm run service -- [--port 8787] [--host 127.0.0.1] [--seed demo] [--token <value>] ' +
-  '[--sandbox-key <value>] [--db <file>] [--rate-limit <n>] [--scan-interval <seconds>]';
+  '[--sandbox-key <value>] [--db <file>] [--rate-limit <n>] [--scan-interval <seconds>] ' +
+  '[--dns-port <port>] [--dns-ttl <seconds>]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -31,6 +35,8 @@ async function main(): Promise<void> {
       db: { type: 'string', default: ':memory:' },
       'rate-limit': { type: 'string' },
       'scan-interval': { type: 'string' },
+      'dns-port': { type: 'string' },
+      'dns-ttl': { type: 'string', default: '60' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -49,6 +55,14 @@ async function main(): Promise<void> {
   const scanInterval = values['scan-interval'] === undefined ? undefined : Number(values['scan-interval']);
   if (scanInterval !== undefined && !(Number.isInteger(scanInterval) && scanInterval >= 1)) {
     throw new Error(`--scan-interval must be a whole number of seconds (1 or more)\n${USAGE}`);
+  }
+  const dnsPort = values['dns-port'] === undefined ? undefined : Number(values['dns-port']);
+  if (dnsPort !== undefined && !(Number.isInteger(dnsPort) && dnsPort >= 0 && dnsPort <= 65535)) {
+    throw new Error(`--dns-port must be 0-65535\n${USAGE}`);
+  }
+  const dnsTtl = Number(values['dns-ttl']);
+  if (!(Number.isInteger(dnsTtl) && dnsTtl >= 0 && dnsTtl <= 86400)) {
+    throw new Error(`--dns-ttl must be a whole number of seconds (0-86400)\n${USAGE}`);
   }
   if (values.seed !== undefined && values.seed !== 'demo')
     throw new Error(`--seed accepts only "demo"\n${USAGE}`);
@@ -85,13 +99,17 @@ async function main(): Promise<void> {
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const host = values.host.includes(':') ? `[${values.host}]` : values.host;
   process.stdout.write(`http://${host}:${actualPort}/api/v1\n`);
+  let dns: ZoneDnsServer | undefined;
+  if (dnsPort !== undefined) {
+    dns = await startZoneDnsServer({ db, host: values.host, port: dnsPort, ttl: dnsTtl });
+    process.stdout.write(`dns://${host}:${dns.port}\n`);
+  }
 
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    app
-      .close()
+    Promise.all([app.close(), dns?.close()])
       .then(() => db.close())
       .then(() => process.exit(0))
       .catch(() => process.exit(1));

@@ -48,7 +48,8 @@ export function zoneOwns(db: ServiceDb, rawName: string): boolean {
   return hit !== undefined;
 }
 
-function nameExists(db: ServiceDb, name: string): boolean {
+/** True when `name` exists in the zone (records at or below it, a zone apex or a registered domain). */
+export function nameExists(db: ServiceDb, name: string): boolean {
   const hit = db
     .prepare<{ name: string }, { one: number }>(
       `SELECT 1 AS one FROM dns_records

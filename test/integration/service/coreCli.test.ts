@@ -1,6 +1,7 @@
 // `npm run service`: starts, prints its base URL, serves the seeded demo with the given token and sandbox
 // key, and exits cleanly on SIGTERM.
 import { spawn } from 'node:child_process';
+import { Resolver } from 'node:dns/promises';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ function waitForLine(proc: ChildProcess, pattern: RegExp, timeoutMs: number): Pr
 }
 
 describe('service cli', () => {
-  it('serves the demo with --token and --sandbox-key and stops on SIGTERM', async () => {
+  it('serves the demo with --token and --sandbox-key (and its zone on --dns-port) and stops on SIGTERM', async () => {
     child = spawn(
       process.execPath,
       [
@@ -55,10 +56,20 @@ describe('service cli', () => {
         TOKEN,
         '--sandbox-key',
         'k1',
+        '--dns-port',
+        '0',
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    const dnsLine = waitForLine(child, /^dns:\/\/127\.0\.0\.1:\d+$/, 60_000);
     const baseUrl = await waitForLine(child, /^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/, 60_000);
+
+    // --dns-port: the demo zone over real DNS, on the port it prints.
+    const resolver = new Resolver({ timeout: 2000, tries: 1 });
+    resolver.setServers([(await dnsLine).replace('dns://', '')]);
+    const dmarc = (await resolver.resolveTxt('_dmarc.acme.example')).map((s) => s.join(''));
+    expect(dmarc).toHaveLength(1);
+    expect(dmarc[0]).toMatch(/^v=DMARC1;/);
 
     const me = await fetch(`${baseUrl}/auth/me`, { headers: { 'x-api-token': TOKEN } });
     expect(me.status).toBe(200);
