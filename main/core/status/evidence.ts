@@ -1,0 +1,69 @@
+import type { Protocol } from '../signals/primitives.ts';
+
+/**
+ * Evidence: what one source observed about one protocol's record, and when. The status model takes a plain
+ * list of these from any number of sources and lets the newest fact win, so the sources never need to know
+ * about each other.
+ *
+ * How to add a source (e.g. a direct DNS watch answering "DNS, 2 min ago"):
+ *   1. add its name to EVIDENCE_SOURCES below with the words people read on hover ("DNS") and a rank
+ *      (used only to break a tie between two facts observed at the same instant: the higher rank is shown);
+ *   2. turn what it observed into ProtocolEvidence items — `finding` says how much it knows: a full check
+ *      is `valid`, `invalid` or `absent`; a presence-only signal is `published` or `absent`; a pass flag
+ *      without the reason is `not_passing` — with `at` the time of the observation on the same clock as the
+ *      other sources (the service's, i.e. real UTC) and `record` when it carries the record's text;
+ *   3. push them into the list the mirror hands to the model (main/core/mirror/statusEvidence.ts collects
+ *      the stored sources for one domain or the whole portfolio in a few queries).
+ * Nothing else changes: protocolStatus() merges findings by time whatever their source.
+ */
+export const EVIDENCE_SOURCES = {
+  /** The service's health snapshot: its scan's pass flag per protocol (and the DMARC record). */
+  service_scan: { label: 'service scan', rank: 1 },
+  /** The service's DNS current status: whether each record is published, since its last change. */
+  dns_status: { label: 'service DNS status', rank: 2 },
+  /** A DNS change event (connected / disconnected) from the service's timeline. */
+  dns_event: { label: 'DNS change event', rank: 3 },
+} as const satisfies Record<string, { label: string; rank: number }>;
+
+/** Name of an evidence source. */
+export type EvidenceSource = keyof typeof EVIDENCE_SOURCES;
+
+/**
+ * What an observation says about a record:
+ * - valid: published and passing; invalid: published but failing the protocol's checks;
+ * - absent: no record published (never set up, or removed);
+ * - published: a record is published, validity not known (a "connected" event);
+ * - not_passing: does not pass, cause not known (a scan's false flag: absent or invalid).
+ */
+export type Finding = 'valid' | 'invalid' | 'absent' | 'published' | 'not_passing';
+
+/** One observation of one protocol. */
+export interface ProtocolEvidence {
+  protocol: Protocol;
+  source: EvidenceSource;
+  /** When it was observed (ISO, the service's clock). */
+  at: string;
+  finding: Finding;
+  /** The record's text as observed (null: observed absent); left out when the source does not carry it. */
+  record?: string | null;
+}
+
+/** Where a fact came from and when, for "service scan, 14:02" on hover. */
+export interface EvidenceRef {
+  source: EvidenceSource;
+  /** The source in words. */
+  label: string;
+  at: string;
+}
+
+/** The reference to show for one piece of evidence. */
+export function evidenceRef(e: Pick<ProtocolEvidence, 'source' | 'at'>): EvidenceRef {
+  return { source: e.source, label: EVIDENCE_SOURCES[e.source].label, at: e.at };
+}
+
+/** Orders evidence oldest first; at the same instant the lower rank first (so the higher rank is "newest"). */
+export function byObservation(a: ProtocolEvidence, b: ProtocolEvidence): number {
+  return (
+    Date.parse(a.at) - Date.parse(b.at) || EVIDENCE_SOURCES[a.source].rank - EVIDENCE_SOURCES[b.source].rank
+  );
+}
