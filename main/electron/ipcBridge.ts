@@ -1,5 +1,6 @@
 import type { BridgeMethods } from '../../shared/bridge/contract.ts';
 import type { BridgeEvent } from '../../shared/bridge/events.ts';
+import { plainDataProblem } from '../../shared/bridge/messageLimit.ts';
 import { CALL_CHANNEL } from '../../shared/bridge/methodNames.ts';
 import { createBridgeDispatcher, type BridgeReply } from '../../shared/bridge/serve.ts';
 import { isAppUrl } from './appIdentity.ts';
@@ -34,6 +35,11 @@ const REFUSED: BridgeReply = {
   error: { code: 'forbidden', message: 'This page may not use the Authwatch bridge.' },
 };
 
+const INTERNAL_ERROR: BridgeReply = {
+  ok: false,
+  error: { code: 'internal_error', message: 'Authwatch could not answer this call.' },
+};
+
 /**
  * Serves the bridge on CALL_CHANNEL: the caller is checked, then the shared dispatcher rejects unknown
  * methods and validates arguments and results with the contract's schemas. Returns the unregister function.
@@ -49,11 +55,22 @@ export function serveBridgeOverIpc(options: {
     options.onInternalError?.(method, error.message),
   );
   options.ipcMain.handle(CALL_CHANNEL, async (event, method, args) => {
-    if (!isTrustedCaller(event, options.webContents())) {
-      options.onRefused?.(event.senderFrame?.url ?? null);
-      return REFUSED;
+    // Whatever a page sends, it gets an answer: never an exception out of the handler.
+    try {
+      if (!isTrustedCaller(event, options.webContents())) {
+        options.onRefused?.(event.senderFrame?.url ?? null);
+        return REFUSED;
+      }
+      const problem = plainDataProblem([method, args]);
+      if (problem) return { ok: false, error: problem } satisfies BridgeReply;
+      return await dispatch(method, args);
+    } catch (error) {
+      options.onInternalError?.(
+        typeof method === 'string' ? method.slice(0, 60) : '?',
+        error instanceof Error ? error.message : 'unexpected error',
+      );
+      return INTERNAL_ERROR;
     }
-    return dispatch(method, args);
   });
   return () => options.ipcMain.removeHandler(CALL_CHANNEL);
 }

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { BridgeMethods } from '../../shared/bridge/contract.ts';
 import type { BridgeEvent } from '../../shared/bridge/events.ts';
+import { MAX_BRIDGE_MESSAGE_BYTES } from '../../shared/bridge/messageLimit.ts';
 import { createBridgeDispatcher } from '../../shared/bridge/serve.ts';
 import { cookieValue, newSecret, secretMatches } from './secret.ts';
 import { readRendererFile, rendererContentSecurityPolicy } from '../core/app/rendererFiles.ts';
@@ -33,7 +34,13 @@ export interface RunningHost {
 }
 
 const COOKIE = 'authwatch_session';
-const MAX_MESSAGE_BYTES = 1 << 20;
+const INTERNAL_ERROR = {
+  ok: false,
+  error: { code: 'internal_error', message: 'Authwatch could not answer.' },
+};
+
+/** A call's id: what the page matches the answer with. */
+const isCallId = (id: unknown): id is number => typeof id === 'number' && Number.isSafeInteger(id);
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer) {
   res.writeHead(status, {
@@ -103,8 +110,10 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
 
   const sockets = new Set<WebSocket>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_MESSAGE_BYTES });
   server.on('upgrade', (req, socket, head) => {
+    // The HTTP server stops watching an upgrading socket's errors: a reset here must not end the process.
+    socket.on('error', () => socket.destroy());
     const ok =
       req.url === '/bridge' &&
       req.headers.host === hostHeader &&
@@ -117,27 +126,43 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
+      // A frame the WebSocket layer refuses (too large, invalid UTF-8, reserved bits, bad opcode) closes
+      // this one connection with its close code; without a listener the 'error' would end the process.
+      ws.on('error', (error) => options.log?.(`bridge: closed a connection: ${error.message}`));
       options.onConnect?.();
-      ws.on('message', (raw) => {
-        let message: { id?: unknown; method?: unknown; args?: unknown };
+      ws.on('message', (raw, isBinary) => {
         try {
-          message = JSON.parse(String(raw)) as typeof message;
-        } catch {
-          return ws.send(
-            JSON.stringify({
-              id: null,
-              reply: { ok: false, error: { code: 'bad_message', message: 'not JSON' } },
-            }),
-          );
+          receive(ws, raw, isBinary);
+        } catch (error) {
+          options.log?.(`bridge: ${(error as Error).message}`);
+          ws.close(1011, 'internal error');
         }
-        if (typeof message !== 'object' || message === null || typeof message.id !== 'number') return;
-        const id = message.id;
-        void dispatch(message.method, message.args).then((reply) => {
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, reply }));
-        });
       });
     });
   });
+
+  /** One message from a window: a call with a numeric id, answered under that id; anything else closes. */
+  const receive = (ws: WebSocket, raw: RawData, isBinary: boolean) => {
+    if (isBinary) return ws.close(1003, 'the bridge takes text messages');
+    let message: unknown;
+    try {
+      message = JSON.parse(String(raw));
+    } catch {
+      return ws.close(1008, 'a bridge message must be JSON');
+    }
+    const id = (message as { id?: unknown } | null)?.id;
+    if (typeof message !== 'object' || message === null || Array.isArray(message) || !isCallId(id))
+      return ws.close(1008, 'a bridge call needs a numeric id');
+    const { method, args } = message as { method?: unknown; args?: unknown };
+    void dispatch(method, args)
+      .then((reply) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, reply }));
+      })
+      .catch((error: unknown) => {
+        options.log?.(`bridge: ${(error as Error).message}`);
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, reply: INTERNAL_ERROR }));
+      });
+  };
 
   const unsubscribe = options.subscribe((event) => {
     const text = JSON.stringify({ event: event.event, payload: event.payload });
@@ -148,6 +173,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     server.once('error', fail);
     server.listen(options.port ?? 0, '127.0.0.1', () => done());
   });
+  // Once listening, an error of the server is logged, never thrown out of the process.
+  server.on('error', (error) => options.log?.(`host: ${error.message}`));
   const { port } = server.address() as AddressInfo;
   hostHeader = `127.0.0.1:${port}`;
   origin = `http://${hostHeader}`;

@@ -39,7 +39,8 @@ export function createBridgeDispatcher(
         ok: false,
         error: {
           code: 'unknown_method',
-          message: `“${String(method).slice(0, 60)}” is not a bridge method.`,
+          // Not String(method): an object whose toString is not a function would throw here.
+          message: `“${typeof method === 'string' ? method.slice(0, 60) : typeof method}” is not a bridge method.`,
         },
       };
     }

@@ -1,6 +1,6 @@
 import type { BridgeApi } from '../../../shared/bridge/contract.ts';
 import { createBridgeClient } from '../../../shared/bridge/remote.ts';
-import { webSocketTransport } from '../../../shared/bridge/wsTransport.ts';
+import { webSocketTransport, type HostLinkStatus } from '../../../shared/bridge/wsTransport.ts';
 
 declare global {
   interface Window {
@@ -12,13 +12,29 @@ declare global {
 /** Which shell the renderer runs in: Electron (native notifications) or the browser host. */
 export type ShellKind = 'electron' | 'browser';
 
-/** Whether the browser host itself answers (the service may still be offline). */
-export const hostLink = $state({ connected: true });
+/**
+ * Whether the browser host itself answers (the service may still be offline), why the connection last
+ * ended, and whether it came back after a loss (the page says so for a while).
+ */
+export const hostLink = $state<{ connected: boolean; reason: string | null; reconnected: boolean }>({
+  connected: true,
+  reason: null,
+  reconnected: false,
+});
+
+let calmTimer: ReturnType<typeof setTimeout> | undefined;
+function onHostStatus(status: HostLinkStatus): void {
+  hostLink.reconnected = status.connected && status.reason !== null;
+  hostLink.connected = status.connected;
+  hostLink.reason = status.reason;
+  clearTimeout(calmTimer);
+  if (hostLink.reconnected) calmTimer = setTimeout(() => (hostLink.reconnected = false), 8_000);
+}
 
 function connect(): { api: BridgeApi; shell: ShellKind } {
   if (window.authwatch) return { api: window.authwatch, shell: 'electron' };
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/bridge`;
-  const api = createBridgeClient(webSocketTransport(url, (connected) => (hostLink.connected = connected)));
+  const api = createBridgeClient(webSocketTransport(url, onHostStatus));
   return { api, shell: 'browser' };
 }
 

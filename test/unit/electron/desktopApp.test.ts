@@ -170,6 +170,45 @@ describe('Electron main (fake electron)', () => {
     expect(JSON.stringify(token)).not.toContain('tk_9zq');
   });
 
+  it('answers malformed and oversized IPC calls with an error, never an exception', async () => {
+    // What structured cloning lets a page send: objects of any shape, Maps, cycles, very long strings.
+    const noString = { toString: 1, valueOf: 1 };
+    expect(await e.callBridge(noString, undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_method' },
+    });
+    const cyclic: Record<string, unknown> = { until: null };
+    cyclic.self = cyclic;
+    expect(await e.callBridge('pauseNotifications', cyclic)).toMatchObject({
+      ok: false,
+      error: { code: 'not_plain' },
+    });
+    expect(await e.callBridge('listAlerts', new Map([['open', true]]))).toMatchObject({
+      ok: false,
+      error: { code: 'not_plain' },
+    });
+    expect(await e.callBridge('listAlerts', { open: true, n: 10n })).toMatchObject({
+      ok: false,
+      error: { code: 'not_plain' },
+    });
+    const huge = await e.callBridge('edit', {
+      operation: 'createBimi',
+      accountId: 1,
+      body: { svg_content: 'é'.repeat(4_500_000) },
+    });
+    expect(huge).toMatchObject({ ok: false, error: { code: 'too_large' } });
+    expect((huge as { error: { message: string } }).error.message).toMatch(/accepts up to 8\.0 MB/);
+    // The largest write the contract allows still reaches the facade (no account 1 here).
+    const largest = await e.callBridge('edit', {
+      operation: 'createBimi',
+      accountId: 1,
+      body: { svg_content: '\u0001'.repeat(524_288), vmc_pem: '\u0001'.repeat(65_536) },
+    });
+    expect(largest).toMatchObject({ ok: false });
+    expect((largest as { error: { code: string } }).error.code).not.toMatch(/too_large|not_plain/);
+    expect(await e.callBridge('getSettings', undefined)).toMatchObject({ ok: true });
+  });
+
   it('forwards facade events to the window as bridge events', async () => {
     win().webContents.sent.length = 0;
     await e.callBridge('updateSettings', { alerts: { scoreStep: 2 } });
