@@ -14,6 +14,7 @@ import { cronScheduler } from './sync/scheduler.ts';
 
 export { AuthwatchError } from './app/authwatchError.ts';
 export type { Notifier } from './app/notificationDelivery.ts';
+export { notificationText } from './alerts/notificationWords.ts';
 export type { AuthwatchEvent, AuthwatchOptions, ShellHooks } from './app/wiring.ts';
 export type { EditOperationInfo, EditResult, Settings, SyncStatus } from '../../shared/bridge/results.ts';
 

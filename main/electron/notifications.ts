@@ -1,5 +1,5 @@
 import type { Alert } from '../../shared/bridge/results.ts';
-import type { Notifier } from '../core/app.ts';
+import { notificationText, type Notifier } from '../core/app.ts';
 
 /** The part of Electron's Notification class we use. */
 export interface NotificationLike {
@@ -15,24 +15,6 @@ export interface NotificationClass {
 /** Where a click on an alert's notification takes the window: its domain, else the alert list. */
 export function alertRoute(alert: Pick<Alert, 'accountId' | 'domainId'>): string {
   return alert.domainId !== null ? `#/domain/${alert.accountId}/${alert.domainId}` : '#/alerts';
-}
-
-const defaultWhen = (iso: string) =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-
-/**
- * "acme.example — SPF record disconnected" and "<when>: <what changed>". The domain leads the title because
- * it is what the user scans a stack of notifications for; the rule's title loses its "of acme.example".
- */
-export function notificationText(
-  alert: Pick<Alert, 'fqdn' | 'title' | 'body' | 'firstSeenAt'>,
-  formatWhen: (iso: string) => string = defaultWhen,
-): { title: string; body: string } {
-  const { fqdn } = alert;
-  const title = fqdn
-    ? `${fqdn} — ${alert.title.replace(` of ${fqdn}`, '').replace(` as ${fqdn}`, '')}`
-    : alert.title;
-  return { title, body: `${formatWhen(alert.firstSeenAt)}: ${alert.body}` };
 }
 
 /**

@@ -1,16 +1,8 @@
 /** Formatting in the user's locale: numbers with separators, dates with the time zone, ages in words. */
+import { absoluteTime, relativeTime } from '../../../shared/time/timeWords.ts';
+
 const numberFormat = new Intl.NumberFormat(undefined);
-// dateStyle cannot be combined with timeZoneName, so the fields are spelled out.
-const exactFormat = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
 const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'long' });
 
 /** 12,345 (— for none). */
 export function num(value: number | null | undefined): string {
@@ -22,11 +14,10 @@ export function pct(value: number | null | undefined, digits = 1): string {
   return value === null || value === undefined || Number.isNaN(value) ? '—' : `${value.toFixed(digits)} %`;
 }
 
-/** "Nov 24, 2026, 2:02 PM UTC" — the exact time, for tooltips and tables. */
+/** "Nov 24, 2026, 2:02 PM UTC" — the exact local time with its zone (shared/time, the one format). */
 export function exact(iso: string | null | undefined): string {
   if (!iso) return 'never';
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : exactFormat.format(t);
+  return absoluteTime(iso);
 }
 
 /** A calendar day of the interface (YYYY-MM-DD, UTC) as "Nov 24, 2026". */
@@ -35,18 +26,9 @@ export function day(date: string): string {
   return Number.isNaN(t) ? date : dayFormat.format(t);
 }
 
-/** "3 min ago", "in 2 h", "just now" — how old a piece of data is. */
+/** "3 minutes ago", "in 2 hours", "just now" — how old a piece of data is (shared/time, the one format). */
 export function ago(iso: string | null | undefined, now = Date.now()): string {
-  if (!iso) return 'never';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const seconds = Math.round((t - now) / 1000);
-  const abs = Math.abs(seconds);
-  if (abs < 45) return 'just now';
-  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 86_400 * 45) return relative.format(Math.round(seconds / 86_400), 'day');
-  return relative.format(Math.round(seconds / (86_400 * 30)), 'month');
+  return iso ? relativeTime(iso, now) : 'never';
 }
 
 /** A duration in words: "17 min", "2.5 h", "3 days". */

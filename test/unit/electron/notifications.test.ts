@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../../shared/bridge/results.ts';
-import { alertRoute, desktopNotifier, notificationText } from '../../../main/electron/notifications.ts';
+import { alertRoute, desktopNotifier } from '../../../main/electron/notifications.ts';
 import { createFakeElectron } from '../../support/fakeElectron.ts';
 
 // Only the fields a notification reads matter here; the cast keeps this test independent of newer ones.
@@ -25,15 +25,6 @@ const alert = {
 } as Alert;
 
 describe('desktop notifications', () => {
-  it('titles by domain first and says when and what changed', () => {
-    expect(notificationText(alert, () => '15 Jun 2026, 12:00')).toEqual({
-      title: 'acme.example — SPF record disconnected',
-      body: '15 Jun 2026, 12:00: The SPF record of acme.example is no longer connected (reported by the guard scan at 2026-06-15T11:58:00Z).',
-    });
-    const account = { ...alert, fqdn: null, domainId: null, title: 'API token of Acme is not accepted' };
-    expect(notificationText(account, () => 'now').title).toBe('API token of Acme is not accepted');
-  });
-
   it('keeps each notification referenced until closed, and a click opens the alert’s domain', async () => {
     const e = createFakeElectron({ userData: '/nonexistent' });
     const opened: string[] = [];

@@ -46,7 +46,8 @@ export const protocolDisconnected: AlertRuleFn<ProtocolReading | null, ProtocolR
       dedupeKey: key,
       domain,
       title: `${label} record of ${domain.fqdn} disconnected`,
-      body: `The ${label} record of ${domain.fqdn} is no longer connected (reported by ${seenBy} at ${now.at}).`,
+      // No clock time in the text: it is stored, and every surface shows the alert's times in the one format.
+      body: `The ${label} record of ${domain.fqdn} is no longer connected (reported by ${seenBy}).`,
       // An open episode keeps the time it started; the restore rule compares against it.
       details: open?.details ?? { protocol, disconnectedAt: now.at, source: next.source },
     });

@@ -2,6 +2,7 @@ import { PROTOCOLS } from '../../signals/primitives.ts';
 import { disconnectedKey, restoredKey } from '../keys.ts';
 import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../protocolReading.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
+import { durationWords } from '../../../../shared/time/timeWords.ts';
 
 /**
  * protocol_restored: when a signal observes a protocol connected after its open disconnected episode began
@@ -41,7 +42,7 @@ export const protocolRestored: AlertRuleFn<ProtocolReading | null, ProtocolReadi
         dedupeKey: restoredKey(ctx.accountId, domain.fqdn, protocol, open.id),
         domain,
         title: `${label} record of ${domain.fqdn} connected again`,
-        body: `The ${label} record of ${domain.fqdn} is connected again (seen at ${now.at}; disconnected since ${since}).`,
+        body: `The ${label} record of ${domain.fqdn} is connected again, after ${durationWords(Date.parse(now.at) - Date.parse(since))} disconnected.`,
         details: { protocol, restoredAt: now.at, disconnectedAt: since, episodeId: open.id },
         notice: true,
       },

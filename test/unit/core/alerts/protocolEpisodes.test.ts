@@ -234,6 +234,10 @@ describe('protocol_restored', () => {
       title: 'SPF record of example.com connected again',
       resolvedAt: '2025-03-01T09:15:00.000Z',
     });
+    // The stored text carries no clock time (it would read wrong in another zone): the outage's length.
+    expect(up.alerts[0]!.body).toBe(
+      'The SPF record of example.com is connected again, after 40 minutes disconnected.',
+    );
     // Seeing it connected again later changes nothing.
     const later = write(mirror, accountId, 'health', health('2025-03-01T09:30:00Z'), '2025-03-01T09:31:00Z');
     expect(later.alerts).toEqual([]);
