@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as args from './args.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
+import { incidentSchema, listIncidentsArgs } from './incidents.ts';
 import {
   accountIdentitySchema,
   accountViewSchema,
@@ -33,6 +34,7 @@ export const BRIDGE_METHODS = {
   domainDetail: { args: args.domainRef, result: domainDetailSchema.nullable() },
   history: { args: args.historyArgs, result: historyResultSchema },
   listAlerts: { args: args.listAlertsArgs, result: z.array(alertSchema) },
+  listIncidents: { args: listIncidentsArgs, result: z.array(incidentSchema) },
   acknowledgeAlerts: { args: args.acknowledgeArgs, result: z.object({ acknowledged: z.number() }) },
   snoozeAlert: { args: args.snoozeArgs, result: alertSchema },
   muteDomain: { args: args.muteArgs, result: z.object({ muted: z.literal(true) }) },

@@ -7,6 +7,7 @@ export const METHOD_NAMES = [
   'domainDetail',
   'history',
   'listAlerts',
+  'listIncidents',
   'acknowledgeAlerts',
   'snoozeAlert',
   'muteDomain',

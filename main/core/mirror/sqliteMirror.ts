@@ -11,6 +11,8 @@ import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts
 import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
 import { PanelStore, type StoredPanel } from './panelStore.ts';
+import { recordObservations, type RecordObservation } from './recordObservations.ts';
+import type { Protocol } from '../signals/primitives.ts';
 import { ReadQueries } from './readQueries.ts';
 import {
   dnsReading,
@@ -326,6 +328,11 @@ export class SqliteMirror implements Mirror {
 
   listAlerts(query: ListAlertsQuery = {}): Alert[] {
     return this.alertStore.list(query);
+  }
+
+  recordObservations(accountId: number, domainId: number, protocol: Protocol): RecordObservation[] {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? recordObservations(this.db, domain.pk, protocol) : [];
   }
 
   getAlert(id: number): Alert | null {

@@ -1,6 +1,7 @@
 import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
+import type { RecordObservation } from './recordObservations.ts';
 
 export type { AccountAlertKind } from '../alerts/types.ts';
 
@@ -359,6 +360,8 @@ export interface Mirror {
 
   /** Alerts, newest first. */
   listAlerts(query?: ListAlertsQuery): Alert[];
+  /** Every value of a domain's protocol record the mirror holds, oldest first (for a DNS alert's before/after). */
+  recordObservations(accountId: number, domainId: number, protocol: Protocol): RecordObservation[];
   /** One alert by id, or null. */
   getAlert(id: number): Alert | null;
   /** Mark alerts as seen by the user: they are not (or no longer) notified. */

@@ -1,5 +1,8 @@
 import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
+import { listIncidentsArgs } from '../../../../shared/bridge/incidents.ts';
+import { filterIncidents, groupIncidents } from '../../alerts/incidents.ts';
+import { withRecordChanges } from '../../alerts/recordChange.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
 import { requireDomain } from '../requireDomain.ts';
@@ -7,7 +10,7 @@ import type { Wiring } from '../wiring.ts';
 
 type AlertMethods = Pick<
   BridgeMethods,
-  'listAlerts' | 'acknowledgeAlerts' | 'snoozeAlert' | 'muteDomain' | 'unmuteDomain'
+  'listAlerts' | 'listIncidents' | 'acknowledgeAlerts' | 'snoozeAlert' | 'muteDomain' | 'unmuteDomain'
 >;
 
 /** The alert inbox: list, acknowledge, snooze, mute a domain. */
@@ -18,6 +21,21 @@ export function alertMethods(w: Wiring): AlertMethods {
       guard(() => {
         const p = parse(args.listAlertsArgs, a) ?? {};
         return mirror.listAlerts(p);
+      }),
+
+    listIncidents: (a) =>
+      guard(() => {
+        const p = parse(listIncidentsArgs, a) ?? {};
+        // Grouping looks at every alert of the scope (a filter keeps or drops whole incidents).
+        const alerts = mirror.listAlerts({
+          ...(p.accountId !== undefined ? { accountId: p.accountId } : {}),
+          ...(p.domainId !== undefined ? { domainId: p.domainId } : {}),
+          limit: 10_000,
+        });
+        const incidents = filterIncidents(groupIncidents(alerts), p).slice(0, p.limit ?? 10_000);
+        return withRecordChanges(incidents, (alert, protocol) =>
+          alert.domainId === null ? [] : mirror.recordObservations(alert.accountId, alert.domainId, protocol),
+        );
       }),
 
     acknowledgeAlerts: (a) =>

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { filterIncidents, groupIncidents, incidentTitle } from '../../../../main/core/alerts/incidents.ts';
+import type { Alert } from '../../../../main/core/mirror/types.ts';
+import { health, mirrorWithDomain, score, source, failedSources, write } from '../mirror/payloads.ts';
+
+let nextId = 1;
+/** An alert as the mirror lists it; only what grouping reads varies. */
+function alert(over: Partial<Alert> & Pick<Alert, 'rule' | 'firstSeenAt'>): Alert {
+  return {
+    id: nextId++,
+    accountId: 1,
+    severity: 'critical',
+    domainId: 10,
+    fqdn: 'acme.example',
+    title: `${over.rule} alert`,
+    body: '',
+    dedupeKey: `k${nextId}`,
+    lastSeenAt: over.firstSeenAt,
+    resolvedAt: null,
+    acknowledgedAt: null,
+    snoozedUntil: null,
+    deliveredAt: null,
+    suppressed: null,
+    endReason: null,
+    endedAt: null,
+    details: {},
+    ...over,
+  };
+}
+const disconnected = (protocol: string, at: string, over: Partial<Alert> = {}) =>
+  alert({
+    rule: 'protocol_disconnected',
+    firstSeenAt: at,
+    details: { protocol, disconnectedAt: at },
+    ...over,
+  });
+
+describe('incidents', () => {
+  it('SPF and DMARC disconnected in one pass are one incident with both alerts, titled in words', () => {
+    const spf = disconnected('spf', '2026-11-26T10:00:00Z', {
+      title: 'SPF record of acme.example disconnected',
+    });
+    const dmarc = disconnected('dmarc', '2026-11-26T10:00:00Z');
+    const [incident, ...rest] = groupIncidents([spf, dmarc]);
+    expect(rest).toEqual([]);
+    expect(incident!.alerts.map((a) => a.id)).toEqual([spf.id, dmarc.id]);
+    expect(incident!.title).toBe('SPF and DMARC disconnected');
+    expect(incident).toMatchObject({ severity: 'critical', open: true, fqdn: 'acme.example', id: spf.id });
+  });
+
+  it('the same change seen by two signals minutes apart is still one incident; hours apart it is two', () => {
+    const a = disconnected('dmarc', '2026-11-26T10:00:00Z');
+    const b = disconnected('spf', '2026-11-26T10:12:00Z');
+    const c = disconnected('bimi', '2026-11-26T13:00:00Z', { severity: 'warning' });
+    const incidents = groupIncidents([c, b, a]);
+    expect(incidents.map((i) => i.alerts.map((x) => x.id))).toEqual([[a.id, b.id], [c.id]]);
+  });
+
+  it('other domains and other accounts never share an incident', () => {
+    const a = disconnected('spf', '2026-11-26T10:00:00Z');
+    const b = disconnected('spf', '2026-11-26T10:00:00Z', { domainId: 11, fqdn: 'other.example' });
+    const c = disconnected('spf', '2026-11-26T10:00:00Z', { accountId: 2 });
+    expect(groupIncidents([a, b, c])).toHaveLength(3);
+  });
+
+  it('a threat and the score drop it caused hours later are one incident, named by both', () => {
+    const threat = alert({
+      rule: 'threat_source_appeared',
+      firstSeenAt: '2026-11-26T10:00:00Z',
+      details: { sourceName: 'evil.example' },
+    });
+    const drop = alert({
+      rule: 'score_dropped',
+      severity: 'warning',
+      firstSeenAt: '2026-11-26T13:00:00Z',
+      details: { scoreBefore: 8.1, scoreNow: 6.9 },
+    });
+    const [incident, ...rest] = groupIncidents([threat, drop]);
+    expect(rest).toEqual([]);
+    expect(incident!.title).toBe('Registered threat evil.example sending; score dropped from 8.1 to 6.9');
+    // Once the threat's episode had ended, a later drop is news of its own.
+    const ended = { ...threat, resolvedAt: '2026-11-26T11:00:00Z' };
+    expect(groupIncidents([ended, drop])).toHaveLength(2);
+  });
+
+  it('a repair joins the outage it ends, and a new outage after it is a new incident', () => {
+    const down = disconnected('spf', '2026-11-26T09:00:00Z', { resolvedAt: '2026-11-26T11:00:00Z' });
+    const up = alert({
+      rule: 'protocol_restored',
+      severity: 'info',
+      firstSeenAt: '2026-11-26T11:00:00Z',
+      resolvedAt: '2026-11-26T11:00:00Z',
+      details: { protocol: 'spf', episodeId: down.id },
+    });
+    const again = disconnected('dmarc', '2026-11-26T11:05:00Z');
+    const incidents = groupIncidents([down, up, again]);
+    expect(incidents.map((i) => i.alerts.map((x) => x.id))).toEqual([[again.id], [down.id, up.id]]);
+    expect(incidents[1]).toMatchObject({ open: false, title: 'SPF disconnected; SPF connected again' });
+  });
+
+  it('lists open incidents first, criticals first, and criticals first inside an incident', () => {
+    const info = alert({
+      rule: 'health_regressed',
+      severity: 'warning',
+      firstSeenAt: '2026-11-26T12:00:00Z',
+    });
+    const crit = disconnected('spf', '2026-11-26T12:05:00Z');
+    const other = disconnected('dmarc', '2026-11-26T08:00:00Z', { domainId: 12, fqdn: 'b.example' });
+    const closed = disconnected('spf', '2026-11-26T14:00:00Z', {
+      domainId: 13,
+      fqdn: 'c.example',
+      resolvedAt: '2026-11-26T14:30:00Z',
+    });
+    const warn = alert({
+      rule: 'score_dropped',
+      severity: 'warning',
+      firstSeenAt: '2026-11-26T13:00:00Z',
+      domainId: 14,
+      fqdn: 'd.example',
+    });
+    const incidents = groupIncidents([info, crit, other, closed, warn]);
+    expect(incidents.map((i) => [i.fqdn, i.severity, i.open])).toEqual([
+      ['acme.example', 'critical', true],
+      ['b.example', 'critical', true],
+      ['d.example', 'warning', true],
+      ['c.example', 'critical', false],
+    ]);
+    expect(incidents[0]!.alerts.map((a) => a.id)).toEqual([crit.id, info.id]);
+  });
+
+  it('a single alert keeps its own title', () => {
+    const a = disconnected('spf', '2026-11-26T10:00:00Z', {
+      title: 'SPF record of acme.example disconnected',
+    });
+    expect(incidentTitle([a])).toBe('SPF record of acme.example disconnected');
+  });
+
+  it('filters whole incidents by state, rule, severity and domain', () => {
+    const a = disconnected('spf', '2026-11-26T10:00:00Z');
+    const b = alert({ rule: 'score_dropped', severity: 'warning', firstSeenAt: '2026-11-26T10:01:00Z' });
+    const c = disconnected('dmarc', '2026-11-20T10:00:00Z', {
+      domainId: 12,
+      fqdn: 'b.example',
+      resolvedAt: '2026-11-21T10:00:00Z',
+    });
+    const all = groupIncidents([a, b, c]);
+    expect(filterIncidents(all, {}).map((i) => i.fqdn)).toEqual(['acme.example']);
+    expect(filterIncidents(all, { state: 'resolved' }).map((i) => i.fqdn)).toEqual(['b.example']);
+    expect(filterIncidents(all, { state: 'all', rule: 'score_dropped' }).map((i) => i.fqdn)).toEqual([
+      'acme.example',
+    ]);
+    expect(filterIncidents(all, { state: 'all', severity: 'warning' })).toEqual([]);
+    expect(filterIncidents(all, { state: 'all', domain: 'B.EX' }).map((i) => i.fqdn)).toEqual(['b.example']);
+  });
+});
+
+describe('incidents from the mirror', () => {
+  it('a health scan that loses DMARC and SPF, then the score drop, make one incident', () => {
+    const { mirror, accountId } = mirrorWithDomain();
+    write(mirror, accountId, 'health', health('2026-11-26T08:00:00Z'), '2026-11-26T08:01:00Z');
+    write(mirror, accountId, 'security_score', score(8.4, '2026-11-26T08:00:00Z'), '2026-11-26T08:01:00Z');
+    write(
+      mirror,
+      accountId,
+      'failed_sources',
+      failedSources(source('ok.example', false)),
+      '2026-11-26T08:01:00Z',
+    );
+    const lost = write(
+      mirror,
+      accountId,
+      'health',
+      health('2026-11-26T10:00:00Z', { dmarc: false, spf: false }, 'At Risk'),
+      '2026-11-26T10:01:00Z',
+    );
+    expect(lost.alerts.map((a) => a.rule).sort()).toEqual([
+      'health_regressed',
+      'protocol_disconnected',
+      'protocol_disconnected',
+    ]);
+    write(mirror, accountId, 'security_score', score(6.1, '2026-11-26T10:30:00Z'), '2026-11-26T10:31:00Z');
+    const incidents = groupIncidents(mirror.listAlerts());
+    expect(incidents).toHaveLength(1);
+    expect(incidents[0]!.alerts.map((a) => a.rule)).toEqual([
+      'protocol_disconnected',
+      'protocol_disconnected',
+      'health_regressed',
+      'score_dropped',
+    ]);
+    expect(incidents[0]!.title).toBe(
+      'DMARC and SPF disconnected; health regressed; score dropped from 8.4 to 6.1',
+    );
+  });
+});
