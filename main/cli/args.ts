@@ -1,6 +1,7 @@
 import { defaultDbPath } from '../core/mirror/defaultPath.ts';
 import { parseArgs } from 'node:util';
 import { PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
+import { CHANNELS_USAGE, parseChannelsArgs, type ChannelsCommand } from './channelArgs.ts';
 
 /** Raised for a command line we cannot run; the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {
@@ -23,6 +24,7 @@ export type Command =
   | ({ name: 'status'; json: boolean } & CommonOptions)
   | ({ name: 'alerts'; json: boolean; open: boolean } & CommonOptions)
   | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
+  | ChannelsCommand
   | { name: 'help' };
 
 const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
@@ -36,6 +38,7 @@ Commands:
   status [--json]           accounts, sync freshness, effective periods and errors
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
+${CHANNELS_USAGE}
 
 Options:
   --db FILE        mirror database (default $AUTHWATCH_DB or ~/.authwatch/mirror.db)
@@ -58,6 +61,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (argv.some((arg) => /^--?token(=|$)/i.test(arg) || /^--api-token(=|$)/i.test(arg))) {
     throw new UsageError(TOKEN_REFUSAL);
   }
+  // Subcommands with options of their own parse them themselves.
+  if (argv[0] === 'channels') return parseChannelsArgs(argv.slice(1), env);
   let parsed;
   try {
     parsed = parseArgs({

@@ -5,6 +5,7 @@ import { createApiClient } from '../../shared/api/client.ts';
 import { accountKey } from '../core/accounts/accountKey.ts';
 import { TOKEN_ENV_VAR } from '../core/accounts/envSecretStore.ts';
 import { headlessSecretStore } from '../core/accounts/headlessSecretStore.ts';
+import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
 import { parseIdentity } from '../core/accounts/identity.ts';
 import type { SecretStore } from '../core/accounts/secretStore.ts';
 import { createAuthwatch, type Authwatch, type Notifier } from '../core/app.ts';
@@ -71,6 +72,9 @@ export function openContext(
     secretStore: secrets,
     ...(extra.notifier ? { notifier: extra.notifier } : {}),
     ...(extra.scheduler ? { scheduler: extra.scheduler } : {}),
+    // Channel secrets: the keychain itself, then the variables the channels name (never AUTHWATCH_TOKEN,
+    // which the token store answers every key with).
+    delivery: { secretStore: keytarSecretStore(), env: io.env },
     logger: {
       info: () => undefined,
       warn: () => undefined,

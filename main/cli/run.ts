@@ -1,6 +1,7 @@
 import { AuthwatchError } from '../core/app.ts';
 import { parseCommandLine, USAGE, UsageError } from './args.ts';
 import { alerts } from './commands/alerts.ts';
+import { channels } from './commands/channels.ts';
 import { exportCommand } from './commands/export.ts';
 import { status } from './commands/status.ts';
 import { syncOnce, syncWatch } from './commands/sync.ts';
@@ -22,6 +23,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await alerts(command, io);
       case 'export':
         return await exportCommand(command, io);
+      case 'channels':
+        return await channels(command, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

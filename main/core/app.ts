@@ -10,7 +10,9 @@ import { syncMethods } from './app/methods/sync.ts';
 import { guard, parse } from './app/guard.ts';
 import { createWiring, type AuthwatchEvent, type AuthwatchOptions } from './app/wiring.ts';
 import { openExternalArgs } from '../../shared/bridge/args.ts';
-import { cronScheduler } from './sync/scheduler.ts';
+import { cronScheduler, type TickScheduler } from './sync/scheduler.ts';
+import type { ChannelService } from './delivery/channelService.ts';
+import type { OutboxSender, RoundResult } from './delivery/outboxSender.ts';
 
 export { AuthwatchError } from './app/authwatchError.ts';
 export type { Notifier } from './app/notificationDelivery.ts';
@@ -33,6 +35,12 @@ export interface Authwatch extends BridgeMethods {
   whenIdle(): Promise<void>;
   /** Delivers alerts waiting for a notifier (a shell calls it when a window becomes able to show them). */
   deliverPending(): Promise<void>;
+  /** Delivery channels (email, webhooks, Alertmanager): add, edit, test, remove. */
+  readonly channels: ChannelService;
+  /** Runs a sync pass with its deliveries held back, so they go out grouped (one message per channel). */
+  holdDeliveries<T>(work: Promise<T>): Promise<T>;
+  /** Sends what the outbox holds now, retrying for at most `timeoutMs`; resolves with what is left. */
+  flushDeliveries(timeoutMs: number): Promise<RoundResult>;
 }
 
 /** Creates the facade over a mirror and a secret store. Nothing runs until start() or a call. */
@@ -54,14 +62,24 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
       }),
     on: (listener) => w.subscribe(listener),
     start() {
-      w.engine.start(options.scheduler ?? cronScheduler());
+      w.engine.start(holdingScheduler(options.scheduler ?? cronScheduler(), w.delivery.outbox));
+      w.delivery.outbox.start();
     },
     async stop() {
       await w.engine.stop();
       await w.whenIdle();
+      await w.delivery.outbox.stop();
     },
+    channels: w.delivery.channels,
+    holdDeliveries: (work) => w.delivery.outbox.hold(work),
+    flushDeliveries: (timeoutMs) => w.delivery.outbox.flush(timeoutMs),
     whenIdle: () => w.whenIdle(),
     deliverPending: () => w.deliver(),
   };
   return facade;
+}
+
+/** Each scheduled tick is a pass whose alerts the outbox groups: deliveries wait until it ends. */
+function holdingScheduler(scheduler: TickScheduler, outbox: OutboxSender): TickScheduler {
+  return { start: (tick) => scheduler.start(() => outbox.hold(tick())) };
 }

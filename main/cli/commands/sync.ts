@@ -6,7 +6,7 @@ import {
   type AccountBlockReason,
 } from '../../core/sync/failurePolicy.ts';
 import type { CommonOptions } from '../args.ts';
-import { openContext, resolveSyncAccount, takeWriterLock } from '../context.ts';
+import { openContext, resolveSyncAccount, takeWriterLock, type CliContext } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
 import { formatDuration, progressPrinter } from '../progressPrinter.ts';
 
@@ -19,6 +19,21 @@ function terminalNotifier(io: CliIo) {
       io.stderr.write(`ALERT [${alert.severity}] ${where}${alert.title}\n`);
     },
   };
+}
+
+/** How long `sync --once` waits for its pass's deliveries before it exits. */
+export const ONCE_DELIVERY_WAIT_MS = 30_000;
+
+/** Sends what the pass raised (bounded); says what is still queued, which the next run sends. */
+async function deliverBeforeExit(app: CliContext['app'], io: CliIo): Promise<void> {
+  if (app.channels.list().length === 0) return;
+  const left = await app.flushDeliveries(ONCE_DELIVERY_WAIT_MS);
+  if (left.failed > 0 || left.held > 0)
+    io.stderr.write(
+      `authwatch: ${left.failed + left.held} deliveries still queued` +
+        `${left.held > 0 ? ` (${left.held} held by quiet hours)` : ''}; the next sync sends them ` +
+        '(authwatch channels list shows why).\n',
+    );
 }
 
 /** `authwatch sync --once`: fetches everything stale now; exit 1 when anything failed. */
@@ -38,10 +53,11 @@ async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number
     const stopProgress = progressPrinter(ctx.app, io, account.label);
     let results: PassResult[];
     try {
-      results = await ctx.app.syncNow({ accountId: account.id });
+      results = await ctx.app.holdDeliveries(ctx.app.syncNow({ accountId: account.id }));
     } finally {
       stopProgress();
     }
+    await deliverBeforeExit(ctx.app, io);
     const result = results[0]!;
     // What the pass did not get to is said, never passed off as synced.
     const heldBack = result.heldBack.length ? `${result.heldBack.length} not synced, ` : '';
@@ -85,6 +101,8 @@ async function syncWatchLocked(options: CommonOptions, io: CliIo): Promise<numbe
     const account = await resolveSyncAccount(ctx, options);
     const stopProgress = progressPrinter(ctx.app, io, account.label);
     const unsubscribe = ctx.app.on((event) => {
+      if (event.type === 'channel_state' && event.error)
+        io.stderr.write(`authwatch: channel “${event.channel}”: ${event.error} (kept queued; retrying)\n`);
       if (event.type === 'account_paused')
         io.stderr.write(`authwatch: “${account.label}” paused: ${event.message}\n`);
       if (event.type === 'sync_error')

@@ -22,6 +22,8 @@ export function toBridgeEvent(e: AuthwatchEvent): BridgeEvent | null {
       return checkedEvent('accounts', {});
     case 'connectivity':
       return checkedEvent('connectivity', e.state);
+    case 'channel_state':
+      return null;
     case 'progress':
     case 'sync_error':
     case 'account_paused':

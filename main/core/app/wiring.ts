@@ -7,6 +7,11 @@ import { syncSettingsSchema } from '../../../shared/bridge/args.ts';
 import type { Connectivity, SyncSettings } from '../../../shared/bridge/results.ts';
 import { AccountManager } from '../accounts/accountManager.ts';
 import type { SecretStore } from '../accounts/secretStore.ts';
+import {
+  createDeliveryRuntime,
+  type DeliveryOptions,
+  type DeliveryRuntime,
+} from '../delivery/deliveryRuntime.ts';
 import type { Alert, Mirror } from '../mirror/types.ts';
 import type { SyncLogger } from '../sync/accountSyncer.ts';
 import { budgetShape } from '../sync/budgetShape.ts';
@@ -39,6 +44,8 @@ export interface AuthwatchOptions {
   /** Deadline per HTTP attempt (default 15 s). */
   timeoutMs?: number;
   shell?: ShellHooks;
+  /** Channels beyond the window (email, webhooks, Alertmanager) and their outbox sender. */
+  delivery?: DeliveryOptions;
 }
 
 /** Everything the facade reports to shells. Plain JSON. */
@@ -49,7 +56,9 @@ export type AuthwatchEvent =
   | { type: 'alerts_changed'; accountId: number | null }
   | { type: 'settings_changed' }
   | { type: 'panel_changed'; accountId: number; domainId: number | null }
-  | { type: 'connectivity'; state: Connectivity };
+  | { type: 'connectivity'; state: Connectivity }
+  /** A channel delivered (error null) or failed to (error in words); it keeps the delivery queued. */
+  | { type: 'channel_state'; channel: string; error: string | null };
 
 const SYNC_SETTINGS_KEY = 'sync';
 const DEFAULT_SYNC_SETTINGS: SyncSettings = { ratePerMinute: 60, headroom: 6 };
@@ -62,6 +71,8 @@ export interface Wiring {
   accounts: AccountManager;
   engine: SyncEngine;
   connectivity: ConnectivityTracker;
+  /** Channels and the outbox sender. */
+  delivery: DeliveryRuntime;
   emit(event: AuthwatchEvent): void;
   subscribe(listener: (event: AuthwatchEvent) => void): () => void;
   /** Delivers pending alerts as notifications (serialized rounds). */
@@ -162,6 +173,15 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     () => notificationsHeld(mirror, clock.now()),
   );
 
+  const delivery = createDeliveryRuntime(mirror, options.secretStore, () => clock.now(), {
+    ...options.delivery,
+    sender: {
+      onDelivered: (channel) => emit({ type: 'channel_state', channel: channel.name, error: null }),
+      onFailed: (channel, error) => emit({ type: 'channel_state', channel: channel.name, error }),
+      ...options.delivery?.sender,
+    },
+  });
+
   const engine = new SyncEngine({
     mirror,
     apiFor: (account, onRequest) =>
@@ -182,7 +202,11 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     },
     clock,
     emit,
-    afterWrite: deliver,
+    // The outbox is only kicked, never awaited: a failing channel never slows the sync.
+    afterWrite: () => {
+      delivery.outbox.kick();
+      return deliver();
+    },
     ...(logger ? { logger } : {}),
   });
 
@@ -193,6 +217,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     accounts,
     engine,
     connectivity,
+    delivery,
     emit,
     subscribe(listener) {
       listeners.add(listener);

@@ -315,12 +315,51 @@ UPDATE alerts SET end_reason = 'domain_removed', ended_at = resolved_at, resolve
     AND NOT EXISTS (SELECT 1 FROM alerts b WHERE b.dedupe_key = alerts.dedupe_key AND b.resolved_at IS NULL);
 `;
 
+// v5: delivery beyond the window. Channels hold no secret (passwords, signing secrets and token-bearing URLs
+// live in the SecretStore, or are named by an environment variable); the outbox holds one row per alert
+// event and channel, written in the alert's own transaction, so a crash between the alert and the send
+// loses nothing. event_id is shared by the channels of one event and stable across retries; batch_id is
+// fixed at the first attempt, so a grouped message keeps its id (and its members) when it is sent again.
+const V5_DELIVERY_OUTBOX = `
+CREATE TABLE channels (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL CHECK (kind IN ('email', 'webhook', 'alertmanager')),
+  min_severity TEXT NOT NULL CHECK (min_severity IN ('critical', 'warning', 'info')),
+  account_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+  hold_criticals INTEGER NOT NULL DEFAULT 0,
+  config_json TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_success_at TEXT,
+  last_error TEXT,
+  last_error_at TEXT
+);
+
+CREATE TABLE outbox (
+  id INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL,
+  channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  type TEXT NOT NULL CHECK (type IN ('alert.raised', 'alert.resolved')),
+  created_at TEXT NOT NULL,
+  batch_id TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL,
+  delivered_at TEXT,
+  last_error TEXT,
+  UNIQUE (channel_id, event_id)
+);
+CREATE INDEX outbox_pending ON outbox (channel_id, next_attempt_at) WHERE delivered_at IS NULL;
+CREATE INDEX outbox_by_alert ON outbox (alert_id);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
   { version: 2, name: 'alert snooze and domain mutes', up: (db) => db.exec(V2_SNOOZE_AND_MUTE) },
   { version: 3, name: 'panel cache', up: (db) => db.exec(V3_PANEL_CACHE) },
   { version: 4, name: 'why an alert ended', up: (db) => db.exec(V4_ALERT_END_REASON) },
+  { version: 5, name: 'delivery channels and outbox', up: (db) => db.exec(V5_DELIVERY_OUTBOX) },
 ];
 
 /** The schema version this code writes. */

@@ -7,6 +7,7 @@ import type { AlertDomain, AlertEvent, AlertSettings, RuleContext } from '../ale
 import { SIGNALS, type SignalName, type SignalPayloads } from '../signals/catalog.ts';
 import { AccountsStore } from './accountsStore.ts';
 import { AlertStore } from './alertStore.ts';
+import { SqliteDeliveryStore } from './deliveryStore.ts';
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
 import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
@@ -60,6 +61,8 @@ export class SqliteMirror implements Mirror {
   private readonly settings: SettingsStore;
   private readonly reads: ReadQueries;
   private readonly panels: PanelStore;
+  /** Delivery channels and the outbox (rows written with the alerts, in the same transaction). */
+  readonly delivery: SqliteDeliveryStore;
 
   constructor(
     private readonly db: Database,
@@ -73,6 +76,19 @@ export class SqliteMirror implements Mirror {
     this.settings = new SettingsStore(db);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore);
     this.panels = new PanelStore(db);
+    this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso());
+  }
+
+  /** Alert events applied, and their outbox rows written, inside the caller's transaction. */
+  private applyAlerts(
+    accountId: number,
+    domainPk: number | null,
+    events: AlertEvent[],
+    at: string,
+  ): WriteResult {
+    const result = this.alertStore.apply(accountId, domainPk, events, at);
+    this.delivery.enqueue(result, at);
+    return result;
   }
 
   private nowIso(at?: Instant): string {
@@ -117,7 +133,7 @@ export class SqliteMirror implements Mirror {
           { scope: meta.scope },
           this.context(account, null, at),
         );
-        const result = this.alertStore.apply(account.id, null, events, at);
+        const result = this.applyAlerts(account.id, null, events, at);
         this.alertStore.markDomainsRemoved(list.removed, at);
         this.alertStore.markDomainsReturned(list.returned);
         this.syncStates.success(account.id, null, input.signal, at, nextDueAt);
@@ -143,7 +159,7 @@ export class SqliteMirror implements Mirror {
         ...evaluate(payload, ctx),
         ...this.rules.accountAlertsOnSuccess(null, { scope: meta.scope }, ctx),
       ];
-      const result = this.alertStore.apply(account.id, domain.pk, events, at);
+      const result = this.applyAlerts(account.id, domain.pk, events, at);
       this.syncStates.success(account.id, domain.pk, input.signal, at, nextDueAt);
       return result;
     })();
@@ -236,7 +252,7 @@ export class SqliteMirror implements Mirror {
         { code: String(input.error.code), message: String(input.error.message), scope },
         this.context(account, null, at),
       );
-      return this.alertStore.apply(account.id, null, events, at);
+      return this.applyAlerts(account.id, null, events, at);
     })();
   }
 
@@ -251,7 +267,7 @@ export class SqliteMirror implements Mirror {
         input.missingScope ?? null,
         input.message,
       );
-      return this.alertStore.apply(account.id, null, [event], at);
+      return this.applyAlerts(account.id, null, [event], at);
     })();
   }
 
@@ -268,7 +284,7 @@ export class SqliteMirror implements Mirror {
         type: 'resolve',
         dedupeKey: accountAlertKey(accountId, 'scope_missing', scope),
       }));
-      return this.alertStore.apply(accountId, null, events, when);
+      return this.applyAlerts(accountId, null, events, when);
     })();
   }
 

@@ -1,3 +1,4 @@
+import type { DeliveryStore } from './deliveryTypes.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
@@ -316,6 +317,8 @@ export interface MuteDomainInput {
  * (better-sqlite3); each write method is one transaction.
  */
 export interface Mirror {
+  /** Delivery channels and the outbox (main/core/delivery sends from it). */
+  readonly delivery: DeliveryStore;
   /** Create an account, or update the base URL of the account with this label (or, with id, rename it). */
   upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account;
   /** Every account, by label. */

@@ -1,0 +1,120 @@
+import { parseArgs } from 'node:util';
+import { defaultDbPath } from '../core/mirror/defaultPath.ts';
+import type { CommonOptions } from './args.ts';
+import { UsageError } from './args.ts';
+
+/** `authwatch channels …` parsed. */
+export type ChannelsCommand = { name: 'channels' } & CommonOptions &
+  (
+    | {
+        action: 'add';
+        kind: 'email' | 'webhook' | 'alertmanager';
+        channel: string;
+        smtp?: string;
+        from?: string;
+        to?: string[];
+        passwordEnv?: string;
+        url?: string;
+        urlEnv?: string;
+        format?: string;
+        secretEnv?: string;
+        minSeverity?: string;
+        account?: string;
+        holdCriticals: boolean;
+        resendSeconds?: number;
+      }
+    | { action: 'list'; json: boolean }
+    | { action: 'test' | 'remove'; channel: string }
+  );
+
+export const CHANNELS_USAGE = `  channels add email --name NAME --smtp smtp://USER@HOST:PORT --from ADDR --to ADDR[,ADDR]
+                 [--password-env VAR] [--min-severity S] [--account LABEL] [--hold-criticals]
+  channels add webhook --name NAME --url URL | --url-env VAR [--format generic|slack|teams]
+                 [--secret-env VAR] [--min-severity S] [--account LABEL] [--hold-criticals]
+  channels add alertmanager --name NAME --url URL [--min-severity S] [--account LABEL]
+                 [--resend-seconds N]
+  channels list [--json] | test NAME | remove NAME
+                            where alerts go beyond the window (S: critical, warning or info;
+                            default warning); secrets named by *-env are read from that variable
+                            now and kept in the OS keychain, or read from it at every run where no
+                            keychain answers`;
+
+/** Parses the arguments after `channels`. */
+export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ChannelsCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        smtp: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        'password-env': { type: 'string' },
+        url: { type: 'string' },
+        'url-env': { type: 'string' },
+        format: { type: 'string' },
+        'secret-env': { type: 'string' },
+        'min-severity': { type: 'string' },
+        account: { type: 'string' },
+        'hold-criticals': { type: 'boolean' },
+        'resend-seconds': { type: 'string' },
+        json: { type: 'boolean' },
+        db: { type: 'string' },
+        label: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  const common: CommonOptions = { db: v.db?.trim() || defaultDbPath(env) };
+  if (v.label !== undefined) common.label = v.label;
+  const [action, arg, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+  switch (action) {
+    case 'list':
+      if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
+      return { name: 'channels', action, json: v.json === true, ...common };
+    case 'test':
+    case 'remove':
+      if (!arg) throw new UsageError(`channels ${action} needs the channel's name.`);
+      return { name: 'channels', action, channel: arg, ...common };
+    case 'add': {
+      if (arg !== 'email' && arg !== 'webhook' && arg !== 'alertmanager')
+        throw new UsageError('channels add takes email, webhook or alertmanager.');
+      if (!v.name) throw new UsageError('channels add needs --name NAME.');
+      if (arg === 'email' && (!v.smtp || !v.from || !v.to))
+        throw new UsageError('channels add email needs --smtp, --from and --to.');
+      if (arg === 'alertmanager' && !v.url) throw new UsageError('channels add alertmanager needs --url.');
+      let resendSeconds: number | undefined;
+      if (v['resend-seconds'] !== undefined) {
+        resendSeconds = Number(v['resend-seconds']);
+        if (!Number.isInteger(resendSeconds)) throw new UsageError('--resend-seconds takes a whole number.');
+      }
+      return {
+        name: 'channels',
+        action,
+        kind: arg,
+        channel: v.name,
+        ...(v.smtp !== undefined ? { smtp: v.smtp } : {}),
+        ...(v.from !== undefined ? { from: v.from } : {}),
+        ...(v.to !== undefined ? { to: v.to.split(',') } : {}),
+        ...(v['password-env'] !== undefined ? { passwordEnv: v['password-env'] } : {}),
+        ...(v.url !== undefined ? { url: v.url } : {}),
+        ...(v['url-env'] !== undefined ? { urlEnv: v['url-env'] } : {}),
+        ...(v.format !== undefined ? { format: v.format } : {}),
+        ...(v['secret-env'] !== undefined ? { secretEnv: v['secret-env'] } : {}),
+        ...(v['min-severity'] !== undefined ? { minSeverity: v['min-severity'] } : {}),
+        ...(v.account !== undefined ? { account: v.account } : {}),
+        holdCriticals: v['hold-criticals'] === true,
+        ...(resendSeconds !== undefined ? { resendSeconds } : {}),
+        ...common,
+      };
+    }
+    default:
+      throw new UsageError('channels takes add, list, test or remove.');
+  }
+}

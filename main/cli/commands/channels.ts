@@ -1,0 +1,159 @@
+import type { Severity } from '../../core/alerts/types.ts';
+import type { ChannelDraft } from '../../core/delivery/channelDraft.ts';
+import { DeliveryError } from '../../core/delivery/deliveryError.ts';
+import type { Channel } from '../../core/mirror/deliveryTypes.ts';
+import type { ChannelsCommand } from '../channelArgs.ts';
+import { openContext, selectAccounts } from '../context.ts';
+import { CommandFailed, type CliIo } from '../io.ts';
+
+/** `authwatch channels add|list|test|remove`. */
+export async function channels(command: ChannelsCommand, io: CliIo): Promise<number> {
+  const ctx = openContext(command, io);
+  try {
+    const service = ctx.app.channels;
+    const named = (name: string): Channel => {
+      const channel = service.find(name);
+      if (!channel) throw new CommandFailed(`No channel named “${name}” (see authwatch channels list).`);
+      return channel;
+    };
+    switch (command.action) {
+      case 'list': {
+        const list = service.list();
+        const labels = new Map(ctx.mirror.listAccounts().map((a) => [a.id, a.label]));
+        if (command.json) {
+          io.stdout.write(
+            JSON.stringify(
+              list.map((c) => channelJson(c, labels)),
+              null,
+              2,
+            ) + '\n',
+          );
+          return 0;
+        }
+        if (list.length === 0) io.stdout.write('No channels. Add one with authwatch channels add.\n');
+        for (const c of list) io.stdout.write(channelLine(c, labels) + '\n');
+        return 0;
+      }
+      case 'test': {
+        const result = await service.test(named(command.channel).id);
+        if (!result.ok)
+          throw new CommandFailed(`The test message to “${command.channel}” failed: ${result.error}`);
+        io.stdout.write(`Sent a test message to “${command.channel}”.\n`);
+        return 0;
+      }
+      case 'remove': {
+        await service.remove(named(command.channel).id);
+        io.stdout.write(`Removed channel “${command.channel}” and what it still had queued.\n`);
+        return 0;
+      }
+      case 'add': {
+        const accountId =
+          command.account === undefined ? null : selectAccounts(ctx.mirror, command.account)[0]!.id;
+        const draft = draftOf(command, accountId, io.env);
+        try {
+          const saved = await service.add(draft);
+          for (const notice of saved.notices) io.stderr.write(`authwatch: ${notice}\n`);
+          io.stdout.write(`Added channel “${saved.channel.name}” (${describe(saved.channel)}).\n`);
+        } catch (error) {
+          if (error instanceof DeliveryError) throw new CommandFailed(error.message);
+          throw error;
+        }
+        return 0;
+      }
+    }
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** The draft of `channels add`: secrets named by *-env are read from the environment now. */
+function draftOf(
+  c: Extract<ChannelsCommand, { action: 'add' }>,
+  accountId: number | null,
+  env: NodeJS.ProcessEnv,
+): ChannelDraft {
+  const fromEnv = (name: string | undefined, what: string): string | undefined => {
+    if (name === undefined) return undefined;
+    const value = env[name];
+    if (!value) throw new CommandFailed(`${what}: the environment variable ${name} is not set.`);
+    return value;
+  };
+  const base = {
+    name: c.channel,
+    accountId,
+    holdCriticals: c.holdCriticals,
+    ...(c.minSeverity !== undefined ? { minSeverity: c.minSeverity as Severity } : {}),
+  };
+  switch (c.kind) {
+    case 'email': {
+      const password = fromEnv(c.passwordEnv, '--password-env');
+      return {
+        ...base,
+        kind: 'email',
+        smtp: c.smtp!,
+        from: c.from!,
+        to: c.to!,
+        ...(password ? { password } : {}),
+        ...(c.passwordEnv ? { passwordEnv: c.passwordEnv } : {}),
+      };
+    }
+    case 'webhook': {
+      const secret = fromEnv(c.secretEnv, '--secret-env');
+      const url = c.url ?? fromEnv(c.urlEnv, '--url-env');
+      return {
+        ...base,
+        kind: 'webhook',
+        ...(c.format !== undefined ? { format: c.format as 'generic' } : {}),
+        ...(url ? { url } : {}),
+        ...(c.urlEnv ? { urlEnv: c.urlEnv } : {}),
+        ...(secret ? { secret } : {}),
+        ...(c.secretEnv ? { secretEnv: c.secretEnv } : {}),
+      };
+    }
+    case 'alertmanager':
+      return {
+        ...base,
+        kind: 'alertmanager',
+        url: c.url!,
+        ...(c.resendSeconds !== undefined ? { resendSeconds: c.resendSeconds } : {}),
+      };
+  }
+}
+
+/** Where a channel sends, without any secret. */
+function describe(c: Channel): string {
+  const k = c.config;
+  switch (k.kind) {
+    case 'email':
+      return `email via ${k.host}:${k.port} (${k.tls === 'none' ? 'no TLS' : k.tls === 'implicit' ? 'TLS' : 'STARTTLS'}) to ${k.to.join(', ')}`;
+    case 'webhook':
+      return `${k.format} webhook ${k.urlShown}${k.secret ? ', signed' : ''}`;
+    case 'alertmanager':
+      return `Alertmanager ${k.url}`;
+  }
+}
+
+function channelLine(c: Channel, labels: Map<number, string>): string {
+  const scope = c.accountId === null ? 'all accounts' : `account ${labels.get(c.accountId) ?? c.accountId}`;
+  const state = c.lastError
+    ? `failing since ${c.lastErrorAt}: ${c.lastError}`
+    : c.lastSuccessAt
+      ? `last delivered ${c.lastSuccessAt}`
+      : 'nothing sent yet';
+  return `${c.name}: ${describe(c)}; ${c.minSeverity} and above, ${scope}; ${c.queued} queued; ${state}`;
+}
+
+function channelJson(c: Channel, labels: Map<number, string>) {
+  return {
+    name: c.name,
+    kind: c.kind,
+    target: describe(c),
+    min_severity: c.minSeverity,
+    account: c.accountId === null ? null : (labels.get(c.accountId) ?? null),
+    hold_criticals: c.holdCriticals,
+    queued: c.queued,
+    last_success_at: c.lastSuccessAt,
+    last_error: c.lastError,
+    last_error_at: c.lastErrorAt,
+  };
+}

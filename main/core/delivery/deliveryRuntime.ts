@@ -1,0 +1,57 @@
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { SecretStore } from '../accounts/secretStore.ts';
+import type { Mirror } from '../mirror/types.ts';
+import { channelSecrets } from './channelSecrets.ts';
+import { channelService, type ChannelService } from './channelService.ts';
+import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
+import { transportFor } from './transportFactory.ts';
+
+/** How a shell configures delivery beyond the window. */
+export interface DeliveryOptions {
+  /**
+   * Where channel secrets live. Default: the facade's secret store. The command line passes the keychain
+   * itself: its token store may be AUTHWATCH_TOKEN, which answers every key with the API token.
+   */
+  secretStore?: SecretStore;
+  /** The environment channel secrets may be named in (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+  /** Extra SMTP TLS options (tests: a local server's CA). */
+  smtpTls?: SMTPTransport.Options['tls'];
+  /** Sender tuning (tests: short retry delays). */
+  sender?: Partial<Omit<OutboxSenderOptions, 'store' | 'transportFor' | 'now' | 'alertSettings'>>;
+}
+
+/** The delivery parts of a facade. */
+export interface DeliveryRuntime {
+  channels: ChannelService;
+  outbox: OutboxSender;
+}
+
+/** Wires channels, secrets, transports and the outbox sender over a mirror. */
+export function createDeliveryRuntime(
+  mirror: Mirror,
+  fallbackStore: SecretStore,
+  now: () => number,
+  options: DeliveryOptions = {},
+): DeliveryRuntime {
+  const secrets = channelSecrets(options.secretStore ?? fallbackStore, options.env ?? process.env);
+  const deps = {
+    secrets,
+    fetch: options.fetch ?? fetch,
+    nowMs: now,
+    timeZone: () => mirror.getAlertSettings().timeZone,
+    ...(options.smtpTls ? { smtpTls: options.smtpTls } : {}),
+  };
+  const build = (channel: Parameters<typeof transportFor>[0]) => transportFor(channel, deps);
+  return {
+    channels: channelService({ store: mirror.delivery, secrets, transportFor: build, now }),
+    outbox: new OutboxSender({
+      store: mirror.delivery,
+      transportFor: build,
+      now,
+      alertSettings: () => mirror.getAlertSettings(),
+      ...options.sender,
+    }),
+  };
+}

@@ -1,0 +1,69 @@
+import { createTransport, type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type { SmtpTls } from '../mirror/deliveryTypes.ts';
+import { DeliveryError, errorWords } from './deliveryError.ts';
+import type { OutgoingMessage } from './message.ts';
+import { htmlOf, plainTextOf, subjectOf } from './messageText.ts';
+import type { ChannelTransport } from './transport.ts';
+
+/** What an email transport needs. */
+export interface EmailTransportOptions {
+  host: string;
+  port: number;
+  tls: SmtpTls;
+  user?: string;
+  password?: string;
+  from: string;
+  to: string[];
+  timeZone: () => string | null;
+  /** Extra TLS options (tests: the CA of a local server's certificate). */
+  tlsOptions?: SMTPTransport.Options['tls'];
+}
+
+/**
+ * Mail over SMTP with nodemailer: STARTTLS required (`starttls`), implicit TLS (`implicit`, smtps) or none
+ * (`none`, a relay on this machine). Each message has a text and an HTML part; a resolved alert is its own
+ * message. The Message-ID derives from the message id, so a re-sent message is recognisably the same.
+ */
+export function emailTransport(o: EmailTransportOptions): ChannelTransport {
+  const transporter: Transporter = createTransport({
+    host: o.host,
+    port: o.port,
+    secure: o.tls === 'implicit',
+    requireTLS: o.tls === 'starttls',
+    ignoreTLS: o.tls === 'none',
+    ...(o.user ? { auth: { user: o.user, pass: o.password ?? '' } } : {}),
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
+    ...(o.tlsOptions ? { tls: o.tlsOptions } : {}),
+  } satisfies SMTPTransport.Options);
+  return {
+    async send(message: OutgoingMessage, signal: AbortSignal) {
+      const tz = o.timeZone();
+      const sending = transporter.sendMail({
+        from: o.from,
+        to: o.to,
+        subject: subjectOf(message),
+        text: plainTextOf(message, tz),
+        html: htmlOf(message, tz),
+        messageId: `<${message.id}@authwatch.invalid>`,
+        headers: { 'X-Authwatch-Event-Id': message.id, 'X-Authwatch-Type': message.type },
+      });
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(new Error('timed out'));
+        signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true });
+      });
+      try {
+        await Promise.race([sending, aborted]);
+      } catch (error) {
+        throw new DeliveryError(
+          `mail via ${o.host}:${o.port} failed: ${errorWords(error, o.password ? [o.password] : [])}`,
+        );
+      }
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { domainsOf, topSeverity, type MessageAlert, type OutgoingMessage } from './message.ts';
+
+/** How many alerts a grouped message lists one by one; the rest are counted ("and 150 more"). */
+export const LISTED_ALERTS = 50;
+
+const SEVERITY_WORD = { critical: 'Critical', warning: 'Warning', info: 'Info' } as const;
+
+/** A time as people read it where they are: "26 Nov 2026, 07:12:33 UTC" (the zone always shown). */
+export function localTime(iso: string, timeZone: string | null): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  return new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'long',
+    ...(timeZone ? { timeZone } : {}),
+  }).format(at);
+}
+
+/** The subject line (mail) or headline (chat): the domain and what happened, in one line. */
+export function subjectOf(message: OutgoingMessage): string {
+  const { alerts, type } = message;
+  if (type === 'test') return 'Authwatch: test message';
+  const first = alerts[0]!;
+  if (alerts.length === 1)
+    return type === 'alert.resolved'
+      ? `[Resolved] ${first.title}`
+      : `[${SEVERITY_WORD[first.severity]}] ${first.title}`;
+  const domains = domainsOf(alerts);
+  const named = domains.slice(0, 3).join(', ') + (domains.length > 3 ? `, +${domains.length - 3} more` : '');
+  const rules = new Set(alerts.map((a) => a.rule));
+  const what = rules.size === 1 ? ruleWords(first.rule, first.protocol) : `${alerts.length} alerts`;
+  return type === 'alert.resolved'
+    ? `[Resolved] ${what} on ${domains.length} domains (${named})`
+    : `[${SEVERITY_WORD[topSeverity(alerts)]}] ${what} on ${domains.length} domains (${named})`;
+}
+
+function ruleWords(rule: string, protocol: string | null): string {
+  const p = protocol ? protocol.toUpperCase().replace('_', '-') : 'a';
+  switch (rule) {
+    case 'protocol_disconnected':
+      return `${p} record disconnected`;
+    case 'threat_source_appeared':
+      return 'registered threats sending';
+    case 'score_dropped':
+      return 'security score dropped';
+    case 'health_regressed':
+      return 'health got worse';
+    default:
+      return rule.replace(/_/g, ' ');
+  }
+}
+
+/** One alert's lines of plain text. */
+function alertLines(a: MessageAlert, type: OutgoingMessage['type'], timeZone: string | null): string[] {
+  const lines = [`${SEVERITY_WORD[a.severity]}: ${a.title}`, a.body];
+  lines.push(
+    `Account: ${a.account}${a.domain ? ` · Domain: ${a.domain}` : ''}${a.protocol ? ` · Protocol: ${a.protocol}` : ''}`,
+  );
+  lines.push(`First seen: ${localTime(a.firstSeen, timeZone)}`);
+  if (type === 'alert.resolved' && a.resolvedAt) lines.push(`Resolved: ${localTime(a.resolvedAt, timeZone)}`);
+  return lines;
+}
+
+/** The plain-text body: no links (a desktop app has no public address), times local with their zone. */
+export function plainTextOf(message: OutgoingMessage, timeZone: string | null): string {
+  const { alerts, type } = message;
+  const out: string[] = [];
+  if (alerts.length > 1) {
+    const verb = type === 'alert.resolved' ? 'resolved' : 'raised';
+    out.push(`${alerts.length} alerts ${verb} in one sync pass, on these domains:`, '');
+    out.push(
+      ...domainsOf(alerts)
+        .slice(0, LISTED_ALERTS)
+        .map((d) => `  - ${d}`),
+    );
+    const more = domainsOf(alerts).length - LISTED_ALERTS;
+    if (more > 0) out.push(`  … and ${more} more`);
+    out.push('');
+  }
+  for (const a of alerts.slice(0, LISTED_ALERTS)) out.push(...alertLines(a, type, timeZone), '');
+  if (alerts.length > LISTED_ALERTS) out.push(`… and ${alerts.length - LISTED_ALERTS} more alerts.`, '');
+  out.push('Open Authwatch for the details.', `Message id: ${message.id}`);
+  return out.join('\n');
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The HTML body: the same content as the text part, as simple inline-styled HTML without links. */
+export function htmlOf(message: OutgoingMessage, timeZone: string | null): string {
+  const { alerts, type } = message;
+  const parts: string[] = [
+    `<div style="font-family:system-ui,sans-serif;font-size:14px;color:#1a1a1a">`,
+    `<h2 style="font-size:17px;margin:0 0 12px">${escapeHtml(subjectOf(message))}</h2>`,
+  ];
+  if (alerts.length > 1) {
+    const domains = domainsOf(alerts);
+    parts.push(
+      `<p>${alerts.length} alerts ${type === 'alert.resolved' ? 'resolved' : 'raised'} in one sync pass, on ${domains.length} domains:</p>`,
+      `<ul>${domains
+        .slice(0, LISTED_ALERTS)
+        .map((d) => `<li>${escapeHtml(d)}</li>`)
+        .join(
+          '',
+        )}${domains.length > LISTED_ALERTS ? `<li>… and ${domains.length - LISTED_ALERTS} more</li>` : ''}</ul>`,
+    );
+  }
+  for (const a of alerts.slice(0, LISTED_ALERTS)) {
+    const rows = [
+      ['Severity', SEVERITY_WORD[a.severity]],
+      ['Account', a.account],
+      ...(a.domain ? [['Domain', a.domain]] : []),
+      ...(a.protocol ? [['Protocol', a.protocol]] : []),
+      ['First seen', localTime(a.firstSeen, timeZone)],
+      ...(type === 'alert.resolved' && a.resolvedAt ? [['Resolved', localTime(a.resolvedAt, timeZone)]] : []),
+    ];
+    parts.push(
+      `<h3 style="font-size:15px;margin:16px 0 4px">${escapeHtml(a.title)}</h3>`,
+      `<p style="margin:0 0 6px">${escapeHtml(a.body)}</p>`,
+      `<table style="border-collapse:collapse">${rows
+        .map(
+          ([k, v]) =>
+            `<tr><td style="padding:1px 12px 1px 0;color:#555">${escapeHtml(k!)}</td><td>${escapeHtml(v!)}</td></tr>`,
+        )
+        .join('')}</table>`,
+    );
+  }
+  if (alerts.length > LISTED_ALERTS) parts.push(`<p>… and ${alerts.length - LISTED_ALERTS} more alerts.</p>`);
+  parts.push(
+    `<p style="color:#555;margin-top:16px">Open Authwatch for the details. Message id: ${escapeHtml(message.id)}</p>`,
+    '</div>',
+  );
+  return parts.join('\n');
+}

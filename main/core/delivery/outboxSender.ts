@@ -1,0 +1,285 @@
+import { randomUUID } from 'node:crypto';
+import { inQuietHours } from '../alerts/quietHours.ts';
+import type { AlertSettings } from '../alerts/types.ts';
+import type { Channel, DeliveryStore, OutboxRow } from '../mirror/deliveryTypes.ts';
+import { errorWords } from './deliveryError.ts';
+import { messageAlert, type OutgoingMessage } from './message.ts';
+import type { ChannelTransport } from './transport.ts';
+
+/** What the sender needs; everything with a clock or a socket is passed in. */
+export interface OutboxSenderOptions {
+  store: DeliveryStore;
+  transportFor(channel: Channel): Promise<ChannelTransport>;
+  now(): number;
+  alertSettings(): AlertSettings;
+  random?: () => number;
+  /** Deadline of one send (default 20 s): a channel that hangs is given up on for this attempt. */
+  sendTimeoutMs?: number;
+  /** While a sync pass runs, its alerts wait to be grouped — at most this long (default 10 min). */
+  maxHoldMs?: number;
+  /** First retry delay (default 30 s), doubled per attempt up to retryMaxMs (default 1 h). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** How often queued work is looked at when nothing kicks the sender (default 15 s). */
+  pollMs?: number;
+  onDelivered?(channel: Channel, message: OutgoingMessage): void;
+  onFailed?(channel: Channel, words: string): void;
+}
+
+/** What one round did, over every channel. */
+export interface RoundResult {
+  sent: number;
+  failed: number;
+  /** Deliveries kept back: quiet hours, a pass still running, a channel backing off. */
+  held: number;
+}
+
+const EMPTY: RoundResult = { sent: 0, failed: 0, held: 0 };
+
+/**
+ * Works through the outbox: groups what one sync pass raised into one message per channel (raised and
+ * resolved apart), sends with a deadline, marks delivered at once (never sent twice once it succeeded),
+ * and backs off a failing channel without holding up the others. Nothing here is awaited by the sync:
+ * writes only kick it.
+ */
+export class OutboxSender {
+  private readonly o: Required<
+    Pick<
+      OutboxSenderOptions,
+      'sendTimeoutMs' | 'maxHoldMs' | 'retryBaseMs' | 'retryMaxMs' | 'pollMs' | 'random'
+    >
+  > &
+    OutboxSenderOptions;
+  private holds = 0;
+  private readonly busy = new Map<number, Promise<RoundResult>>();
+  /** A failing channel is not tried again before this (epoch ms); persisted per row as next_attempt_at. */
+  private readonly backoffUntil = new Map<number, number>();
+  private readonly lastResend = new Map<number, number>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private kicked: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(options: OutboxSenderOptions) {
+    this.o = {
+      sendTimeoutMs: 20_000,
+      maxHoldMs: 10 * 60_000,
+      retryBaseMs: 30_000,
+      retryMaxMs: 60 * 60_000,
+      pollMs: 15_000,
+      random: Math.random,
+      ...options,
+    };
+  }
+
+  /** Runs `work` (a sync pass) with new deliveries held back, so what it raises goes out grouped after it. */
+  async hold<T>(work: Promise<T>): Promise<T> {
+    this.holds++;
+    try {
+      return await work;
+    } finally {
+      this.holds--;
+      this.kick();
+    }
+  }
+
+  /** Something may be ready: look soon (never awaited by the caller). */
+  kick(): void {
+    if (this.kicked) return;
+    this.kicked = setTimeout(() => {
+      this.kicked = null;
+      void this.round().catch(() => undefined);
+    }, 0);
+    this.kicked.unref?.();
+  }
+
+  /** Starts looking at the outbox every pollMs (retries, quiet hours ending, Alertmanager re-sends). */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.round().catch(() => undefined), this.o.pollMs);
+    this.timer.unref?.();
+    this.kick();
+  }
+
+  /** Stops the timers and waits for sends in flight. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (this.kicked) clearTimeout(this.kicked);
+    this.kicked = null;
+    await Promise.allSettled([...this.busy.values()]);
+  }
+
+  /**
+   * Sends what is ready now and retries failures every 2 s until everything that is not held went out or
+   * `timeoutMs` passed (`sync --once` before it exits). Resolves with what is still queued.
+   */
+  async flush(timeoutMs: number): Promise<RoundResult> {
+    const deadline = Date.now() + timeoutMs;
+    let last = await this.round({ ignoreBackoff: true, deadline });
+    while (last.failed > 0 && Date.now() + 2_000 < deadline) {
+      await new Promise((r) => setTimeout(r, 2_000));
+      last = await this.round({ ignoreBackoff: true, deadline });
+    }
+    return last;
+  }
+
+  /** One look at every channel; channels work side by side, each one round at a time. */
+  async round(options: { ignoreBackoff?: boolean; deadline?: number } = {}): Promise<RoundResult> {
+    const channels = this.o.store.listChannels();
+    const results = await Promise.all(
+      channels.map((channel) => {
+        const running = this.busy.get(channel.id);
+        if (running) return running.then(() => this.runChannel(channel, options));
+        return this.runChannel(channel, options);
+      }),
+    );
+    return results.reduce(
+      (a, b) => ({ sent: a.sent + b.sent, failed: a.failed + b.failed, held: a.held + b.held }),
+      EMPTY,
+    );
+  }
+
+  private runChannel(
+    channel: Channel,
+    options: { ignoreBackoff?: boolean; deadline?: number },
+  ): Promise<RoundResult> {
+    const run = this.channelRound(channel, options).finally(() => {
+      if (this.busy.get(channel.id) === run) this.busy.delete(channel.id);
+    });
+    this.busy.set(channel.id, run);
+    return run;
+  }
+
+  private async channelRound(
+    channel: Channel,
+    options: { ignoreBackoff?: boolean; deadline?: number },
+  ): Promise<RoundResult> {
+    const now = this.o.now();
+    const nowIso = new Date(now).toISOString();
+    const result: RoundResult = { sent: 0, failed: 0, held: 0 };
+    const rows = this.o.store.due(channel.id, options.ignoreBackoff ? '9999' : nowIso);
+    const needsResend =
+      channel.kind === 'alertmanager' &&
+      channel.config.kind === 'alertmanager' &&
+      now - (this.lastResend.get(channel.id) ?? -Infinity) >= channel.config.resendSeconds * 1000;
+    if (rows.length === 0 && !needsResend) return result;
+    if (!options.ignoreBackoff && (this.backoffUntil.get(channel.id) ?? 0) > now) {
+      result.held += rows.length;
+      return result;
+    }
+
+    const batches = this.batches(channel, rows, now, result);
+    if (batches.length === 0 && !needsResend) return result;
+
+    let transport: ChannelTransport;
+    try {
+      transport = await this.o.transportFor(channel);
+    } catch (error) {
+      this.fail(channel, batches.flat(), errorWords(error), now, result);
+      return result;
+    }
+    try {
+      for (const batch of batches) {
+        const message: OutgoingMessage = {
+          id: batch[0]!.batchId!,
+          type: batch[0]!.type,
+          alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId)),
+        };
+        try {
+          await transport.send(message, this.signal(options.deadline));
+        } catch (error) {
+          // The channel is failing: this batch and the rest wait for the backoff.
+          const rest = batches.slice(batches.indexOf(batch)).flat();
+          this.fail(channel, rest, errorWords(error), now, result);
+          return result;
+        }
+        const at = new Date(this.o.now()).toISOString();
+        this.o.store.markDelivered(
+          batch.map((r) => r.id),
+          at,
+        );
+        this.o.store.noteChannelResult(channel.id, at, null);
+        this.backoffUntil.delete(channel.id);
+        result.sent += batch.length;
+        this.o.onDelivered?.(channel, message);
+      }
+      if (needsResend && transport.resend) {
+        const open = this.o.store.openDelivered(channel.id);
+        try {
+          await transport.resend(
+            open.map((o) => messageAlert(o.alert, o.accountLabel, o.eventId)),
+            this.signal(options.deadline),
+          );
+          this.lastResend.set(channel.id, now);
+          if (open.length > 0)
+            this.o.store.noteChannelResult(channel.id, new Date(this.o.now()).toISOString(), null);
+        } catch (error) {
+          const words = errorWords(error);
+          this.o.store.noteChannelResult(channel.id, nowIso, words);
+          this.o.onFailed?.(channel, words);
+        }
+      }
+    } finally {
+      transport.close?.();
+    }
+    return result;
+  }
+
+  /**
+   * The messages of this round, in outbox order: batches fixed earlier (retries) as they were; new rows
+   * grouped by event type, except rows held by quiet hours or by a pass still running.
+   */
+  private batches(channel: Channel, rows: OutboxRow[], now: number, result: RoundResult): OutboxRow[][] {
+    const settings = this.o.alertSettings();
+    const quiet = inQuietHours(now, settings.quietHours, settings.timeZone);
+    const fixed = new Map<string, OutboxRow[]>();
+    const fresh = new Map<string, OutboxRow[]>();
+    for (const row of rows) {
+      if (row.batchId) {
+        fixed.set(row.batchId, [...(fixed.get(row.batchId) ?? []), row]);
+        continue;
+      }
+      const heldByQuiet = quiet && (row.alert.severity !== 'critical' || channel.holdCriticals);
+      const heldByPass = this.holds > 0 && now - Date.parse(row.createdAt) < this.o.maxHoldMs;
+      if (heldByQuiet || heldByPass) {
+        result.held++;
+        continue;
+      }
+      fresh.set(row.type, [...(fresh.get(row.type) ?? []), row]);
+    }
+    for (const group of fresh.values()) {
+      const batchId = group.length === 1 ? group[0]!.eventId : randomUUID();
+      this.o.store.assignBatch(
+        group.map((r) => r.id),
+        batchId,
+      );
+      for (const r of group) r.batchId = batchId;
+      fixed.set(batchId, group);
+    }
+    return [...fixed.values()].sort((a, b) => a[0]!.id - b[0]!.id);
+  }
+
+  private fail(channel: Channel, rows: OutboxRow[], words: string, now: number, result: RoundResult): void {
+    const attempts = Math.max(0, ...rows.map((r) => r.attempts)) + 1;
+    const delay =
+      Math.min(this.o.retryBaseMs * 2 ** (attempts - 1), this.o.retryMaxMs) * (0.8 + 0.4 * this.o.random());
+    const nextAt = now + delay;
+    const nowIso = new Date(now).toISOString();
+    this.o.store.markFailed(
+      rows.map((r) => r.id),
+      words,
+      nowIso,
+      new Date(nextAt).toISOString(),
+    );
+    this.o.store.noteChannelResult(channel.id, nowIso, words);
+    this.backoffUntil.set(channel.id, nextAt);
+    result.failed += rows.length;
+    this.o.onFailed?.(channel, words);
+  }
+
+  private signal(deadline: number | undefined): AbortSignal {
+    const ms = deadline
+      ? Math.max(1_000, Math.min(this.o.sendTimeoutMs, deadline - Date.now()))
+      : this.o.sendTimeoutMs;
+    return AbortSignal.timeout(ms);
+  }
+}

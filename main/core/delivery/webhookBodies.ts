@@ -1,0 +1,103 @@
+import type { WebhookFormat } from '../mirror/deliveryTypes.ts';
+import { domainsOf, type MessageAlert, type OutgoingMessage } from './message.ts';
+import { LISTED_ALERTS, localTime, plainTextOf, subjectOf } from './messageText.ts';
+
+/** The generic format's `alert` object (snake_case, optional fields left out when empty). */
+function genericAlert(a: MessageAlert): Record<string, unknown> {
+  return {
+    rule: a.rule,
+    severity: a.severity,
+    account: a.account,
+    domain: a.domain,
+    ...(a.protocol ? { protocol: a.protocol } : {}),
+    title: a.title,
+    body: a.body,
+    first_seen: a.firstSeen,
+    ...(a.resolvedAt ? { resolved_at: a.resolvedAt } : {}),
+    ...(a.endReason ? { end_reason: a.endReason } : {}),
+  };
+}
+
+/**
+ * The generic body: `{id, type, alert}` for one alert; a pass's group is `{id, type, alerts: [...]}`, each
+ * item with its own `event_id`, so a receiver can still drop alerts it has seen.
+ */
+function genericBody(message: OutgoingMessage): unknown {
+  if (message.alerts.length === 1)
+    return { id: message.id, type: message.type, alert: genericAlert(message.alerts[0]!) };
+  return {
+    id: message.id,
+    type: message.type,
+    alerts: message.alerts.map((a) => ({ event_id: a.eventId, ...genericAlert(a) })),
+  };
+}
+
+/** Slack's incoming-webhook message: `text` (notifications, fallback) and Block Kit blocks. */
+function slackBody(message: OutgoingMessage, timeZone: string | null): unknown {
+  const subject = subjectOf(message);
+  const lines: string[] = [];
+  if (message.alerts.length > 1) {
+    const domains = domainsOf(message.alerts);
+    lines.push(
+      `*${message.alerts.length} alerts* on: ${domains.slice(0, LISTED_ALERTS).join(', ')}` +
+        (domains.length > LISTED_ALERTS ? ` … and ${domains.length - LISTED_ALERTS} more` : ''),
+    );
+  } else {
+    const a = message.alerts[0]!;
+    lines.push(a.body, `Account: ${a.account} · first seen ${localTime(a.firstSeen, timeZone)}`);
+    if (a.resolvedAt && message.type === 'alert.resolved')
+      lines.push(`Resolved ${localTime(a.resolvedAt, timeZone)}`);
+  }
+  // Slack caps a section's text at 3,000 characters and a header's at 150.
+  return {
+    text: subject,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: subject.slice(0, 150) } },
+      { type: 'section', text: { type: 'mrkdwn', text: escapeSlack(lines.join('\n')).slice(0, 3000) } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `Authwatch · message ${message.id}` }] },
+    ],
+  };
+}
+
+/** Slack's three control characters; the rest is shown as written. */
+function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Teams' incoming-webhook (Workflows) message: one Adaptive Card attachment. */
+function teamsBody(message: OutgoingMessage, timeZone: string | null): unknown {
+  return {
+    type: 'message',
+    attachments: [
+      {
+        contentType: 'application/vnd.microsoft.card.adaptive',
+        contentUrl: null,
+        content: {
+          $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+          type: 'AdaptiveCard',
+          version: '1.4',
+          body: [
+            { type: 'TextBlock', size: 'Medium', weight: 'Bolder', wrap: true, text: subjectOf(message) },
+            { type: 'TextBlock', wrap: true, text: plainTextOf(message, timeZone).slice(0, 20_000) },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+/** The JSON body a webhook of this format receives. */
+export function webhookBody(
+  format: WebhookFormat,
+  message: OutgoingMessage,
+  timeZone: string | null,
+): string {
+  switch (format) {
+    case 'slack':
+      return JSON.stringify(slackBody(message, timeZone));
+    case 'teams':
+      return JSON.stringify(teamsBody(message, timeZone));
+    default:
+      return JSON.stringify(genericBody(message));
+  }
+}

@@ -1,0 +1,53 @@
+import type { WebhookFormat } from '../mirror/deliveryTypes.ts';
+import { DeliveryError, errorWords } from './deliveryError.ts';
+import type { OutgoingMessage } from './message.ts';
+import { signWebhook } from './signature.ts';
+import type { ChannelTransport } from './transport.ts';
+import { webhookBody } from './webhookBodies.ts';
+
+/** What a webhook transport needs. */
+export interface WebhookTransportOptions {
+  format: WebhookFormat;
+  url: string;
+  /** What may be shown of the URL in errors (its token never is). */
+  urlShown: string;
+  /** The generic format's signing secret; without one no signature header is sent. */
+  secret: string | null;
+  fetch: typeof fetch;
+  nowMs: () => number;
+  timeZone: () => string | null;
+}
+
+/** POSTs each message as JSON; a generic webhook's body is signed with HMAC-SHA256 over "<ts>.<body>". */
+export function webhookTransport(o: WebhookTransportOptions): ChannelTransport {
+  return {
+    async send(message: OutgoingMessage, signal: AbortSignal) {
+      const body = webhookBody(o.format, message, o.timeZone());
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'Authwatch',
+      };
+      if (o.format === 'generic') {
+        const ts = Math.floor(o.nowMs() / 1000);
+        headers['x-authwatch-event-id'] = message.id;
+        headers['x-authwatch-timestamp'] = String(ts);
+        if (o.secret) headers['x-authwatch-signature'] = signWebhook(o.secret, ts, body);
+      }
+      let response: Response;
+      try {
+        response = await o.fetch(o.url, { method: 'POST', headers, body, signal, redirect: 'error' });
+      } catch (error) {
+        throw new DeliveryError(`${o.urlShown} could not be reached: ${errorWords(error, [o.url])}`);
+      }
+      // The body is read (and dropped) so the connection is released; its text is never trusted for words.
+      await response.arrayBuffer().catch(() => undefined);
+      if (!response.ok) throw new DeliveryError(`${o.urlShown} answered HTTP ${response.status}`);
+    },
+  };
+}
+
+/** What may be shown of a webhook URL: its scheme and host; the path (where Slack and Teams keep the token) never. */
+export function shownUrl(url: string): string {
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}/…`;
+}

@@ -1,0 +1,178 @@
+/**
+ * What each channel receives: the generic webhook's documented JSON and signature, Slack's and Teams'
+ * message formats, mail subject/text/HTML (local time with its zone, no links, HTML escaped), the
+ * Alertmanager v2 alert, and channel drafts refusing what would leak or cannot work.
+ */
+import { describe, expect, it } from 'vitest';
+import { postableAlert } from '../../../../main/core/delivery/alertmanagerTransport.ts';
+import { channelInput, parseSmtpUrl } from '../../../../main/core/delivery/channelDraft.ts';
+import type { MessageAlert, OutgoingMessage } from '../../../../main/core/delivery/message.ts';
+import { htmlOf, plainTextOf, subjectOf } from '../../../../main/core/delivery/messageText.ts';
+import { signWebhook, verifyWebhook } from '../../../../main/core/delivery/signature.ts';
+import { webhookBody } from '../../../../main/core/delivery/webhookBodies.ts';
+
+const ALERT: MessageAlert = {
+  eventId: 'ev-1',
+  rule: 'protocol_disconnected',
+  severity: 'critical',
+  account: 'Acme',
+  domain: 'example.com',
+  protocol: 'spf',
+  title: 'SPF record of example.com disconnected',
+  body: 'The SPF record of example.com is no longer connected <script>.',
+  firstSeen: '2026-11-26T07:00:00.000Z',
+  resolvedAt: null,
+  endReason: null,
+};
+const ONE: OutgoingMessage = { id: 'ev-1', type: 'alert.raised', alerts: [ALERT] };
+const STORM: OutgoingMessage = {
+  id: 'batch-1',
+  type: 'alert.raised',
+  alerts: Array.from({ length: 200 }, (_, i) => ({ ...ALERT, eventId: `ev-${i}`, domain: `d${i}.example` })),
+};
+
+describe('generic webhook', () => {
+  it('posts the documented body for one alert, and a pass’s group with each alert’s event id', () => {
+    expect(JSON.parse(webhookBody('generic', ONE, null))).toEqual({
+      id: 'ev-1',
+      type: 'alert.raised',
+      alert: {
+        rule: 'protocol_disconnected',
+        severity: 'critical',
+        account: 'Acme',
+        domain: 'example.com',
+        protocol: 'spf',
+        title: ALERT.title,
+        body: ALERT.body,
+        first_seen: ALERT.firstSeen,
+      },
+    });
+    const group = JSON.parse(webhookBody('generic', STORM, null)) as {
+      id: string;
+      alerts: { event_id: string }[];
+    };
+    expect(group.id).toBe('batch-1');
+    expect(group.alerts).toHaveLength(200);
+    expect(group.alerts[199]!.event_id).toBe('ev-199');
+  });
+
+  it('signs "<timestamp>.<raw body>" with HMAC-SHA256; a changed body, secret or stale timestamp fails', () => {
+    const body = webhookBody('generic', ONE, null);
+    const sig = signWebhook('s3cret', 1_800_000_000, body);
+    expect(sig).toMatch(/^sha256=[0-9a-f]{64}$/);
+    const headers = { timestamp: '1800000000', signature: sig };
+    expect(verifyWebhook('s3cret', headers, body, 1_800_000_010)).toBe(true);
+    expect(verifyWebhook('s3cret', headers, body + ' ', 1_800_000_010)).toBe(false);
+    expect(verifyWebhook('other', headers, body, 1_800_000_010)).toBe(false);
+    expect(verifyWebhook('s3cret', headers, body, 1_800_001_000)).toBe(false);
+  });
+});
+
+describe('Slack and Teams', () => {
+  it('Slack gets text plus header/section blocks within its limits', () => {
+    const slack = JSON.parse(webhookBody('slack', STORM, 'UTC')) as {
+      text: string;
+      blocks: { type: string; text?: { text: string } }[];
+    };
+    expect(slack.text).toBe(subjectOf(STORM));
+    expect(slack.blocks.map((b) => b.type)).toEqual(['header', 'section', 'context']);
+    expect(slack.blocks[0]!.text!.text.length).toBeLessThanOrEqual(150);
+    expect(slack.blocks[1]!.text!.text.length).toBeLessThanOrEqual(3000);
+    expect(slack.blocks[1]!.text!.text).toContain('d0.example');
+    expect(slack.blocks[1]!.text!.text).toContain('and 150 more');
+  });
+
+  it('Teams gets one Adaptive Card attachment', () => {
+    const teams = JSON.parse(webhookBody('teams', ONE, 'UTC')) as {
+      type: string;
+      attachments: { contentType: string; content: { type: string; body: { text: string }[] } }[];
+    };
+    expect(teams.type).toBe('message');
+    expect(teams.attachments[0]!.contentType).toBe('application/vnd.microsoft.card.adaptive');
+    expect(teams.attachments[0]!.content.type).toBe('AdaptiveCard');
+    expect(teams.attachments[0]!.content.body[0]!.text).toBe(
+      '[Critical] SPF record of example.com disconnected',
+    );
+  });
+});
+
+describe('mail text', () => {
+  it('says the domain and what happened, in local time with the zone, without links', () => {
+    expect(subjectOf(ONE)).toBe('[Critical] SPF record of example.com disconnected');
+    expect(subjectOf({ ...ONE, type: 'alert.resolved' })).toBe(
+      '[Resolved] SPF record of example.com disconnected',
+    );
+    expect(subjectOf(STORM)).toBe(
+      '[Critical] SPF record disconnected on 200 domains (d0.example, d1.example, d2.example, +197 more)',
+    );
+    const text = plainTextOf(ONE, 'Europe/Paris');
+    expect(text).toContain('First seen: 26 Nov 2026, 08:00:00 CET');
+    expect(text).not.toMatch(/https?:\/\//);
+    const html = htmlOf(ONE, 'Europe/Paris');
+    expect(html).toContain('&#60;script&#62;');
+    expect(html).not.toContain('<script>');
+    expect(html).not.toMatch(/<a\s|https?:\/\//);
+  });
+});
+
+describe('Alertmanager alert', () => {
+  it('carries the metrics’ label names; endsAt only once resolved', () => {
+    expect(postableAlert(ALERT, false)).toEqual({
+      labels: {
+        alertname: 'protocol_disconnected',
+        severity: 'critical',
+        account: 'Acme',
+        domain: 'example.com',
+        protocol: 'spf',
+      },
+      annotations: { summary: ALERT.title, description: ALERT.body },
+      startsAt: ALERT.firstSeen,
+    });
+    const resolved = { ...ALERT, resolvedAt: '2026-11-26T08:00:00.000Z' };
+    expect(postableAlert(resolved, true).endsAt).toBe('2026-11-26T08:00:00.000Z');
+  });
+});
+
+describe('channel drafts', () => {
+  it('reads smtp and smtps URLs, and refuses a password in the URL', () => {
+    expect(parseSmtpUrl('smtp://ops@mail.example:587')).toEqual({
+      host: 'mail.example',
+      port: 587,
+      tls: 'starttls',
+      user: 'ops',
+    });
+    expect(parseSmtpUrl('smtps://mail.example')).toMatchObject({ port: 465, tls: 'implicit' });
+    expect(parseSmtpUrl('smtp://127.0.0.1:2525?tls=none')).toMatchObject({ tls: 'none', port: 2525 });
+    expect(() => parseSmtpUrl('smtp://ops:hunter2@mail.example')).toThrow(/--password-env/);
+  });
+
+  it('keeps Slack and Teams URLs out of the mirror’s settings, and a generic URL in them', () => {
+    const slack = channelInput({
+      kind: 'webhook',
+      name: 's',
+      format: 'slack',
+      url: 'https://hooks.slack.com/services/T0/B0/XYZ',
+    });
+    expect(JSON.stringify(slack.input)).not.toContain('XYZ');
+    expect(slack.secrets.url).toBe('https://hooks.slack.com/services/T0/B0/XYZ');
+    expect(slack.input.config).toMatchObject({ urlShown: 'https://hooks.slack.com/…' });
+    const generic = channelInput({
+      kind: 'webhook',
+      name: 'g',
+      url: 'https://hooks.example/in',
+      secret: 'k',
+      secretEnv: 'K',
+    });
+    expect(generic.input.config).toMatchObject({
+      plainUrl: 'https://hooks.example/in',
+      secret: { stored: false, env: 'K' },
+    });
+    expect(JSON.stringify(generic.input)).not.toContain('"k"');
+    expect(() =>
+      channelInput({ kind: 'webhook', name: 's', format: 'slack', url: 'https://x.example', secretEnv: 'K' }),
+    ).toThrow(/not signed/);
+    expect(() =>
+      channelInput({ kind: 'email', name: 'm', smtp: 'smtp://u@h', from: 'a@b.example', to: ['x'] }),
+    ).toThrow(/not an email address/);
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * The outbox in the mirror and its sender, with fake transports and a fake clock: rows written in the
+ * alert's own transaction, one message per channel for a pass's storm, stable ids across retries, backoff
+ * on a failing channel without holding the others, quiet hours holding warnings but not criticals.
+ */
+import { describe, expect, it } from 'vitest';
+import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
+import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
+import type { ChannelTransport } from '../../../../main/core/delivery/transport.ts';
+import type { Channel, ChannelInput } from '../../../../main/core/mirror/deliveryTypes.ts';
+import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import type { Mirror } from '../../../../main/core/mirror/types.ts';
+import { fakeClock, health } from '../mirror/payloads.ts';
+
+const START = '2025-03-01T10:00:00Z';
+
+/** A mirror with one account and `n` domains d0.example … whose SPF passes (one health reading each). */
+function world(n: number) {
+  const clock = fakeClock(START);
+  const mirror = openMirror(':memory:', { clock });
+  const account = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://app.example.net/api/v1' });
+  const domains = Array.from({ length: n }, (_, i) => ({ id: 100 + i, fqdn: `d${i}.example` }));
+  mirror.writeSignal({
+    accountId: account.id,
+    domainId: null,
+    signal: 'domains',
+    payload: domains.map((d) => ({ ...d, status: 'active', group_id: null })),
+    fetchedAt: clock.now(),
+  });
+  const writeHealth = (i: number, spf: boolean, at: string) =>
+    mirror.writeSignal({
+      accountId: account.id,
+      domainId: domains[i]!.id,
+      signal: 'health',
+      payload: { ...health(at, { spf }), domain_id: domains[i]!.id, fqdn: domains[i]!.fqdn },
+      fetchedAt: at,
+    });
+  for (let i = 0; i < n; i++) writeHealth(i, true, '2025-03-01T09:00:00Z');
+  return { mirror, clock, account, writeHealth };
+}
+
+function webhookInput(name: string, extra: Partial<ChannelInput> = {}): ChannelInput {
+  return {
+    name,
+    minSeverity: 'warning',
+    accountId: null,
+    holdCriticals: false,
+    config: {
+      kind: 'webhook',
+      format: 'generic',
+      urlShown: 'https://hooks.example/…',
+      plainUrl: 'https://hooks.example/x',
+    },
+    ...extra,
+  };
+}
+
+/** A transport per channel that records messages and fails while `failing` holds its name. */
+function transports() {
+  const sent: { channel: string; message: OutgoingMessage }[] = [];
+  const failing = new Set<string>();
+  const factory = async (channel: Channel): Promise<ChannelTransport> => ({
+    async send(message) {
+      if (failing.has(channel.name)) throw new Error(`${channel.name} is down`);
+      sent.push({ channel: channel.name, message });
+    },
+  });
+  return { sent, failing, factory };
+}
+
+function sender(
+  mirror: Mirror,
+  clock: { now(): number },
+  factory: (c: Channel) => Promise<ChannelTransport>,
+) {
+  return new OutboxSender({
+    store: mirror.delivery,
+    transportFor: factory,
+    now: () => clock.now(),
+    alertSettings: () => mirror.getAlertSettings(),
+    random: () => 0.5,
+  });
+}
+
+describe('the outbox', () => {
+  it('writes one row per matching channel in the alert’s transaction, and none for muted or too-quiet alerts', () => {
+    const { mirror, writeHealth } = world(2);
+    const team = mirror.delivery.addChannel(webhookInput('team'));
+    mirror.delivery.addChannel(webhookInput('pager', { minSeverity: 'critical' }));
+    const other = mirror.upsertAccount({ label: 'Other', baseUrl: 'https://other.example/api/v1' });
+    mirror.delivery.addChannel(webhookInput('other-only', { accountId: other.id }));
+
+    const written = writeHealth(0, false, '2025-03-01T10:00:00Z');
+    const alert = written.alerts.find((a) => a.rule === 'protocol_disconnected')!;
+    expect(alert.severity).toBe('critical');
+    const due = (name: string) => mirror.delivery.due(mirror.delivery.findChannel(name)!.id, '9999');
+    expect(due('team').map((r) => [r.type, r.alert.id])).toEqual(
+      written.alerts.filter((a) => a.severity !== 'info').map((a) => ['alert.raised', a.id]),
+    );
+    expect(due('pager').map((r) => r.alert.rule)).toEqual(['protocol_disconnected']);
+    expect(due('other-only')).toEqual([]);
+    // The same event has one id on every channel.
+    expect(due('pager')[0]!.eventId).toBe(due('team').find((r) => r.alert.id === alert.id)!.eventId);
+    expect(mirror.delivery.getChannel(team.id)!.queued).toBe(due('team').length);
+  });
+
+  it('sends a resolved message only to channels that were told of the alert, and no "connected again" notice', () => {
+    const { mirror, clock, writeHealth } = world(1);
+    mirror.delivery.addChannel(webhookInput('team', { minSeverity: 'info' }));
+    writeHealth(0, false, '2025-03-01T10:00:00Z');
+    mirror.delivery.addChannel(webhookInput('late', { minSeverity: 'info' }));
+    clock.set('2025-03-01T11:00:00Z');
+    const back = writeHealth(0, true, '2025-03-01T11:00:00Z');
+    expect(back.alerts.map((a) => a.rule)).toContain('protocol_restored');
+    const rows = mirror.delivery.due(mirror.delivery.findChannel('team')!.id, '9999');
+    expect(rows.filter((r) => r.alert.rule === 'protocol_disconnected').map((r) => r.type)).toEqual([
+      'alert.raised',
+      'alert.resolved',
+    ]);
+    expect(rows.some((r) => r.alert.rule === 'protocol_restored')).toBe(false);
+    expect(mirror.delivery.due(mirror.delivery.findChannel('late')!.id, '9999')).toEqual([]);
+  });
+});
+
+describe('the outbox sender', () => {
+  it('sends a storm of one pass as one message per channel, listing every domain, and never again', async () => {
+    const { mirror, clock, writeHealth } = world(200);
+    mirror.delivery.addChannel(webhookInput('team', { minSeverity: 'critical' }));
+    mirror.delivery.addChannel(webhookInput('ops', { minSeverity: 'critical' }));
+    const t = transports();
+    const s = sender(mirror, clock, t.factory);
+    let release!: () => void;
+    const pass = s.hold(new Promise<void>((r) => (release = r)));
+    for (let i = 0; i < 200; i++) writeHealth(i, false, '2025-03-01T10:00:00Z');
+    // While the pass runs, nothing goes out.
+    expect(await s.round()).toMatchObject({ sent: 0, held: 400 });
+    release();
+    await pass;
+    expect(await s.round()).toMatchObject({ sent: 400, failed: 0 });
+    expect(t.sent.map((x) => x.channel).sort()).toEqual(['ops', 'team']);
+    const message = t.sent[0]!.message;
+    expect(message.type).toBe('alert.raised');
+    expect(new Set(message.alerts.map((a) => a.domain)).size).toBe(200);
+    expect(new Set(message.alerts.map((a) => a.eventId)).size).toBe(200);
+    expect(await s.round()).toMatchObject({ sent: 0 });
+    expect(t.sent).toHaveLength(2);
+  });
+
+  it('retries a failing channel with backoff under the same message id, while the other channel delivers', async () => {
+    const { mirror, clock, writeHealth } = world(3);
+    mirror.delivery.addChannel(webhookInput('down', { minSeverity: 'critical' }));
+    mirror.delivery.addChannel(webhookInput('up', { minSeverity: 'critical' }));
+    const t = transports();
+    t.failing.add('down');
+    const s = sender(mirror, clock, t.factory);
+    for (let i = 0; i < 3; i++) writeHealth(i, false, '2025-03-01T10:00:00Z');
+    expect(await s.round()).toMatchObject({ sent: 3, failed: 3 });
+    const down = mirror.delivery.findChannel('down')!;
+    expect(down.lastError).toBe('down is down');
+    expect(down.queued).toBe(3);
+    const firstId = mirror.delivery.due(down.id, '9999')[0]!.batchId;
+    // New alerts after the failure do not join the batch already tried.
+    clock.set('2025-03-01T10:00:10Z');
+    writeHealth(0, true, '2025-03-01T10:00:10Z');
+    // Backing off: 30 s (× 0.8–1.2) after the first failure nothing is tried.
+    expect(await s.round()).toMatchObject({ failed: 0 });
+    t.failing.delete('down');
+    clock.set('2025-03-01T10:00:40Z');
+    await s.round();
+    const toDown = t.sent.filter((x) => x.channel === 'down').map((x) => x.message);
+    expect(toDown.map((m) => [m.id, m.type, m.alerts.length])).toEqual([
+      [firstId, 'alert.raised', 3],
+      [toDown[1]!.id, 'alert.resolved', 1],
+    ]);
+    expect(mirror.delivery.findChannel('down')!).toMatchObject({ queued: 0, lastError: null });
+    expect(mirror.delivery.findChannel('down')!.lastSuccessAt).toBe('2025-03-01T10:00:40.000Z');
+  });
+
+  it('a lone alert’s message id is its event id', async () => {
+    const { mirror, clock, writeHealth } = world(1);
+    const ch = mirror.delivery.addChannel(webhookInput('team', { minSeverity: 'critical' }));
+    const t = transports();
+    writeHealth(0, false, '2025-03-01T10:00:00Z');
+    const eventId = mirror.delivery.due(ch.id, '9999')[0]!.eventId;
+    await sender(mirror, clock, t.factory).round();
+    expect(t.sent[0]!.message.id).toBe(eventId);
+    expect(t.sent[0]!.message.alerts[0]).toMatchObject({ eventId, domain: 'd0.example', protocol: 'spf' });
+  });
+
+  it('quiet hours hold warnings but not criticals, unless the channel chose to hold criticals too', async () => {
+    const { mirror, clock, writeHealth } = world(1);
+    mirror.setAlertSettings({ quietHours: { startHour: 22, endHour: 7 }, timeZone: 'UTC' });
+    mirror.delivery.addChannel(webhookInput('loud'));
+    mirror.delivery.addChannel(webhookInput('hush', { holdCriticals: true }));
+    clock.set('2025-03-01T23:00:00Z');
+    const w = writeHealth(0, false, '2025-03-01T23:00:00Z');
+    expect(w.alerts.map((a) => a.severity).sort()).toEqual(['critical', 'warning']);
+    const t = transports();
+    const s = sender(mirror, clock, t.factory);
+    await s.round();
+    expect(t.sent.map((x) => [x.channel, x.message.alerts.map((a) => a.severity)])).toEqual([
+      ['loud', ['critical']],
+    ]);
+    clock.set('2025-03-02T07:00:00Z');
+    await s.round();
+    expect(t.sent.map((x) => [x.channel, x.message.alerts.map((a) => a.severity).sort()])).toEqual([
+      ['loud', ['critical']],
+      ['hush', ['critical', 'warning']],
+      ['loud', ['warning']],
+    ]);
+  });
+});
