@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { fallbackSecretStore } from '../core/accounts/fallbackSecretStore.ts';
 import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
 import type { SecretStore } from '../core/accounts/secretStore.ts';
@@ -98,6 +100,26 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
 /** Chromium-family browsers that can open the host as an app window, in order of preference. */
 const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
+/**
+ * A page in a private folder (0700, the file 0600) that sends the browser on to `url`: the browser's command
+ * line, which every user can read in `ps`, then names this file instead of the link with the run's secret.
+ * Removed after a minute, by when the browser has read it.
+ */
+function privateLauncher(url: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'authwatch-open-'));
+  const file = join(dir, 'open.html');
+  const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  writeFileSync(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Authwatch</title>`,
+    { mode: 0o600 },
+  );
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  setTimeout(remove, 60_000).unref();
+  process.once('exit', remove);
+  return pathToFileURL(file).href;
+}
+
 /** Opens the URL in an app-mode browser window when one is installed and a display exists; says which. */
 export function openWindow(url: string, say: (line: string) => void, env = process.env): boolean {
   const browser = BROWSERS.find((b) => existsSync(b));
@@ -111,7 +133,7 @@ export function openWindow(url: string, say: (line: string) => void, env = proce
     return false;
   }
   say(`Opening it in ${browser} (app mode).`);
-  spawn(browser, [`--app=${url}`, '--no-first-run', '--disable-background-networking'], {
+  spawn(browser, [`--app=${privateLauncher(url)}`, '--no-first-run', '--disable-background-networking'], {
     stdio: 'ignore',
     detached: true,
   }).unref();

@@ -12,12 +12,3 @@ export function secretMatches(secret: string, presented: string | undefined | nu
   const b = Buffer.from(presented);
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-/** The value of one cookie in a Cookie header, or null. */
-export function cookieValue(header: string | undefined, name: string): string | null {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
-  }
-  return null;
-}

@@ -1,11 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { BridgeMethods } from '../../shared/bridge/contract.ts';
 import type { BridgeEvent } from '../../shared/bridge/events.ts';
+import { BRIDGE_PROTOCOL, CLOSE_UNAUTHORISED, presentedSecret } from '../../shared/bridge/hostCredential.ts';
 import { MAX_BRIDGE_MESSAGE_BYTES } from '../../shared/bridge/messageLimit.ts';
 import { createBridgeDispatcher } from '../../shared/bridge/serve.ts';
-import { cookieValue, newSecret, secretMatches } from './secret.ts';
+import { newSecret, secretMatches } from './secret.ts';
 import { readRendererFile, rendererContentSecurityPolicy } from '../core/app/rendererFiles.ts';
 
 /** What the host serves: the bridge's methods, its events and the built renderer. */
@@ -24,7 +25,7 @@ export interface HostOptions {
   onConnect?: () => void;
 }
 
-/** A running host. `url` carries the secret once; the page trades it for an HttpOnly cookie. */
+/** A running host. `url` carries the secret in its fragment, which the browser never sends to a server. */
 export interface RunningHost {
   url: string;
   origin: string;
@@ -33,7 +34,6 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
-const COOKIE = 'authwatch_session';
 const INTERNAL_ERROR = {
   ok: false,
   error: { code: 'internal_error', message: 'Authwatch could not answer.' },
@@ -51,15 +51,14 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(body);
 }
 
-const LOCKED_PAGE = `<!doctype html><meta charset="utf-8"><title>Authwatch</title>
-<p style="font:16px system-ui;margin:3em">This window needs the link Authwatch printed when it started
-(it carries a secret for this run). Open that link, or restart with <code>npm start</code>.</p>`;
-
 /**
  * The browser host: the built renderer on 127.0.0.1 and the bridge over a WebSocket, for machines where
  * Electron cannot run (servers, CI, end-to-end tests). Only a page of our own origin that holds this run's
  * secret can call the bridge: the Host header must be ours (no DNS rebinding), the WebSocket's Origin must be
- * ours (no other local page), and the session cookie must carry the secret (no other local process).
+ * ours (no other web page), and the WebSocket must present the secret as a subprotocol (no other local
+ * process). The page learns the secret from the link's fragment and keeps it in its sessionStorage, both
+ * scoped to this origin; no cookie is set, since a browser sends cookies to every port of a host. The
+ * renderer's files themselves hold nothing secret and are served to any request with our Host header.
  */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const secret = options.secret ?? newSecret();
@@ -68,7 +67,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   );
   let origin = '';
   let hostHeader = '';
-  const authorised = (req: IncomingMessage) => secretMatches(secret, cookieValue(req.headers.cookie, COOKIE));
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -77,20 +75,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return send(res, 405, { 'Content-Type': 'text/plain', Allow: 'GET, HEAD' }, 'method not allowed');
       const url = new URL(req.url ?? '/', origin);
-      const presented = url.searchParams.get('k');
-      if (presented !== null) {
-        if (!secretMatches(secret, presented))
-          return send(res, 403, { 'Content-Type': 'text/html' }, LOCKED_PAGE);
-        // Trade the secret in the address for a cookie no script can read, and drop it from the address bar.
-        return send(
-          res,
-          303,
-          { 'Set-Cookie': `${COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`, Location: '/' },
-          '',
-        );
-      }
       const isPage = url.pathname === '/' || url.pathname === '/index.html';
-      if (isPage && !authorised(req)) return send(res, 401, { 'Content-Type': 'text/html' }, LOCKED_PAGE);
       const file = await readRendererFile(options.rendererDir, url.pathname);
       if (!file) return send(res, 404, { 'Content-Type': 'text/plain' }, 'not found');
       send(
@@ -110,20 +95,27 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   });
 
   const sockets = new Set<WebSocket>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BRIDGE_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_BRIDGE_MESSAGE_BYTES,
+    // Select the bridge's own subprotocol, never echo the one that carries the secret.
+    handleProtocols: (offered) => (offered.has(BRIDGE_PROTOCOL) ? BRIDGE_PROTOCOL : false),
+  });
   server.on('upgrade', (req, socket, head) => {
     // The HTTP server stops watching an upgrading socket's errors: a reset here must not end the process.
     socket.on('error', () => socket.destroy());
-    const ok =
-      req.url === '/bridge' &&
-      req.headers.host === hostHeader &&
-      req.headers.origin === origin &&
-      authorised(req);
-    if (!ok) {
+    const ours = req.url === '/bridge' && req.headers.host === hostHeader && req.headers.origin === origin;
+    if (!ours) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
+      // A page of our origin without this run's secret (a tab opened without the link, a link of an
+      // earlier run) learns why, by a close code; it never reaches the dispatcher.
+      if (!secretMatches(secret, presentedSecret(req.headers['sec-websocket-protocol']))) {
+        ws.on('error', () => undefined);
+        return ws.close(CLOSE_UNAUTHORISED, 'this run’s secret is missing');
+      }
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
       // A frame the WebSocket layer refuses (too large, invalid UTF-8, reserved bits, bad opcode) closes
@@ -179,7 +171,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   hostHeader = `127.0.0.1:${port}`;
   origin = `http://${hostHeader}`;
   return {
-    url: `${origin}/?k=${secret}`,
+    url: `${origin}/#k=${secret}`,
     origin,
     windows: () => sockets.size,
     async close() {

@@ -32,7 +32,7 @@ export const CLOSE_REASONS: Record<number, string> = {
   1008: 'the host refused a message',
   1009: 'a message was too large for the host',
   1011: 'the host hit an internal error',
-  4401: 'this window does not hold the link Authwatch printed when it started',
+  4401: 'this window does not hold the link Authwatch printed when it started (it carries this run’s secret)',
 };
 
 /** A string's UTF-8 size, counted without encoding it (a surrogate pair's 4 bytes as 2 + 2). */

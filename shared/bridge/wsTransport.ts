@@ -1,5 +1,6 @@
 import type { BridgeErrorData } from './bridgeError.ts';
 import type { BridgeEvent } from './events.ts';
+import { CLOSE_UNAUTHORISED } from './hostCredential.ts';
 import { CLOSE_REASONS, oversizeBytes, tooLargeMessage } from './messageLimit.ts';
 import type { BridgeTransport } from './remote.ts';
 
@@ -12,6 +13,8 @@ const CALL_TIMEOUT_MS = 60_000;
 export interface HostLinkStatus {
   connected: boolean;
   reason: string | null;
+  /** The last close code (null when no connection ended yet). */
+  code: number | null;
 }
 
 /** Why a socket closed, in words for the page. */
@@ -37,6 +40,7 @@ export function webSocketTransport(
   let nextId = 1;
   let retryMs = 250;
   let lastReason: string | null = null;
+  let lastCode: number | null = null;
   type Call = {
     done: (reply: Reply) => void;
     timer: ReturnType<typeof setTimeout>;
@@ -65,7 +69,7 @@ export function webSocketTransport(
     socket = ws;
     ws.onopen = () => {
       retryMs = 250;
-      onStatus({ connected: true, reason: lastReason });
+      onStatus({ connected: true, reason: lastReason, code: lastCode });
       for (const { id, text } of queue.splice(0)) sendOn(ws, id, text);
     };
     ws.onmessage = (message) => {
@@ -83,7 +87,8 @@ export function webSocketTransport(
     };
     ws.onclose = (event) => {
       lastReason = closeReason(event.code, event.reason);
-      onStatus({ connected: false, reason: lastReason });
+      lastCode = event.code;
+      onStatus({ connected: false, reason: lastReason, code: lastCode });
       socket = null;
       // Calls sent on this socket get no answer now: say so instead of letting them wait.
       for (const [id, call] of pending)
@@ -95,6 +100,8 @@ export function webSocketTransport(
               message: `The connection to Authwatch closed before it answered (${lastReason}); it reconnects by itself. If this was a change, check whether it was made before trying again.`,
             },
           });
+      // Without this run's secret no retry can succeed: the page says so and waits for the link.
+      if (event.code === CLOSE_UNAUTHORISED) return;
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, 5_000);
     };

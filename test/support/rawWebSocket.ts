@@ -50,7 +50,7 @@ export interface RawOutcome {
 
 /**
  * Opens /bridge on 127.0.0.1:`port` with `headers`, writes `bytes` after the handshake and waits until the
- * server hangs up (or `waitMs` passes: then the socket is destroyed and the outcome says what came).
+ * server hangs up (or `waitMs` after the bytes: then the socket is destroyed and the outcome says what came).
  */
 export function sendRaw(
   port: number,
@@ -62,7 +62,7 @@ export function sendRaw(
     const socket: Socket = connect(port, '127.0.0.1');
     let received = Buffer.alloc(0);
     let handshakeDone = false;
-    const timer = setTimeout(() => socket.destroy(), waitMs);
+    let timer = setTimeout(() => socket.destroy(), 10_000);
     socket.on('error', () => undefined);
     socket.on('connect', () => {
       const lines = [
@@ -82,6 +82,8 @@ export function sendRaw(
         handshakeDone = true;
         if (!received.toString('latin1').startsWith('HTTP/1.1 101')) return;
         socket.write(bytes);
+        clearTimeout(timer);
+        timer = setTimeout(() => socket.destroy(), waitMs);
       }
     });
     socket.on('close', () => {

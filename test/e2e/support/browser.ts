@@ -1,7 +1,7 @@
 /**
  * One Chromium per e2e file: Debian's /usr/bin/chromium driven by playwright-core (the Electron binary and
- * Playwright's own browsers cannot be downloaded on our machines). Pages open the host's URL, which carries
- * the per-run secret the page trades for a cookie.
+ * Playwright's own browsers cannot be downloaded on our machines). Pages open the host's URL, whose fragment
+ * carries the per-run secret; the page keeps it in its sessionStorage (a reload keeps it, a new tab needs the link).
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -27,7 +27,7 @@ export interface WindowOptions {
   height?: number;
 }
 
-/** A window on the app: a fresh context (own cookie) that opened the host's link and traded its secret. */
+/** A window on the app: a fresh context that opened the host's link (the secret in its sessionStorage). */
 export interface AppWindow {
   context: BrowserContext;
   page: Page;

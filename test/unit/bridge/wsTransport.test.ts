@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { BridgeMethods } from '../../../shared/bridge/contract.ts';
+import { bridgeProtocols, CLOSE_UNAUTHORISED } from '../../../shared/bridge/hostCredential.ts';
 import { webSocketTransport, type HostLinkStatus } from '../../../shared/bridge/wsTransport.ts';
 import { startHost, type RunningHost } from '../../../main/host/server.ts';
 
@@ -48,10 +49,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'index.html'), '<!doctype html>');
   host = await start();
   const origin = host.origin;
-  // The browser sends its page's Origin (and, for now, the session cookie) by itself.
+  // The browser sends its page's Origin by itself.
   class PageWebSocket extends WebSocket {
     constructor(url: string, protocols: string[]) {
-      super(url, protocols, { origin, headers: { cookie: `authwatch_session=${secret}` } });
+      super(url, protocols, { origin });
       this.on('error', () => undefined); // a browser's socket reports a refused connection by closing
     }
   }
@@ -66,7 +67,9 @@ afterAll(async () => {
 
 describe('the page’s bridge transport', () => {
   it('refuses a call over the size limit before sending it, with a plain error the form shows', async () => {
-    const transport = webSocketTransport(`${host.origin.replace('http', 'ws')}/bridge`);
+    const transport = webSocketTransport(`${host.origin.replace('http', 'ws')}/bridge`, undefined, () =>
+      bridgeProtocols(secret),
+    );
     const reply = await transport.invoke('edit', {
       operation: 'createBimi',
       accountId: 1,
@@ -88,8 +91,10 @@ describe('the page’s bridge transport', () => {
 
   it('fails a call in flight at once when the connection drops, says why, reconnects and says so', async () => {
     const statuses: HostLinkStatus[] = [];
-    const transport = webSocketTransport(`${host.origin.replace('http', 'ws')}/bridge`, (s) =>
-      statuses.push(s),
+    const transport = webSocketTransport(
+      `${host.origin.replace('http', 'ws')}/bridge`,
+      (s) => statuses.push(s),
+      () => bridgeProtocols(secret),
     );
     expect(await transport.invoke('listAccounts', undefined)).toEqual({ ok: true, result: [] });
     const inFlight = transport.invoke('syncNow', {});
@@ -101,10 +106,34 @@ describe('the page’s bridge transport', () => {
     expect(Date.now() - started).toBeLessThan(5_000); // not the 60-s call timeout
     expect(reply).toMatchObject({ ok: false, error: { code: 'host_disconnected' } });
     expect(!reply.ok && reply.error.message).toMatch(/closed before it answered/);
-    expect(statuses.at(-1)).toEqual({ connected: false, reason: 'the connection to Authwatch dropped' });
+    expect(statuses.at(-1)).toEqual({
+      connected: false,
+      reason: 'the connection to Authwatch dropped',
+      code: 1006,
+    });
     host = await start(port);
     await vi.waitFor(() => expect(statuses.at(-1)?.connected).toBe(true), { timeout: 10_000 });
-    expect(statuses.at(-1)).toEqual({ connected: true, reason: 'the connection to Authwatch dropped' });
+    expect(statuses.at(-1)).toEqual({
+      connected: true,
+      reason: 'the connection to Authwatch dropped',
+      code: 1006,
+    });
     expect(await transport.invoke('listAccounts', undefined)).toEqual({ ok: true, result: [] });
+  });
+
+  it('a tab without this run’s secret is told so and stops retrying', async () => {
+    const statuses: HostLinkStatus[] = [];
+    const transport = webSocketTransport(
+      `${host.origin.replace('http', 'ws')}/bridge`,
+      (s) => statuses.push(s),
+      () => bridgeProtocols(null),
+    );
+    const reply = await transport.invoke('listAccounts', undefined);
+    expect(reply).toMatchObject({ ok: false, error: { code: 'host_disconnected' } });
+    expect(statuses.at(-1)).toMatchObject({ connected: false, code: CLOSE_UNAUTHORISED });
+    expect(statuses.at(-1)?.reason).toMatch(/does not hold the link Authwatch printed/);
+    const count = statuses.length;
+    await new Promise((r) => setTimeout(r, 600)); // longer than the first retry's 250 ms
+    expect(statuses).toHaveLength(count);
   });
 });

@@ -15,6 +15,7 @@ import { toBridgeEvent } from '../../../main/core/app/bridgeEvents.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { startHost, type RunningHost } from '../../../main/host/server.ts';
+import { bridgeProtocols } from '../../../shared/bridge/hostCredential.ts';
 import { MAX_BRIDGE_MESSAGE_BYTES } from '../../../shared/bridge/messageLimit.ts';
 import { METHOD_NAMES } from '../../../shared/bridge/methodNames.ts';
 import { encodeFrame, sendRaw } from '../../support/rawWebSocket.ts';
@@ -45,7 +46,7 @@ beforeAll(async () => {
     log: (line) => logs.push(line),
   });
   port = Number(new URL(host.origin).port);
-  headers = { Origin: host.origin, Cookie: `authwatch_session=${secret}` };
+  headers = { Origin: host.origin, 'Sec-WebSocket-Protocol': bridgeProtocols(secret).join(', ') };
 });
 
 afterAll(async () => {
@@ -56,7 +57,9 @@ afterAll(async () => {
 
 function open(): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, { headers });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/bridge`, bridgeProtocols(secret), {
+      origin: host.origin,
+    });
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
   });

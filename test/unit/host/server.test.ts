@@ -9,6 +9,7 @@ import { toBridgeEvent } from '../../../main/core/app/bridgeEvents.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { startHost, type RunningHost } from '../../../main/host/server.ts';
+import { BRIDGE_PROTOCOL, bridgeProtocols } from '../../../shared/bridge/hostCredential.ts';
 
 let dir: string;
 let mirror: Mirror;
@@ -42,13 +43,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cookie = `authwatch_session=${secret}`;
-
-/** A WebSocket to the bridge with the given headers; resolves when open or rejects with the refusal. */
-function connect(headers: Record<string, string>): Promise<WebSocket> {
+/**
+ * A WebSocket to the bridge offering `protocols`, with the given headers; resolves when it is open and
+ * stays open, rejects with the HTTP refusal or the close code the host answered with.
+ */
+function connect(headers: Record<string, string>, protocols = bridgeProtocols(secret)): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/bridge`, { headers });
-    ws.once('open', () => resolve(ws));
+    const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/bridge`, protocols, { headers });
+    ws.once('open', () => setTimeout(() => ws.readyState === ws.OPEN && resolve(ws), 50));
+    ws.once('close', (code) => reject(new Error(`closed ${code}`)));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
     ws.once('error', reject);
   });
@@ -74,23 +77,16 @@ function call(
 }
 
 describe('browser host', () => {
-  it('trades the secret in the link for an HttpOnly, SameSite=Strict cookie and drops it from the address', async () => {
-    const res = await fetch(`${host.url}`, { redirect: 'manual' });
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/');
-    const setCookie = res.headers.get('set-cookie') ?? '';
-    expect(setCookie).toContain(`authwatch_session=${secret}`);
-    expect(setCookie).toMatch(/HttpOnly/);
-    expect(setCookie).toMatch(/SameSite=Strict/);
-  });
-
-  it('refuses the page without the secret, or with a wrong one', async () => {
-    expect((await fetch(`${host.origin}/`)).status).toBe(401);
-    expect((await fetch(`${host.origin}/?k=wrong`, { redirect: 'manual' })).status).toBe(403);
+  it('carries the secret in the link’s fragment only: no cookie, and the page itself holds no secret', async () => {
+    expect(host.url).toBe(`${host.origin}/#k=${secret}`);
+    const res = await fetch(`${host.origin}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(await res.text()).not.toContain(secret);
   });
 
   it('serves the page with a strict Content-Security-Policy once the cookie is held', async () => {
-    const res = await fetch(`${host.origin}/`, { headers: { cookie } });
+    const res = await fetch(`${host.origin}/`);
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
@@ -107,7 +103,7 @@ describe('browser host', () => {
       const u = new URL(host.origin);
       http
         .get(
-          { host: u.hostname, port: u.port, path: '/', headers: { host: `evil.example:${u.port}`, cookie } },
+          { host: u.hostname, port: u.port, path: '/', headers: { host: `evil.example:${u.port}` } },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);
@@ -121,23 +117,35 @@ describe('browser host', () => {
       '/%2e%2e/authwatch-outside.txt',
       '/assets/..%2f..%2fauthwatch-outside.txt',
     ]) {
-      const res = await fetch(`${host.origin}${path}`, { headers: { cookie } });
+      const res = await fetch(`${host.origin}${path}`);
       expect(res.status, path).toBe(404);
       expect(await res.text()).not.toContain('outside');
     }
   });
 
-  it('refuses a bridge connection without the secret or from another Origin', async () => {
-    await expect(connect({ origin: host.origin })).rejects.toThrow(/refused 403/);
-    await expect(connect({ origin: host.origin, cookie: 'authwatch_session=guess' })).rejects.toThrow(
-      /refused 403/,
+  it('refuses a bridge connection without the secret, with a wrong one, or from another Origin', async () => {
+    // Our origin without the secret (a tab opened without the link): told why, by close code 4401.
+    await expect(connect({ origin: host.origin }, bridgeProtocols(null))).rejects.toThrow(/closed 4401/);
+    await expect(connect({ origin: host.origin }, bridgeProtocols('guess'.padEnd(43, 'g')))).rejects.toThrow(
+      /closed 4401/,
     );
-    await expect(connect({ origin: 'http://127.0.0.1:1', cookie })).rejects.toThrow(/refused 403/);
-    await expect(connect({ origin: 'http://evil.example', cookie })).rejects.toThrow(/refused 403/);
+    // The credential of before (a cookie every local port receives) opens nothing any more.
+    await expect(
+      connect({ origin: host.origin, cookie: `authwatch_session=${secret}` }, bridgeProtocols(null)),
+    ).rejects.toThrow(/closed 4401/);
+    await expect(connect({ origin: 'http://127.0.0.1:1' })).rejects.toThrow(/refused 403/);
+    await expect(connect({ origin: 'http://evil.example' })).rejects.toThrow(/refused 403/);
+    await expect(connect({})).rejects.toThrow(/refused 403/);
+  });
+
+  it('selects the bridge’s subprotocol, never echoing the one that carries the secret', async () => {
+    const ws = await connect({ origin: host.origin });
+    expect(ws.protocol).toBe(BRIDGE_PROTOCOL);
+    ws.close();
   });
 
   it('answers contract calls, rejects unknown methods and malformed arguments, and pushes events', async () => {
-    const ws = await connect({ origin: host.origin, cookie });
+    const ws = await connect({ origin: host.origin });
     try {
       expect(await call(ws, 1, 'listAccounts')).toEqual({ ok: true, result: [] });
       const unknown = await call(ws, 2, 'constructor');
