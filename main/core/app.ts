@@ -10,9 +10,9 @@ import { syncMethods } from './app/methods/sync.ts';
 import { guard, parse } from './app/guard.ts';
 import { createWiring, type AuthwatchEvent, type AuthwatchOptions } from './app/wiring.ts';
 import { openExternalArgs } from '../../shared/bridge/args.ts';
-import { cronScheduler, type TickScheduler } from './sync/scheduler.ts';
+import { cronScheduler } from './sync/scheduler.ts';
 import type { ChannelService } from './delivery/channelService.ts';
-import type { OutboxSender, RoundResult } from './delivery/outboxSender.ts';
+import type { RoundResult } from './delivery/outboxSender.ts';
 
 export { AuthwatchError } from './app/authwatchError.ts';
 export type { Notifier } from './app/notificationDelivery.ts';
@@ -62,7 +62,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
       }),
     on: (listener) => w.subscribe(listener),
     start() {
-      w.engine.start(holdingScheduler(options.scheduler ?? cronScheduler(), w.delivery.outbox));
+      w.engine.start(options.scheduler ?? cronScheduler());
       w.delivery.outbox.start();
     },
     async stop() {
@@ -77,9 +77,4 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     deliverPending: () => w.deliver(),
   };
   return facade;
-}
-
-/** Each scheduled tick is a pass whose alerts the outbox groups: deliveries wait until it ends. */
-function holdingScheduler(scheduler: TickScheduler, outbox: OutboxSender): TickScheduler {
-  return { start: (tick) => scheduler.start(() => outbox.hold(tick())) };
 }

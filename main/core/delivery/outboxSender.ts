@@ -15,7 +15,11 @@ export interface OutboxSenderOptions {
   random?: () => number;
   /** Deadline of one send (default 20 s): a channel that hangs is given up on for this attempt. */
   sendTimeoutMs?: number;
-  /** While a sync pass runs, its alerts wait to be grouped — at most this long (default 10 min). */
+  /**
+   * Alerts are grouped like Alertmanager's group_wait: new ones go out once none came for gatherQuietMs
+   * (default 20 s) — or, in a storm that keeps coming, once the oldest waited maxHoldMs (default 5 min).
+   */
+  gatherQuietMs?: number;
   maxHoldMs?: number;
   /** First retry delay (default 30 s), doubled per attempt up to retryMaxMs (default 1 h). */
   retryBaseMs?: number;
@@ -34,6 +38,14 @@ export interface RoundResult {
   held: number;
 }
 
+export interface RoundOptions {
+  /** Try channels that are backing off (sync --once before it exits). */
+  ignoreBackoff?: boolean;
+  /** Send new alerts now rather than wait for more of the same storm. */
+  ignoreGather?: boolean;
+  deadline?: number;
+}
+
 const EMPTY: RoundResult = { sent: 0, failed: 0, held: 0 };
 
 /**
@@ -46,7 +58,7 @@ export class OutboxSender {
   private readonly o: Required<
     Pick<
       OutboxSenderOptions,
-      'sendTimeoutMs' | 'maxHoldMs' | 'retryBaseMs' | 'retryMaxMs' | 'pollMs' | 'random'
+      'sendTimeoutMs' | 'gatherQuietMs' | 'maxHoldMs' | 'retryBaseMs' | 'retryMaxMs' | 'pollMs' | 'random'
     >
   > &
     OutboxSenderOptions;
@@ -61,7 +73,8 @@ export class OutboxSender {
   constructor(options: OutboxSenderOptions) {
     this.o = {
       sendTimeoutMs: 20_000,
-      maxHoldMs: 10 * 60_000,
+      gatherQuietMs: 20_000,
+      maxHoldMs: 5 * 60_000,
       retryBaseMs: 30_000,
       retryMaxMs: 60 * 60_000,
       pollMs: 15_000,
@@ -70,7 +83,10 @@ export class OutboxSender {
     };
   }
 
-  /** Runs `work` (a sync pass) with new deliveries held back, so what it raises goes out grouped after it. */
+  /**
+   * Runs `work` (a whole sync pass: `sync --once`) with new deliveries held back until it ends, so what it
+   * raises goes out as one message per channel.
+   */
   async hold<T>(work: Promise<T>): Promise<T> {
     this.holds++;
     try {
@@ -114,16 +130,17 @@ export class OutboxSender {
    */
   async flush(timeoutMs: number): Promise<RoundResult> {
     const deadline = Date.now() + timeoutMs;
-    let last = await this.round({ ignoreBackoff: true, deadline });
+    const options = { ignoreBackoff: true, ignoreGather: true, deadline };
+    let last = await this.round(options);
     while (last.failed > 0 && Date.now() + 2_000 < deadline) {
       await new Promise((r) => setTimeout(r, 2_000));
-      last = await this.round({ ignoreBackoff: true, deadline });
+      last = await this.round(options);
     }
     return last;
   }
 
   /** One look at every channel; channels work side by side, each one round at a time. */
-  async round(options: { ignoreBackoff?: boolean; deadline?: number } = {}): Promise<RoundResult> {
+  async round(options: RoundOptions = {}): Promise<RoundResult> {
     const channels = this.o.store.listChannels();
     const results = await Promise.all(
       channels.map((channel) => {
@@ -138,10 +155,7 @@ export class OutboxSender {
     );
   }
 
-  private runChannel(
-    channel: Channel,
-    options: { ignoreBackoff?: boolean; deadline?: number },
-  ): Promise<RoundResult> {
+  private runChannel(channel: Channel, options: RoundOptions): Promise<RoundResult> {
     const run = this.channelRound(channel, options).finally(() => {
       if (this.busy.get(channel.id) === run) this.busy.delete(channel.id);
     });
@@ -149,10 +163,7 @@ export class OutboxSender {
     return run;
   }
 
-  private async channelRound(
-    channel: Channel,
-    options: { ignoreBackoff?: boolean; deadline?: number },
-  ): Promise<RoundResult> {
+  private async channelRound(channel: Channel, options: RoundOptions): Promise<RoundResult> {
     const now = this.o.now();
     const nowIso = new Date(now).toISOString();
     const result: RoundResult = { sent: 0, failed: 0, held: 0 };
@@ -167,7 +178,7 @@ export class OutboxSender {
       return result;
     }
 
-    const batches = this.batches(channel, rows, now, result);
+    const batches = this.batches(channel, rows, now, result, options.ignoreGather === true);
     if (batches.length === 0 && !needsResend) return result;
 
     let transport: ChannelTransport;
@@ -228,7 +239,13 @@ export class OutboxSender {
    * The messages of this round, in outbox order: batches fixed earlier (retries) as they were; new rows
    * grouped by event type, except rows held by quiet hours or by a pass still running.
    */
-  private batches(channel: Channel, rows: OutboxRow[], now: number, result: RoundResult): OutboxRow[][] {
+  private batches(
+    channel: Channel,
+    rows: OutboxRow[],
+    now: number,
+    result: RoundResult,
+    ignoreGather: boolean,
+  ): OutboxRow[][] {
     const settings = this.o.alertSettings();
     const quiet = inQuietHours(now, settings.quietHours, settings.timeZone);
     const fixed = new Map<string, OutboxRow[]>();
@@ -239,14 +256,20 @@ export class OutboxSender {
         continue;
       }
       const heldByQuiet = quiet && (row.alert.severity !== 'critical' || channel.holdCriticals);
-      const heldByPass = this.holds > 0 && now - Date.parse(row.createdAt) < this.o.maxHoldMs;
-      if (heldByQuiet || heldByPass) {
+      if (heldByQuiet || this.holds > 0) {
         result.held++;
         continue;
       }
       fresh.set(row.type, [...(fresh.get(row.type) ?? []), row]);
     }
     for (const group of fresh.values()) {
+      // Still gathering: more of the same storm may come (unless the oldest has waited long enough).
+      const newest = Math.max(...group.map((r) => Date.parse(r.createdAt)));
+      const oldest = Math.min(...group.map((r) => Date.parse(r.createdAt)));
+      if (!ignoreGather && now - newest < this.o.gatherQuietMs && now - oldest < this.o.maxHoldMs) {
+        result.held += group.length;
+        continue;
+      }
       const batchId = group.length === 1 ? group[0]!.eventId : randomUUID();
       this.o.store.assignBatch(
         group.map((r) => r.id),
