@@ -17,8 +17,7 @@ import type { RoundResult } from './delivery/outboxSender.ts';
 export { AuthwatchError } from './app/authwatchError.ts';
 export type { Notifier } from './app/notificationDelivery.ts';
 export { notificationText } from './alerts/notificationWords.ts';
-export type { AuthwatchEvent, AuthwatchOptions, ShellHooks } from './app/wiring.ts';
-export type { EditOperationInfo, EditResult, Settings, SyncStatus } from '../../shared/bridge/results.ts';
+export type { AuthwatchEvent, AuthwatchOptions } from './app/wiring.ts';
 
 /**
  * The one object every shell (Electron, browser host, CLI) talks to: the bridge's methods

@@ -9,13 +9,6 @@ import { paginated, type PageParams } from '../http/pagination.ts';
 import { DOMAIN_SELECT, presentDomain, type DomainListRow } from '../domains/presentDomain.ts';
 import { VISIBLE_DOMAIN_CONDITION } from '../domains/visibility.ts';
 
-/** The domain `id` of team `teamId` as presented (with its group name), or undefined. */
-export function findTeamDomain(db: ServiceDb, teamId: number, id: number): DomainListRow | undefined {
-  return db
-    .prepare<[number, number], DomainListRow>(`${DOMAIN_SELECT} WHERE d.id = ? AND d.team_id = ?`)
-    .get(id, teamId);
-}
-
 /** The domain `fqdn` (stored form) of team `teamId`, or undefined. */
 export function findDomainByFqdn(db: ServiceDb, teamId: number, fqdn: string): DomainListRow | undefined {
   return db

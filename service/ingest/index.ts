@@ -8,15 +8,9 @@ import { decodeXmlBytes } from './xmlText.ts';
 
 export type * from './dmarcAggregateReport.ts';
 export type * from './tlsRptReport.ts';
-export { ReportParseError, type ReportParseErrorKind } from './reportParseError.ts';
-export {
-  unpackReport,
-  DEFAULT_MAX_UNPACKED_BYTES,
-  type UnpackedReport,
-  type ReportContainer,
-} from './unpack.ts';
+export { ReportParseError } from './reportParseError.ts';
+export { unpackReport } from './unpack.ts';
 export { parseDmarcAggregateXml } from './dmarcAggregate.ts';
-export { parseTlsRptJson } from './tlsRpt.ts';
 
 /** Limits for the byte-level entry points. */
 export type ParseOptions = Pick<UnpackOptions, 'maxUnpackedBytes'>;

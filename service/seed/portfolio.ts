@@ -460,13 +460,6 @@ export const PORTFOLIO: readonly DomainPlan[] = [
   },
 ];
 
-/** The domain plan named `fqdn` (throws for a name outside the portfolio). */
-export function planOf(fqdn: string): DomainPlan {
-  const plan = PORTFOLIO.find((d) => d.fqdn === fqdn);
-  if (!plan) throw new Error(`${fqdn} is not in the demo portfolio`);
-  return plan;
-}
-
 /** First day the domain exists in the account (its first scan). */
 export function firstDay(plan: DomainPlan): number {
   return -Math.min(plan.addedDaysAgo, HISTORY_DAYS);

@@ -1,8 +1,5 @@
 import { ApiError } from './apiError.ts';
 
-/** The path prefix of the primary base address (spec: {base_url} ends in /api/v1). */
-export const DEFAULT_API_PREFIX = '/api/v1';
-
 function invalid(message: string): ApiError {
   return new ApiError({ status: 0, code: 'invalid_base_url', message, requestId: '', retryable: false });
 }

@@ -115,19 +115,6 @@ const RECORD_CHECKS: Partial<Record<EditOperationName, Record<string, FieldCheck
   },
 };
 
-/** The record-syntax checks of an operation's fields (for forms that check one field as the user types). */
-export function recordCheckOf(
-  name: EditOperationName,
-  field: string,
-): ((value: string) => string | null) | null {
-  const check = RECORD_CHECKS[name]?.[field];
-  if (!check) return null;
-  return (value) => {
-    const verdict = check(value);
-    return 'error' in verdict ? verdict.error : null;
-  };
-}
-
 /** The outcome of checking a body: the body to send (names normalised) and the problems (empty = valid). */
 export interface BodyCheck {
   body: unknown;

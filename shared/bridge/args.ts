@@ -61,7 +61,6 @@ export const syncSettingsSchema = z.strictObject({
   /** Requests per minute the sync leaves for the user's own edits. */
   headroom: z.number().int().min(0).max(1000),
 });
-export type SyncSettings = z.infer<typeof syncSettingsSchema>;
 
 export const updateSettingsArgs = z
   .strictObject({

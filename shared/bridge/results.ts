@@ -14,7 +14,6 @@ const json = z.record(z.string(), z.unknown());
 
 export const PROTOCOL_NAMES = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'] as const;
 export const protocol = z.enum(PROTOCOL_NAMES);
-export type Protocol = z.infer<typeof protocol>;
 
 export const SIGNAL_NAMES = [
   'domains',
@@ -34,7 +33,6 @@ export const SIGNAL_NAMES = [
   'dashboard_cache',
 ] as const;
 export const signalName = z.enum(SIGNAL_NAMES);
-export type SignalName = z.infer<typeof signalName>;
 
 export const severity = z.enum(['critical', 'warning', 'info']);
 export type Severity = z.infer<typeof severity>;
@@ -51,14 +49,12 @@ export const syncErrorSchema = z.object({
   missingScope: z.string().nullable(),
   at: iso,
 });
-export type SyncError = z.infer<typeof syncErrorSchema>;
 
 export const signalAgeSchema = z.object({
   lastSuccessAt: isoOrNull,
   ageSeconds: z.number().nullable(),
   lastError: syncErrorSchema.nullable(),
 });
-export type SignalAge = z.infer<typeof signalAgeSchema>;
 
 export const overviewRowSchema = z.object({
   accountId: z.number(),
@@ -129,7 +125,6 @@ export const syncStateSchema = z.object({
   nextDueAt: isoOrNull,
   periodSeconds: z.number(),
 });
-export type SyncState = z.infer<typeof syncStateSchema>;
 
 const sourcesWindow = z
   .object({
@@ -200,10 +195,7 @@ export const historyRowSchemas = {
   dns_events: dnsEventPoint,
 } as const;
 export type HistoryRows = { [K in HistoryKind]: z.infer<(typeof historyRowSchemas)[K]> };
-export type HealthPoint = HistoryRows['health'];
 export type ScorePoint = HistoryRows['score'];
-export type MailVolumePoint = HistoryRows['mail_volume'];
-export type DnsEventPoint = HistoryRows['dns_events'];
 export const historyResultSchema = z.union([
   z.array(healthPoint),
   z.array(scorePoint),
@@ -217,7 +209,6 @@ export const alertSettingsSchema = z.object({
   quietHours: z.object({ startHour: z.number(), endHour: z.number() }).nullable(),
   timeZone: z.string().nullable(),
 });
-export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 export type SyncSettings = z.infer<typeof syncSettingsSchema>;
 export type AppPreferences = z.infer<typeof appPreferencesSchema>;
 
@@ -286,7 +277,6 @@ export const passResultSchema = z.object({
     z.object({ domainId: z.number().nullable(), fqdn: z.string().nullable(), signal: signalName }),
   ),
 });
-export type PassResult = z.infer<typeof passResultSchema>;
 
 export const accountSyncStatusSchema = z.object({
   accountId: z.number(),
@@ -327,7 +317,6 @@ export const editResultSchema = z.object({
   data: z.unknown(),
   repolled: z.array(signalName),
 });
-export type EditResult = z.infer<typeof editResultSchema>;
 
 export const editOperationInfoSchema = z.object({
   name: z.enum(EDIT_OPERATION_NAMES),
@@ -367,7 +356,6 @@ export const exportResultSchema = z.object({
   content: z.string(),
   rows: z.number(),
 });
-export type ExportResult = z.infer<typeof exportResultSchema>;
 
 export const connectivitySchema = z.object({
   accountId: z.number(),

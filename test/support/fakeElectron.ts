@@ -273,5 +273,3 @@ export function createFakeElectron(options: { userData: string; singleInstance?:
     },
   };
 }
-
-export type FakeElectron = ReturnType<typeof createFakeElectron>;

@@ -11,5 +11,3 @@ export const dashboardCacheSchema = z.looseObject({
   end_date: calendarDate.nullish(),
   data: z.record(z.string(), z.unknown()).nullable().optional(),
 });
-
-export type DashboardCache = z.infer<typeof dashboardCacheSchema>;

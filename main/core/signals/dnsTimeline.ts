@@ -78,12 +78,3 @@ export const dnsSnapshotsSchema = z.looseObject({
 });
 
 export type DnsEvent = z.infer<typeof dnsEventSchema>;
-export type DnsChangesPayload = z.infer<typeof dnsChangesSchema>;
-export type DnsTimelineSummaryEntry = z.infer<typeof dnsTimelineSummaryEntrySchema>;
-export type DnsTimelinePayload = z.infer<typeof dnsTimelineSchema>;
-export type DnsCurrentEntry = z.infer<typeof dnsCurrentEntrySchema>;
-export type DnsCurrentPayload = z.infer<typeof dnsCurrentSchema>;
-export type DnsHistoryRow = z.infer<typeof dnsHistoryRowSchema>;
-export type DnsHistoryPayload = z.infer<typeof dnsHistorySchema>;
-export type DnsSnapshotRow = z.infer<typeof dnsSnapshotRowSchema>;
-export type DnsSnapshotsPayload = z.infer<typeof dnsSnapshotsSchema>;

@@ -9,5 +9,4 @@ export const domainListItemSchema = z.looseObject({
 
 /** The `domains` signal: every page of GET /domains concatenated, i.e. the account's complete domain list. */
 export const domainsSchema = z.array(domainListItemSchema);
-export type DomainListItem = z.infer<typeof domainListItemSchema>;
 export type DomainsPayload = z.infer<typeof domainsSchema>;

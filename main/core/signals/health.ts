@@ -39,7 +39,5 @@ export const healthHistoryRowSchema = z.looseObject({
 /** The `health_history` signal: the rows of every fetched page, newest first as the interface returns them. */
 export const healthHistorySchema = z.array(healthHistoryRowSchema);
 
-export type ProtocolFlags = z.infer<typeof protocolFlagsSchema>;
 export type HealthSnapshot = z.infer<typeof healthSnapshotSchema>;
 export type HealthHistoryRow = z.infer<typeof healthHistoryRowSchema>;
-export type HealthHistoryPayload = z.infer<typeof healthHistorySchema>;

@@ -23,6 +23,3 @@ export const mailVolumeSchema = z.looseObject({
   totals: z.looseObject(volumeCountsShape).optional(),
   timeline: z.array(mailVolumeDaySchema),
 });
-
-export type MailVolumeDay = z.infer<typeof mailVolumeDaySchema>;
-export type MailVolumePayload = z.infer<typeof mailVolumeSchema>;

@@ -29,7 +29,3 @@ export const scoreHistorySchema = z.looseObject({
   note: z.string().nullish(),
   history: z.array(scoreHistoryPointSchema),
 });
-
-export type SecurityScore = z.infer<typeof securityScoreSchema>;
-export type ScoreHistoryPoint = z.infer<typeof scoreHistoryPointSchema>;
-export type ScoreHistoryPayload = z.infer<typeof scoreHistorySchema>;

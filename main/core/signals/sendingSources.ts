@@ -28,4 +28,3 @@ export const sendingServicesSchema = z.looseObject({
 
 export type SendingSource = z.infer<typeof sendingSourceSchema>;
 export type FailedSourcesPayload = z.infer<typeof failedSourcesSchema>;
-export type SendingServicesPayload = z.infer<typeof sendingServicesSchema>;

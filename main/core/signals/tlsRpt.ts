@@ -10,5 +10,3 @@ export const tlsRptSummarySchema = z.looseObject({
   config: z.looseObject({}).nullish(),
   failures: z.looseObject({}).nullish(),
 });
-
-export type TlsRptSummary = z.infer<typeof tlsRptSummarySchema>;

@@ -12,8 +12,7 @@ import { buildStatus, type AccountSyncStatus } from './syncStatus.ts';
 
 // The syncer's public types live with the part that makes them; the engine, the facade and the CLI keep
 // importing them from here.
-export { PAUSED_RECHECK_MS, SERIAL_AFTER_429_MS } from './failureHandling.ts';
-export type { PassError, PassResult, RefreshOptions } from './passRunner.ts';
+export type { PassResult, RefreshOptions } from './passRunner.ts';
 export type { AccountSyncerOptions, SyncClock, SyncLogger } from './syncContext.ts';
 export type { AccountSyncStatus } from './syncStatus.ts';
 
