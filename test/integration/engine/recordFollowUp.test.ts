@@ -1,6 +1,6 @@
 /**
  * DNS changes are polled every fourth alert period (health shows the same record changes): when a health
- * poll tells of a record removed, the engine fetches that domain's DNS changes right after, so the alert's
+ * poll tells of a record removed or restored, the engine fetches that domain's DNS changes right after, so the alert's
  * domain shows what changed without waiting hours at 1,000 domains.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,5 +63,26 @@ describe('a record change seen by health', () => {
     // And the domain page has the removal among its DNS events.
     const detail = await engine.app.domainDetail({ accountId, domainId: gone });
     expect(JSON.stringify(detail)).toMatch(/spf/i);
+  });
+
+  it('fetches them right after the health poll that shows the record restored, too', async () => {
+    // Runs after the removal above: gone.example's DNS changes were fetched moments ago, so they are not
+    // due again for a whole period; only the restore can bring them forward.
+    const gone = world.domainIds['gone.example']!;
+    await publish(world.svc, 'gone.example', 'spf', 'v=spf1 ip4:192.0.2.0/24 -all');
+    await scan(world.svc);
+    paths.length = 0;
+
+    const restored = () =>
+      engine.mirror
+        .listAlerts({ accountId, rule: 'protocol_restored' })
+        .filter((a) => a.fqdn === 'gone.example');
+    for (let i = 0; i < 12 && restored().length === 0; i++) await engine.runFor(10_000);
+    expect(restored()).toHaveLength(1);
+
+    const healthAt = paths.lastIndexOf(`/api/v1/domains/${gone}/health`);
+    expect(healthAt).toBeGreaterThanOrEqual(0);
+    const next = paths.slice(healthAt + 1).find((p) => p.includes(`/domains/${gone}/`));
+    expect(next).toBe(`/api/v1/domains/${gone}/dns/changes`);
   });
 });

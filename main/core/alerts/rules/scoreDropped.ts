@@ -8,7 +8,7 @@ export interface ScoreReading {
   at: string;
 }
 
-// Scores are decimals; a drop of exactly the step must count despite float noise (8.3 - 7.3 = 0.999…).
+// Scores are decimals; a drop of exactly the step must count despite float noise (8.2 - 7.2 = 0.999…).
 const EPSILON = 1e-9;
 
 function fmt(score: number): string {

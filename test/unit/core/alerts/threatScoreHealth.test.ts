@@ -129,6 +129,21 @@ describe('score_dropped', () => {
     });
   });
 
+  it('a fall of exactly the step counts although floating point makes it a hair less (8.2 → 7.2)', () => {
+    // 8.2 - 7.2 is 0.9999999999999991 in binary floating point: a zero tolerance would miss this drop.
+    const { results } = scores([8.2, 7.2]);
+    expect(results[1]!.alerts).toHaveLength(1);
+    expect(results[1]!.alerts[0]!.title).toBe('Security score of example.com dropped from 8.2 to 7.2');
+  });
+
+  it('a recovery to the score before the drop resolves even when it arrives a hair under it', () => {
+    // 5.6 + 1.1 is 6.699999999999999: a service summing parts sends the 6.7 it shows that way.
+    const { mirror, results } = scores([6.7, 5.5, 5.6 + 1.1]);
+    const [episode] = mirror.listAlerts({ rule: 'score_dropped' });
+    expect(results[2]!.resolved.map((a) => a.id)).toEqual([episode!.id]);
+    expect(mirror.listAlerts({ rule: 'score_dropped', open: true })).toEqual([]);
+  });
+
   it('the step is configurable', () => {
     expect(scores([9, 8], { scoreStep: 2 }).results.flatMap((r) => r.alerts)).toEqual([]);
     expect(scores([9, 7], { scoreStep: 2 }).results.flatMap((r) => r.alerts)).toHaveLength(1);
