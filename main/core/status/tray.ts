@@ -2,7 +2,6 @@ import type { Verdict } from './verdict.ts';
 
 /** The tray icon's three states. */
 export type TrayStatus = 'ok' | 'warnings' | 'alerts';
-export const TRAY_STATUSES: readonly TrayStatus[] = ['ok', 'warnings', 'alerts'];
 
 /** A domain as the tray reads it. */
 export interface TrayDomain {
