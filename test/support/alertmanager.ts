@@ -1,0 +1,117 @@
+/**
+ * Debian's real Alertmanager for tests (`/usr/bin/prometheus-alertmanager`, installed by .ci/run): started on
+ * 127.0.0.1 on a free port with clustering off, a private storage folder, a short resolve_timeout, and a
+ * webhook receiver (send_resolved) pointing back at the test, so the test sees what Alertmanager itself
+ * concluded: firing, then resolved. Stopped by close().
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ALERTMANAGER_BIN = '/usr/bin/prometheus-alertmanager';
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One alert as Alertmanager's GET /api/v2/alerts lists it. */
+export interface GettableAlert {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  startsAt: string;
+  endsAt: string;
+  status: { state: string };
+}
+
+export interface RunningAlertmanager {
+  url: string;
+  /** Active alerts (resolved ones are not listed by Alertmanager). */
+  alerts(): Promise<GettableAlert[]>;
+  close(): Promise<void>;
+}
+
+/** Starts Alertmanager; its notifications go to `webhookUrl` (a local receiver), resolved ones too. */
+export async function startAlertmanager(
+  webhookUrl: string,
+  options: { resolveTimeout?: string } = {},
+): Promise<RunningAlertmanager> {
+  const dir = mkdtempSync(join(tmpdir(), 'authwatch-am-'));
+  const config = join(dir, 'alertmanager.yml');
+  writeFileSync(
+    config,
+    `global:
+  resolve_timeout: ${options.resolveTimeout ?? '5m'}
+route:
+  receiver: test
+  group_by: ['alertname', 'domain', 'protocol']
+  group_wait: 1s
+  group_interval: 1s
+  repeat_interval: 1h
+receivers:
+  - name: test
+    webhook_configs:
+      - url: '${webhookUrl}'
+        send_resolved: true
+`,
+  );
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let stderr = '';
+  const child: ChildProcess = spawn(
+    ALERTMANAGER_BIN,
+    [
+      `--config.file=${config}`,
+      `--storage.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=',
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const ended = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 5_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`Alertmanager exited at start: ${stderr}`);
+    }
+    try {
+      const res = await fetch(`${url}/-/ready`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`Alertmanager not ready within 20 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    async alerts() {
+      const res = await fetch(`${url}/api/v2/alerts`);
+      return (await res.json()) as GettableAlert[];
+    },
+    close: stop,
+  };
+}
