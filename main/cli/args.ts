@@ -18,9 +18,16 @@ export interface CommonOptions {
   label?: string;
 }
 
+/** `sync --watch --metrics-port PORT [--metrics-host HOST] [--metrics-token-env VAR]`. */
+export interface MetricsOptions {
+  port: number;
+  host: string;
+  tokenEnv?: string;
+}
+
 /** A parsed command line. */
 export type Command =
-  | ({ name: 'sync'; mode: 'once' | 'watch' } & CommonOptions)
+  | ({ name: 'sync'; mode: 'once' | 'watch'; metrics?: MetricsOptions } & CommonOptions)
   | ({ name: 'status'; json: boolean } & CommonOptions)
   | ({ name: 'alerts'; json: boolean; open: boolean } & CommonOptions)
   | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
@@ -32,7 +39,8 @@ const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
 export const USAGE = `Usage: authwatch <command> [options]
 
 Commands:
-  sync --once | --watch     one full sync now, or keep syncing on the schedule until interrupted;
+  sync --once | --watch [--metrics-port PORT [--metrics-host HOST] [--metrics-token-env VAR]]
+                            one full sync now, or keep syncing on the schedule until interrupted;
                             --once waits out rate limiting (429) for at most ${PATIENCE} with nothing
                             getting through, then exits 1 "rate limited" (--watch keeps backing off)
   status [--json]           accounts, sync freshness, effective periods and errors
@@ -79,6 +87,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         db: { type: 'string' },
         'base-url': { type: 'string' },
         label: { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'metrics-host': { type: 'string' },
+        'metrics-token-env': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -99,14 +110,24 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
 
   const allowed: Record<string, readonly string[]> = {
-    sync: ['once', 'watch'],
+    sync: ['once', 'watch', 'metrics-port', 'metrics-host', 'metrics-token-env'],
     status: ['json'],
     alerts: ['json', 'open'],
     export: ['format', 'out'],
   };
   const own = allowed[name];
   if (!own) throw new UsageError(`Unknown command: ${name}`);
-  for (const key of ['once', 'watch', 'json', 'open', 'format', 'out'] as const) {
+  for (const key of [
+    'once',
+    'watch',
+    'json',
+    'open',
+    'format',
+    'out',
+    'metrics-port',
+    'metrics-host',
+    'metrics-token-env',
+  ] as const) {
     if (values[key] !== undefined && !own.includes(key)) {
       throw new UsageError(`--${key} does not apply to "${name}".`);
     }
@@ -115,7 +136,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   switch (name) {
     case 'sync': {
       if (values.once === values.watch) throw new UsageError('sync needs exactly one of --once or --watch.');
-      return { name, mode: values.once ? 'once' : 'watch', ...common };
+      const metrics = metricsOptions(values);
+      if (metrics && values.once) throw new UsageError('--metrics-port goes with sync --watch.');
+      return { name, mode: values.once ? 'once' : 'watch', ...(metrics ? { metrics } : {}), ...common };
     }
     case 'status':
       return { name, json: values.json === true, ...common };
@@ -128,4 +151,25 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       return { name: 'export', format, ...(values.out ? { out: values.out } : {}), ...common };
     }
   }
+}
+
+function metricsOptions(values: {
+  'metrics-port'?: string | undefined;
+  'metrics-host'?: string | undefined;
+  'metrics-token-env'?: string | undefined;
+}): MetricsOptions | undefined {
+  const raw = values['metrics-port'];
+  if (raw === undefined) {
+    if (values['metrics-host'] !== undefined || values['metrics-token-env'] !== undefined)
+      throw new UsageError('--metrics-host and --metrics-token-env go with --metrics-port.');
+    return undefined;
+  }
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--metrics-port takes a port number (0–65535), not “${raw}”.`);
+  return {
+    port,
+    host: values['metrics-host'] ?? '127.0.0.1',
+    ...(values['metrics-token-env'] !== undefined ? { tokenEnv: values['metrics-token-env'] } : {}),
+  };
 }

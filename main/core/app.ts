@@ -13,6 +13,11 @@ import { openExternalArgs } from '../../shared/bridge/args.ts';
 import { cronScheduler } from './sync/scheduler.ts';
 import type { ChannelService } from './delivery/channelService.ts';
 import type { RoundResult } from './delivery/outboxSender.ts';
+import {
+  startMetricsServer,
+  type MetricsServer,
+  type MetricsServerOptions,
+} from './delivery/metricsServer.ts';
 
 export { AuthwatchError } from './app/authwatchError.ts';
 export type { Notifier } from './app/notificationDelivery.ts';
@@ -40,6 +45,8 @@ export interface Authwatch extends BridgeMethods {
   holdDeliveries<T>(work: Promise<T>): Promise<T>;
   /** Sends what the outbox holds now, retrying for at most `timeoutMs`; resolves with what is left. */
   flushDeliveries(timeoutMs: number): Promise<RoundResult>;
+  /** Serves /metrics (OpenMetrics) on host:port (default 127.0.0.1) until the handle is closed. */
+  serveMetrics(options: Omit<MetricsServerOptions, 'registry' | 'textRegistry'>): Promise<MetricsServer>;
 }
 
 /** Creates the facade over a mirror and a secret store. Nothing runs until start() or a call. */
@@ -72,6 +79,8 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     channels: w.delivery.channels,
     holdDeliveries: (work) => w.delivery.outbox.hold(work),
     flushDeliveries: (timeoutMs) => w.delivery.outbox.flush(timeoutMs),
+    serveMetrics: (o) =>
+      startMetricsServer({ ...o, registry: w.metrics.registry, textRegistry: w.metrics.textRegistry }),
     whenIdle: () => w.whenIdle(),
     deliverPending: () => w.deliver(),
   };

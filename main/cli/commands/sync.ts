@@ -5,7 +5,7 @@ import {
   PASS_RATE_LIMIT_PATIENCE_MS,
   type AccountBlockReason,
 } from '../../core/sync/failurePolicy.ts';
-import type { CommonOptions } from '../args.ts';
+import type { CommonOptions, MetricsOptions } from '../args.ts';
 import { openContext, resolveSyncAccount, takeWriterLock, type CliContext } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
 import { formatDuration, progressPrinter } from '../progressPrinter.ts';
@@ -86,7 +86,10 @@ async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number
 }
 
 /** `authwatch sync --watch`: syncs on the schedule until interrupted; progress and alerts on stderr. */
-export async function syncWatch(options: CommonOptions, io: CliIo): Promise<number> {
+export async function syncWatch(
+  options: CommonOptions & { metrics?: MetricsOptions },
+  io: CliIo,
+): Promise<number> {
   const lock = takeWriterLock(options.db, 'authwatch sync --watch', io);
   try {
     return await syncWatchLocked(options, io);
@@ -95,7 +98,10 @@ export async function syncWatch(options: CommonOptions, io: CliIo): Promise<numb
   }
 }
 
-async function syncWatchLocked(options: CommonOptions, io: CliIo): Promise<number> {
+async function syncWatchLocked(
+  options: CommonOptions & { metrics?: MetricsOptions },
+  io: CliIo,
+): Promise<number> {
   const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
   try {
     const account = await resolveSyncAccount(ctx, options);
@@ -108,14 +114,33 @@ async function syncWatchLocked(options: CommonOptions, io: CliIo): Promise<numbe
       if (event.type === 'sync_error')
         io.stderr.write(`authwatch: ${event.signal}: ${event.code}: ${event.message}\n`);
     });
+    const metrics = options.metrics ? await serveMetrics(ctx, options.metrics, io) : null;
     io.stderr.write(`authwatch: watching “${account.label}” (${account.baseUrl}); Ctrl-C stops.\n`);
     ctx.app.start();
     await io.interrupted();
+    await metrics?.close();
     unsubscribe();
     stopProgress();
     io.stderr.write('authwatch: stopping…\n');
     return 0;
   } finally {
     await ctx.close();
+  }
+}
+
+/** Serves /metrics for the watch; the bearer token, when asked for, comes from the named variable. */
+async function serveMetrics(ctx: CliContext, o: MetricsOptions, io: CliIo) {
+  let bearerToken: string | null = null;
+  if (o.tokenEnv !== undefined) {
+    bearerToken = io.env[o.tokenEnv] ?? null;
+    if (!bearerToken)
+      throw new CommandFailed(`--metrics-token-env: the environment variable ${o.tokenEnv} is not set.`);
+  }
+  try {
+    const server = await ctx.app.serveMetrics({ port: o.port, host: o.host, bearerToken });
+    io.stderr.write(`authwatch: metrics at ${server.url}${bearerToken ? ' (bearer token required)' : ''}\n`);
+    return server;
+  } catch (error) {
+    throw new CommandFailed(`Cannot serve metrics on ${o.host}:${o.port}: ${(error as Error).message}`);
   }
 }

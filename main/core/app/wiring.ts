@@ -12,6 +12,7 @@ import {
   type DeliveryOptions,
   type DeliveryRuntime,
 } from '../delivery/deliveryRuntime.ts';
+import { createMetrics, type AuthwatchMetrics } from '../delivery/metrics.ts';
 import type { Alert, Mirror } from '../mirror/types.ts';
 import type { SyncLogger } from '../sync/accountSyncer.ts';
 import { budgetShape } from '../sync/budgetShape.ts';
@@ -73,6 +74,8 @@ export interface Wiring {
   connectivity: ConnectivityTracker;
   /** Channels and the outbox sender. */
   delivery: DeliveryRuntime;
+  /** What /metrics serves. */
+  metrics: AuthwatchMetrics;
   emit(event: AuthwatchEvent): void;
   subscribe(listener: (event: AuthwatchEvent) => void): () => void;
   /** Delivers pending alerts as notifications (serialized rounds). */
@@ -182,6 +185,12 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     },
   });
 
+  const metrics = createMetrics({
+    mirror,
+    budgets: () => new Map([...budgets].map(([id, budget]) => [id, budget.snapshot()])),
+    now: () => clock.now(),
+  });
+
   const engine = new SyncEngine({
     mirror,
     apiFor: (account, onRequest) =>
@@ -192,6 +201,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
         onEvent: (event) => {
           if (event.type === 'attempt') onRequest();
           connectivity.observe(account.id, event);
+          metrics.observeApi(account.id, event);
         },
       }),
     budgetFor,
@@ -218,6 +228,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     engine,
     connectivity,
     delivery,
+    metrics,
     emit,
     subscribe(listener) {
       listeners.add(listener);
