@@ -19,10 +19,21 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEMO_ACCOUNT_ENV } from '../main/core/app/demoAccount.ts';
+import { describeStartupError } from '../main/core/app/startupError.ts';
 import { openWindow, runHost } from '../main/host/run.ts';
+import { demoServiceCommand } from './demoService.ts';
 import { electronBinary } from './electronBinary.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+// A failure to start is one plain line and a non-zero exit, never a stack trace (the 'exit' hook below stops
+// the service once it runs).
+let demoDb = join(root, '.authwatch-demo', 'mirror.db');
+const failPlainly = (error: unknown) => {
+  process.stderr.write(`demo: ${describeStartupError(error, { db: demoDb })}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', failPlainly);
+process.on('unhandledRejection', failPlainly);
 const { values } = parseArgs({
   options: {
     once: { type: 'boolean', default: false },
@@ -32,6 +43,7 @@ const { values } = parseArgs({
   },
 });
 const demoDir = resolve(root, values.dir);
+demoDb = join(demoDir, 'mirror.db');
 const token = `awt_${randomBytes(30).toString('base64url')}`;
 const sandboxKey = randomBytes(18).toString('base64url');
 
@@ -46,10 +58,8 @@ function freePort(wanted: number): Promise<number> {
 
 /** Resolves with the service's base URL once it prints it. */
 function startService(port: number): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const args = ['--import', 'tsx', 'service/cli.ts', '--port', String(port), '--seed', 'demo'];
-  // --opt=value: a random value may start with a dash, which parseArgs would read as another option.
-  args.push(`--token=${token}`, `--sandbox-key=${sandboxKey}`);
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { args, env } = demoServiceCommand({ port, token, sandboxKey, env: process.env });
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

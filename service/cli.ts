@@ -2,6 +2,10 @@
  * `npm run service -- --port 8787 --seed demo --token <value> --sandbox-key <value> [--db <file>]
  *  [--rate-limit <n>] [--host 127.0.0.1] [--scan-interval <seconds>] [--dns-port <port>] [--dns-ttl <seconds>]`
  *
+ * Secrets belong in the environment, not on the command line (every user sees command lines in `ps`):
+ * AUTHWATCH_SERVICE_TOKEN and AUTHWATCH_SERVICE_SANDBOX_KEY stand for --token and --sandbox-key, which still
+ * work but say so on stderr.
+ *
  * Starts the reference service, prints its base URL (one line on stdout, e.g. http://127.0.0.1:8787/api/v1)
  * and serves until SIGINT/SIGTERM. Without --seed the database starts empty; `--seed demo` creates the demo
  * account with its domain portfolio and 90 days of history (service/seed); `--token` registers that value as
@@ -24,6 +28,17 @@ const USAGE =
   '[--sandbox-key <value>] [--db <file>] [--rate-limit <n>] [--scan-interval <seconds>] ' +
   '[--dns-port <port>] [--dns-ttl <seconds>]';
 
+/** A secret from the environment, else from its flag (with a word on stderr: the flag shows in `ps`). */
+function secretOption(flag: string | undefined, envName: string, flagName: string): string | undefined {
+  const fromEnv = process.env[envName];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (flag !== undefined)
+    process.stderr.write(
+      `service: ${flagName} is visible to every user of this machine (ps); prefer ${envName} in the environment.\n`,
+    );
+  return flag;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -45,6 +60,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const token = secretOption(values.token, 'AUTHWATCH_SERVICE_TOKEN', '--token');
+  const sandboxKey = secretOption(values['sandbox-key'], 'AUTHWATCH_SERVICE_SANDBOX_KEY', '--sandbox-key');
   const port = Number(values.port);
   const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -71,25 +88,25 @@ async function main(): Promise<void> {
   const now = new Date();
   // The demo account with its portfolio and 90 days of history (idempotent on a file database).
   if (values.seed === 'demo') await seedDemoData(db, { now });
-  if (values.token !== undefined) {
+  if (token !== undefined) {
     const owner = demoOwnerId(db);
     if (owner === undefined) throw new Error('--token needs an account: add --seed demo');
-    if (!values.token.trim()) throw new Error('--token must not be empty');
-    if (!findTokenBySecret(db, values.token)) {
+    if (!token.trim()) throw new Error('--token must not be empty');
+    if (!findTokenBySecret(db, token)) {
       issueToken(db, {
         userId: owner,
         name: 'cli token',
         scopes: ALL_V1_SCOPE_IDS,
         expiresAt: expiryAfterDays(now, 365),
         now,
-        secret: values.token,
+        secret: token,
       });
     }
   }
 
   const app = buildService({
     db,
-    sandboxKey: values['sandbox-key'] ?? null,
+    sandboxKey: sandboxKey ?? null,
     rateLimitPerMinute: rateLimit,
     scanIntervalMs: scanInterval === undefined ? undefined : scanInterval * 1000,
     logger: { level: 'warn' },

@@ -9,6 +9,7 @@ import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
 import { parseIdentity } from '../core/accounts/identity.ts';
 import type { SecretStore } from '../core/accounts/secretStore.ts';
 import { createAuthwatch, type Authwatch, type Notifier } from '../core/app.ts';
+import { describeStartupError } from '../core/app/startupError.ts';
 import { openMirror } from '../core/mirror/index.ts';
 import { acquireWriterLock, describeHolder, type WriterLock } from '../core/mirror/writerLock.ts';
 import type { Account, Mirror } from '../core/mirror/types.ts';
@@ -38,8 +39,13 @@ export function chooseSecretStore(env: NodeJS.ProcessEnv, say: (line: string) =>
  */
 export function takeWriterLock(db: string, purpose: string, io: CliIo): WriterLock | null {
   if (db === ':memory:') return null;
-  mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
-  const attempt = acquireWriterLock(db, { purpose });
+  let attempt: ReturnType<typeof acquireWriterLock>;
+  try {
+    mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
+    attempt = acquireWriterLock(db, { purpose });
+  } catch (error) {
+    throw new CommandFailed(describeStartupError(error, { db }));
+  }
   if (!attempt.ok) {
     throw new CommandFailed(
       `Another Authwatch process is syncing ${db}: ${describeHolder(attempt.holder)}. ` +
@@ -59,12 +65,12 @@ export function openContext(
   io: CliIo,
   extra: { notifier?: Notifier; scheduler?: TickScheduler } = {},
 ): CliContext {
-  if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true, mode: 0o700 });
   let mirror: Mirror;
   try {
+    if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true, mode: 0o700 });
     mirror = openMirror(options.db);
   } catch (error) {
-    throw new CommandFailed(`Cannot open the mirror ${options.db}: ${(error as Error).message}`);
+    throw new CommandFailed(describeStartupError(error, { db: options.db }));
   }
   const secrets = chooseSecretStore(io.env, (line) => io.stderr.write(`${line}\n`));
   const app = createAuthwatch({

@@ -6,29 +6,54 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultDbPath } from '../core/mirror/defaultPath.ts';
-import { openWindow, runHost } from './run.ts';
+import { describeStartupError } from '../core/app/startupError.ts';
+import { openWindow, runHost, type HostRun } from './run.ts';
 
-const { values } = parseArgs({
-  options: {
-    db: { type: 'string' },
-    port: { type: 'string' },
-    renderer: { type: 'string' },
-    'no-open': { type: 'boolean', default: false },
-  },
-});
-const here = fileURLToPath(new URL('.', import.meta.url));
 const say = (line: string) => process.stderr.write(line + '\n');
-const run = await runHost({
-  db: values.db ?? defaultDbPath(process.env),
-  // From the source tree (tsx) or from out/main (the bundle), the renderer is built into out/renderer.
-  rendererDir: resolve(
-    values.renderer ?? process.env.AUTHWATCH_RENDERER_DIR ?? resolve(here, '../../out/renderer'),
-  ),
-  ...(values.port ? { port: Number(values.port) } : {}),
-  say,
+const options = {
+  db: { type: 'string' },
+  port: { type: 'string' },
+  renderer: { type: 'string' },
+  'no-open': { type: 'boolean', default: false },
+} as const;
+let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
+try {
+  values = parseArgs({ options }).values;
+} catch (error) {
+  say(`authwatch-host: ${(error as Error).message} (usage: [--db FILE] [--port N] [--no-open])`);
+  process.exit(2);
+}
+const here = fileURLToPath(new URL('.', import.meta.url));
+const db = values.db ?? defaultDbPath(process.env);
+const port = values.port !== undefined ? Number(values.port) : undefined;
+// Listening from the start: Ctrl-C or SIGTERM while starting stops cleanly once started (a second one kills).
+const stopRequested = new Promise<void>((resolve) => {
+  process.once('SIGINT', () => resolve());
+  process.once('SIGTERM', () => resolve());
 });
+let run: HostRun;
+try {
+  run = await runHost({
+    db,
+    // From the source tree (tsx) or from out/main (the bundle), the renderer is built into out/renderer.
+    rendererDir: resolve(
+      values.renderer ?? process.env.AUTHWATCH_RENDERER_DIR ?? resolve(here, '../../out/renderer'),
+    ),
+    ...(port !== undefined ? { port } : {}),
+    say,
+  });
+} catch (error) {
+  // One plain line and a non-zero status, never a stack trace.
+  say(`authwatch-host: ${describeStartupError(error, { db, ...(port !== undefined ? { port } : {}) })}`);
+  process.exit(1);
+}
 process.stdout.write(`Authwatch is running at ${run.host.url}\n`);
 if (!values['no-open']) openWindow(run.host.url, say);
-const stop = () => void run.stop().then(() => process.exit(0));
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+await stopRequested;
+try {
+  await run.stop();
+  process.exit(0);
+} catch (error) {
+  say(`authwatch-host: stopping failed: ${(error as Error).message}`);
+  process.exit(1);
+}

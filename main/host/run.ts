@@ -55,46 +55,55 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       `Took over the mirror's writer lock from ${describeHolder(attempt.tookOverFrom)}, which is no longer running.`,
     );
   const lock = attempt?.lock ?? null;
-  const mirror = openMirror(options.db);
-  let windows = () => 0;
-  const app = createAuthwatch({
-    mirror,
-    // The OS keychain, else tokens for this session only (never a file): said once, in one line.
-    secretStore:
-      options.secretStore ?? fallbackSecretStore(keytarSecretStore(), () => sessionSecretStore(), say),
-    notifier: {
-      channel: 'browser',
-      notify: () => {
-        if (windows() === 0) throw new Error('no window is open');
+  // What was opened so far is closed again when a later step fails (a port in use, a mirror it cannot read).
+  const opened: { mirror?: Mirror; app?: Authwatch } = {};
+  try {
+    const mirror = (opened.mirror = openMirror(options.db));
+    let windows = () => 0;
+    const app = (opened.app = createAuthwatch({
+      mirror,
+      // The OS keychain, else tokens for this session only (never a file): said once, in one line.
+      secretStore:
+        options.secretStore ?? fallbackSecretStore(keytarSecretStore(), () => sessionSecretStore(), say),
+      notifier: {
+        channel: 'browser',
+        notify: () => {
+          if (windows() === 0) throw new Error('no window is open');
+        },
       },
-    },
-    logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
-  });
-  const host = await startHost({
-    methods: app,
-    subscribe: (listener) =>
-      app.on((event) => {
-        const bridgeEvent = toBridgeEvent(event);
-        if (bridgeEvent) listener(bridgeEvent);
-      }),
-    rendererDir: options.rendererDir,
-    ...(options.port !== undefined ? { port: options.port } : {}),
-    log: say,
-    onConnect: () => void app.deliverPending(),
-  });
-  windows = host.windows;
-  app.start();
-  return {
-    app,
-    mirror,
-    host,
-    async stop() {
-      await host.close();
-      await app.stop();
-      mirror.close();
-      lock?.release();
-    },
-  };
+      logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
+    }));
+    const host = await startHost({
+      methods: app,
+      subscribe: (listener) =>
+        app.on((event) => {
+          const bridgeEvent = toBridgeEvent(event);
+          if (bridgeEvent) listener(bridgeEvent);
+        }),
+      rendererDir: options.rendererDir,
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      log: say,
+      onConnect: () => void app.deliverPending(),
+    });
+    windows = host.windows;
+    app.start();
+    return {
+      app,
+      mirror,
+      host,
+      async stop() {
+        await host.close();
+        await app.stop();
+        mirror.close();
+        lock?.release();
+      },
+    };
+  } catch (error) {
+    await opened.app?.stop().catch(() => undefined);
+    opened.mirror?.close();
+    lock?.release();
+    throw error;
+  }
 }
 
 /** Chromium-family browsers that can open the host as an app window, in order of preference. */
@@ -121,8 +130,13 @@ function privateLauncher(url: string): string {
 }
 
 /** Opens the URL in an app-mode browser window when one is installed and a display exists; says which. */
-export function openWindow(url: string, say: (line: string) => void, env = process.env): boolean {
-  const browser = BROWSERS.find((b) => existsSync(b));
+export function openWindow(
+  url: string,
+  say: (line: string) => void,
+  env = process.env,
+  deps: { browsers?: readonly string[]; spawn?: typeof spawn } = {},
+): boolean {
+  const browser = (deps.browsers ?? BROWSERS).find((b) => existsSync(b));
   const display = env.DISPLAY || env.WAYLAND_DISPLAY || process.platform !== 'linux';
   if (!browser || !display) {
     say(
@@ -133,7 +147,8 @@ export function openWindow(url: string, say: (line: string) => void, env = proce
     return false;
   }
   say(`Opening it in ${browser} (app mode).`);
-  spawn(browser, [`--app=${privateLauncher(url)}`, '--no-first-run', '--disable-background-networking'], {
+  const start = deps.spawn ?? spawn;
+  start(browser, [`--app=${privateLauncher(url)}`, '--no-first-run', '--disable-background-networking'], {
     stdio: 'ignore',
     detached: true,
   }).unref();

@@ -115,9 +115,11 @@ async function syncWatchLocked(
         io.stderr.write(`authwatch: ${event.signal}: ${event.code}: ${event.message}\n`);
     });
     const metrics = options.metrics ? await serveMetrics(ctx, options.metrics, io) : null;
+    // Listening before saying "Ctrl-C stops": a Ctrl-C right after the line must stop cleanly too.
+    const stopped = io.interrupted();
     io.stderr.write(`authwatch: watching “${account.label}” (${account.baseUrl}); Ctrl-C stops.\n`);
     ctx.app.start();
-    await io.interrupted();
+    await stopped;
     await metrics?.close();
     unsubscribe();
     stopProgress();

@@ -1,11 +1,17 @@
-import { linkSync, mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { hostname as osHostname, uptime } from 'node:os';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { hostname as osHostname } from 'node:os';
+import Database from 'better-sqlite3';
 
 /**
  * One writer per mirror. Every syncing process has its own rate budget and its own notification delivery,
- * so two of them on one mirror would spend a token's 60 requests a minute twice and notify twice. The writer
- * holds `<mirror>.lock` (its pid, host, start time and what it is); readers (status, alerts, export, a
- * window that only shows) need no lock. The file is removed on exit and taken over when its holder died.
+ * so two of them on one mirror would spend a token's 60 requests a minute twice and notify twice.
+ *
+ * The lock itself is an SQLite write lock (BEGIN IMMEDIATE, never committed) held on `<mirror>.writer`, an
+ * empty database kept beside the mirror: the operating system releases it the moment its holder's process
+ * ends — exit, crash, kill -9 — so no pid is ever guessed at (containers reuse pids: the app is often pid 1
+ * after a restart) and no file has to be deleted by hand. `<mirror>.lock` only says who holds it (pid, host,
+ * start time, purpose), for the messages; it decides nothing. Readers (status, alerts, export, a window that
+ * only shows) need no lock.
  */
 
 /** Who holds a mirror's writer lock. */
@@ -22,55 +28,42 @@ export interface LockHolder {
 export interface WriterLock {
   readonly path: string;
   readonly holder: LockHolder;
-  /** Frees the lock (only if it is still ours); also done on process exit. */
+  /** Frees the lock; also done on process exit, and by the OS when the process dies. */
   release(): void;
 }
 
 export type LockAttempt =
   { ok: true; lock: WriterLock; tookOverFrom: LockHolder | null } | { ok: false; holder: LockHolder };
 
-/** Where the lock of a mirror file lives. */
+/** Where the note naming a mirror's writer lives (the lock itself is `<mirror>.writer`). */
 export function writerLockPath(dbPath: string): string {
   return `${dbPath}.lock`;
 }
 
+/** The database whose write lock is the writer lock. Never deleted: a new file would be a second lock. */
+function osLockPath(dbPath: string): string {
+  return `${dbPath}.writer`;
+}
+
 /** "pid 4242 on mybox (authwatch sync --watch, since 2026-06-15T12:00:00.000Z)". */
 export function describeHolder(holder: LockHolder): string {
+  if (holder.pid === 0) return holder.purpose;
   return `pid ${holder.pid} on ${holder.hostname} (${holder.purpose}, since ${holder.startedAt})`;
 }
 
-/** Options, mostly for tests: who we are and how to tell whether a pid runs. */
+/** Options, mostly for tests: who we are. */
 export interface LockOptions {
   purpose: string;
   pid?: number;
   hostname?: string;
   now?: () => number;
-  isRunning?: (pid: number) => boolean;
-  /** When the machine booted (ms): a lock taken before it cannot have a live holder (pids restart). */
-  bootTime?: number;
   /** Free the lock on process exit (default true). */
   releaseOnExit?: boolean;
 }
 
-function pidRunning(pid: number): boolean {
+function readHolder(path: string): LockHolder | null {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function readHolder(path: string): LockHolder | 'missing' | 'unreadable' {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
-  }
-  try {
-    const h = JSON.parse(text) as Partial<LockHolder>;
+    const h = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
     if (
       typeof h.pid === 'number' &&
       typeof h.hostname === 'string' &&
@@ -79,44 +72,23 @@ function readHolder(path: string): LockHolder | 'missing' | 'unreadable' {
     )
       return h as LockHolder;
   } catch {
-    // fall through
+    // missing, being replaced or damaged: it only names the holder
   }
-  return 'unreadable';
+  return null;
 }
 
-/** Creates the lock file with its full content in one step (hard link of a finished temp file). */
-function createLockFile(path: string, holder: LockHolder): boolean {
+/** The note is replaced whole (rename), so a reader never sees half of it. */
+function writeHolder(path: string, holder: LockHolder): void {
   const temp = `${path}.${holder.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(temp, JSON.stringify(holder) + '\n', { mode: 0o644 });
-  try {
-    linkSync(temp, path);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error;
-    // A file system without hard links: exclusive create, then write (readers may briefly see it empty).
-    try {
-      writeFileSync(path, JSON.stringify(holder) + '\n', { flag: 'wx', mode: 0o644 });
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw e;
-    }
-  } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // already gone
-    }
-  }
+  renameSync(temp, path);
 }
 
+const UNNAMED: LockHolder = { pid: 0, hostname: '', startedAt: '', purpose: 'another Authwatch process' };
+
 /**
- * Takes the writer lock of `dbPath`, or says who holds it. A lock whose holder is gone (its pid no longer
- * runs on this host, or it predates the last boot) is taken over; a holder on another host cannot be checked
- * and is respected. Takeovers are serialized by a short-lived `<lock>.takeover` directory, so two processes
- * finding the same dead holder cannot both win.
+ * Takes the writer lock of `dbPath`, or says who holds it. The lock is free exactly when no live process
+ * holds it; a note left by a holder that died is reported as taken over from.
  */
 export function acquireWriterLock(dbPath: string, options: LockOptions): LockAttempt {
   const path = writerLockPath(dbPath);
@@ -127,67 +99,34 @@ export function acquireWriterLock(dbPath: string, options: LockOptions): LockAtt
     startedAt: new Date(now()).toISOString(),
     purpose: options.purpose,
   };
-  const isRunning = options.isRunning ?? pidRunning;
-  const bootTime = options.bootTime ?? Date.now() - uptime() * 1000;
-
-  const dead = (h: LockHolder): boolean => {
-    if (h.hostname !== me.hostname) return false;
-    // A minute of slack: uptime and the clock are read at slightly different moments.
-    if (Date.parse(h.startedAt) < bootTime - 60_000) return true;
-    return h.pid !== me.pid && !isRunning(h.pid);
-  };
-
-  for (let round = 0; round < 5; round++) {
-    if (createLockFile(path, me)) return { ok: true, lock: held(path, me, options), tookOverFrom: null };
-    const found = readHolder(path);
-    if (found === 'missing') continue;
-    if (found === 'unreadable') {
-      // Being written by a file system without links, or damaged: damaged only once it is not fresh.
-      if (ageMs(path, now) < 5_000) continue;
-    } else if (!dead(found)) {
-      return { ok: false, holder: found };
-    }
-    const takeover = `${path}.takeover`;
-    try {
-      mkdirSync(takeover);
-    } catch {
-      // Another process is taking over; a takeover directory left by a crash expires.
-      if (ageMs(takeover, now) > 10_000) rmQuietly(takeover);
-      continue;
-    }
-    try {
-      const again = readHolder(path);
-      const same =
-        again === found ||
-        (typeof again === 'object' && typeof found === 'object' && sameHolder(again, found));
-      if (!same) continue;
-      unlinkQuietly(path);
-      if (createLockFile(path, me))
-        return {
-          ok: true,
-          lock: held(path, me, options),
-          tookOverFrom: typeof found === 'object' ? found : null,
-        };
-    } finally {
-      rmQuietly(takeover);
-    }
+  // timeout 0: a held lock answers SQLITE_BUSY at once instead of waiting for it.
+  const lockDb = new Database(osLockPath(dbPath), { timeout: 0 });
+  try {
+    lockDb.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    lockDb.close();
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    // The holder writes its note right after taking the lock: a missing note is one being written.
+    return { ok: false, holder: readHolder(path) ?? UNNAMED };
   }
-  const last = readHolder(path);
-  if (typeof last === 'object') return { ok: false, holder: last };
-  throw new Error(`Cannot take the writer lock ${path}: it keeps changing.`);
-}
-
-function held(path: string, me: LockHolder, options: LockOptions): WriterLock {
+  // Ours now: a note still here was left by a holder that ended without releasing (a crash, kill -9).
+  const left = readHolder(path);
+  writeHolder(path, me);
   let released = false;
   const release = () => {
     if (released) return;
     released = true;
     process.removeListener('exit', release);
     const current = readHolder(path);
-    if (typeof current === 'object' && sameHolder(current, me)) unlinkQuietly(path);
+    if (current && sameHolder(current, me)) unlinkQuietly(path);
+    try {
+      lockDb.exec('ROLLBACK');
+    } finally {
+      lockDb.close();
+    }
   };
   if (options.releaseOnExit ?? true) process.on('exit', release);
-  return { path, holder: me, release };
+  return { ok: true, lock: { path, holder: me, release }, tookOverFrom: left };
 }
 
 function sameHolder(a: LockHolder, b: LockHolder): boolean {
@@ -196,25 +135,9 @@ function sameHolder(a: LockHolder, b: LockHolder): boolean {
   );
 }
 
-function ageMs(path: string, now: () => number): number {
-  try {
-    return now() - statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
 function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
-  } catch {
-    // already gone
-  }
-}
-
-function rmQuietly(dir: string): void {
-  try {
-    rmdirSync(dir);
   } catch {
     // already gone
   }

@@ -1,9 +1,11 @@
 /**
  * One writer per mirror, with real processes: while `authwatch sync --watch` holds the mirror, a second
  * `sync` names the holder and exits 1, and the readers (status, alerts, export) still work. A holder killed
- * with SIGKILL cannot clean up: the next sync takes its lock over. A holder stopped normally frees it.
+ * with SIGKILL cannot clean up, yet the OS frees its lock: the next sync takes over at once. A holder stopped
+ * with SIGTERM or SIGINT frees it and closes the mirror cleanly. A note naming pid 1 locks nothing.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writerLockPath } from '../../../main/core/mirror/writerLock.ts';
@@ -73,6 +75,28 @@ describe('writer lock between two authwatch processes', () => {
     const next = await runCliProcess(['sync', '--once'], { env });
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toContain(`took over the mirror's writer lock from pid ${deadPid}`);
+    expect(existsSync(writerLockPath(db))).toBe(false);
+  }, 120_000);
+
+  it('SIGINT (Ctrl-C) frees the lock and closes the mirror cleanly', async () => {
+    const holder = await watch();
+    holder.child.kill('SIGINT');
+    const ended = await holder.done;
+    expect(ended, ended.stderr).toMatchObject({ code: 0 });
+    expect(existsSync(writerLockPath(db))).toBe(false);
+    // A cleanly closed WAL database leaves no -wal file behind.
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    const next = await runCliProcess(['sync', '--once'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).not.toMatch(/took over/);
+  }, 120_000);
+
+  it('a note naming pid 1 (the app after a container restart) locks nothing', async () => {
+    const note = { pid: 1, hostname: hostname(), startedAt: new Date().toISOString(), purpose: 'Authwatch' };
+    writeFileSync(writerLockPath(db), JSON.stringify(note));
+    const next = await runCliProcess(['sync', '--once'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain("took over the mirror's writer lock from pid 1");
     expect(existsSync(writerLockPath(db))).toBe(false);
   }, 120_000);
 });

@@ -106,4 +106,39 @@ describe('service cli', () => {
     expect(code).toBe(1);
     expect(err).toContain('--seed demo');
   }, 90_000);
+
+  it('takes its token and sandbox key from the environment, off the command line', async () => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', '--port', '0'], {
+      cwd: root,
+      env: { ...process.env, AUTHWATCH_SERVICE_SANDBOX_KEY: 'env-key-1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    proc.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    try {
+      const baseUrl = await waitForLine(proc, /^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/, 60_000);
+      const threats = baseUrl.replace('/api/v1', '/_sandbox/threats');
+      const post = (key: string) =>
+        fetch(threats, {
+          method: 'POST',
+          headers: { 'x-sandbox-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ source_name: 'bad.example' }),
+        });
+      expect((await post('wrong')).status).toBe(401);
+      expect((await post('env-key-1')).status).not.toBe(401);
+      expect(err).not.toMatch(/visible to every user/);
+    } finally {
+      proc.kill('SIGTERM');
+    }
+    // The token too: without --seed it has no account to belong to, and says so.
+    const withToken = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', '--port', '0'], {
+      cwd: root,
+      env: { ...process.env, AUTHWATCH_SERVICE_TOKEN: TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let tokenErr = '';
+    withToken.stderr!.on('data', (c: Buffer) => (tokenErr += c.toString()));
+    expect(await new Promise((resolve) => withToken.on('exit', resolve))).toBe(1);
+    expect(tokenErr).toContain('--seed demo');
+  }, 90_000);
 });
