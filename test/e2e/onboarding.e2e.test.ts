@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import type { Browser } from 'playwright-core';
 import { DEMO_OWNER_EMAIL } from '../../service/seed/demo.ts';
 import { AccountsPage } from './pages/accounts-page.ts';
+import { axeViolations, describeViolations } from './support/axe.ts';
 import { OverviewPage } from './pages/overview-page.ts';
 import { launchChromium, openApp, type AppWindow } from './support/browser.ts';
 import { startApp, startDemoService, type AppUnderTest, type DemoService } from './support/world.ts';
@@ -38,6 +39,8 @@ describe('onboarding', () => {
     await accounts.heading('Welcome to Authwatch').waitFor();
     expect(window.page.url()).toMatch(/#\/welcome$/);
     expect(await accounts.accountList.count()).toBe(0);
+    const violations = await axeViolations(window.page);
+    expect(violations, describeViolations(violations)).toEqual([]);
   });
 
   it('explains a refused token in plain words and saves nothing', async () => {

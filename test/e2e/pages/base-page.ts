@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 /** The sidebar's links, by the name a user reads. */
-export type NavLink = 'Overview' | 'Alerts' | 'Audit log' | 'Settings' | 'Accounts';
+export type NavLink = 'Overview' | 'Alerts' | 'Manage' | 'Audit log' | 'Settings' | 'Accounts';
 
 export class BasePage {
   readonly nav: Locator;
