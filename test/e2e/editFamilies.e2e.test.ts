@@ -61,6 +61,13 @@ async function manageForm(family: string, summary: string) {
   return { page, form };
 }
 
+/** Picks the option of a list whose name matches, as a user reads the list. */
+async function pickOption(select: Locator, name: string | RegExp): Promise<void> {
+  const option = select.locator('option', { hasText: name }).first();
+  await option.waitFor({ state: 'attached' });
+  await select.selectOption({ label: (await option.textContent())!.trim() });
+}
+
 async function pick(page: Page, family: string, summary: string): Promise<Locator> {
   await page
     .getByRole('navigation', { name: 'What to change' })
@@ -77,7 +84,7 @@ async function pick(page: Page, family: string, summary: string): Promise<Locato
 
 /** The request preview as shown. */
 async function requestPreview(form: Locator): Promise<string> {
-  return (await form.locator('details', { hasText: 'Request preview' }).locator('pre').textContent()) ?? '';
+  return (await form.locator('details', { hasText: 'Developer details' }).locator('pre').textContent()) ?? '';
 }
 
 /**
@@ -92,7 +99,7 @@ async function outcome(form: Locator, what: string, status: number): Promise<str
   expect(text).toContain(`status ${status}`);
   const requestId = ((await line.locator('code').textContent()) ?? '').trim();
   expect(requestId).not.toBe('');
-  const method = ((await form.locator('header code').textContent()) ?? '').split(' ')[0]!;
+  const method = ((await form.locator('code.endpoint').textContent()) ?? '').split(' ')[0]!;
   recorded.push({ what, method, requestId });
   return requestId;
 }
@@ -123,7 +130,7 @@ describe('edit forms of every family', () => {
     const before = await serviceGet<{ all: string }>(`/domains/${domainId}/hosted-spf`);
     expect(before.data.all).toBe('-all');
 
-    await form.getByLabel(/^All/).selectOption('~all');
+    await form.getByLabel(/^Mail from servers not listed/).selectOption('~all');
     const preview = await requestPreview(form);
     expect(preview).toContain(`PATCH /domains/${domainId}/hosted-spf`);
     expect(preview).toContain('"all": "~all"');
@@ -131,7 +138,7 @@ describe('edit forms of every family', () => {
     expect(await now.textContent()).toMatch(/ -all$/);
     expect(await next.textContent()).toMatch(/ ~all$/);
     await shoot(page, 'spf-all');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Publish SPF record' }).click();
     await outcome(form, 'hosted SPF all qualifier', 200);
     expect((await serviceGet<{ all: string }>(`/domains/${domainId}/hosted-spf`)).data.all).toBe('~all');
     // The screen re-read the record in force: "published now" is the new one.
@@ -140,19 +147,19 @@ describe('edit forms of every family', () => {
 
   it('hosted SPF: adds an include', async () => {
     const { page, form, domainId } = await domainForm('acme-pay.example', 'Hosted SPF', 'Add an SPF include');
-    await form.getByLabel(/^Include content/).fill('sendgrid.example');
+    await form.getByLabel(/^Domain to include/).fill('sendgrid.example');
     const preview = await requestPreview(form);
     expect(preview).toContain(`POST /domains/${domainId}/spf/includes`);
     expect(preview).toContain('"include_content": "sendgrid.example"');
     await shoot(page, 'spf-include');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Add include' }).click();
     await outcome(form, 'SPF include added', 201);
     const includes = await serviceGet<{ include_content: string }[]>(`/domains/${domainId}/spf/includes`);
     expect(includes.data.map((i) => i.include_content)).toContain('sendgrid.example');
     // The include is now one the "Remove an SPF include" form offers.
     const remove = await pick(page, 'Hosted SPF', 'Remove an SPF include');
     await remove
-      .getByLabel(/^include id/)
+      .getByLabel(/^Include/)
       .locator('option', { hasText: 'sendgrid.example' })
       .waitFor({
         state: 'attached',
@@ -169,7 +176,7 @@ describe('edit forms of every family', () => {
     expect(before.data.mode).toBe('testing');
     await form.getByLabel(/^Mode/).selectOption('enforce');
     await form.getByLabel(/^Max age/).fill('1209600');
-    await form.getByLabel(/^Mx/).fill(before.data.mx.join('\n'));
+    await form.getByLabel(/^Mail servers/).fill(before.data.mx.join('\n'));
     const preview = await requestPreview(form);
     expect(preview).toContain(`PATCH /domains/${domainId}/mta-sts/policy`);
     expect(JSON.parse(preview.slice(preview.indexOf('{')))).toEqual({
@@ -178,7 +185,7 @@ describe('edit forms of every family', () => {
       mx: before.data.mx,
     });
     await shoot(page, 'mta-sts-policy');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Publish MTA-STS policy' }).click();
     await outcome(form, 'MTA-STS policy', 200);
     const after = await serviceGet<{ mode: string; max_age: number }>(`/domains/${domainId}/mta-sts`);
     expect(after.data).toMatchObject({ mode: 'enforce', max_age: 1209600 });
@@ -188,14 +195,14 @@ describe('edit forms of every family', () => {
     const fqdn = 'acme-mail.example';
     const record = 'v=TLSRPTv1; rua=mailto:tls-reports@acme-mail.example';
     const { page, form, domainId } = await domainForm(fqdn, 'TLS-RPT', 'Republish the TLS-RPT record');
-    await form.getByLabel(/^Record value/).fill(record);
+    await form.getByLabel(/^Record/).fill(record);
     const preview = await requestPreview(form);
     expect(preview).toContain(`PATCH /domains/${domainId}/tls-rpt`);
     expect(preview).toContain(`"record_value": "${record}"`);
     await form.locator('.records').getByText(`_smtp._tls.${fqdn}`).waitFor();
     expect(await form.locator('.records pre').last().textContent()).toBe(record);
     await shoot(page, 'tls-rpt-record');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Publish TLS-RPT record' }).click();
     await outcome(form, 'TLS-RPT record', 200);
     const after = await serviceGet<{ record_value: string }>(`/domains/${domainId}/tls-rpt`);
     expect(after.data.record_value).toBe(record);
@@ -212,13 +219,13 @@ describe('edit forms of every family', () => {
     const fqdn = 'acme-brand.example';
     const record = `v=BIMI1; l=https://brand.${fqdn}/e2e-logo.svg; a=`;
     const { page, form, domainId } = await domainForm(fqdn, 'BIMI', 'Re-sync BIMI or override its record');
-    await form.getByLabel(/^Record value/).fill(record);
+    await form.getByLabel(/^Record \(override\)/).fill(record);
     const preview = await requestPreview(form);
     expect(preview).toContain(`PATCH /domains/${domainId}/bimi`);
     expect(preview).toContain(`"record_value": "${record}"`);
     await form.locator('.records').getByText(`default._bimi.${fqdn}`).waitFor();
     await shoot(page, 'bimi-record');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Publish BIMI record' }).click();
     await outcome(form, 'BIMI record override', 200);
     const after = await serviceGet<{ record_value: string }>(`/domains/${domainId}/bimi`);
     expect(after.data.record_value).toBe(record);
@@ -234,12 +241,12 @@ describe('edit forms of every family', () => {
 
   it('domains: adds one, then it is on the portfolio', async () => {
     const { page, form } = await manageForm('Domains', 'Add a domain');
-    await form.getByLabel(/^Fqdn/).fill('e2e-added.example');
+    await form.getByLabel(/^Domain name/).fill('e2e-added.example');
     const preview = await requestPreview(form);
     expect(preview).toContain('POST /domains');
     expect(preview).toContain('"fqdn": "e2e-added.example"');
     await shoot(page, 'domain-add');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Add domain' }).click();
     await outcome(form, 'domain added', 201);
     const list = await serviceGet<{ fqdn: string }[]>('/domains?limit=100');
     expect(list.data.map((d) => d.fqdn)).toContain('e2e-added.example');
@@ -250,13 +257,13 @@ describe('edit forms of every family', () => {
   it('domains: bulk add shows the job to completion, with the name it did not add', async () => {
     const { page, form } = await manageForm('Domains', 'Add many domains');
     // acme.example is a domain of the team already: the job reports it and adds the others.
-    await form.getByLabel(/^Domains/).fill('e2e-bulk-1.example\ne2e-bulk-2.example\nacme.example');
+    await form.getByLabel(/^Domain names/).fill('e2e-bulk-1.example\ne2e-bulk-2.example\nacme.example');
     const preview = await requestPreview(form);
     expect(preview).toContain('POST /domains/bulk');
     expect(JSON.parse(preview.slice(preview.indexOf('{')))).toEqual({
       domains: ['e2e-bulk-1.example', 'e2e-bulk-2.example', 'acme.example'],
     });
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Add 3 domains' }).click();
     await outcome(form, 'bulk add', 202);
     const progress = form.getByRole('status', { name: 'Bulk add progress' });
     await progress.getByText(/completed — 3 of 3 processed, 2 added, 1 not added/).waitFor();
@@ -271,12 +278,12 @@ describe('edit forms of every family', () => {
   it('domains: edits the added domain, then deletes it after confirming', async () => {
     const fqdn = 'e2e-added.example';
     const { page, form, domainId } = await domainForm(fqdn, 'Domain', 'Edit a domain');
-    await form.getByLabel(/^Onboarding status/).fill('in_progress');
+    await form.getByLabel(/^Onboarding status/).selectOption({ label: 'In progress' });
     const preview = await requestPreview(form);
     expect(preview).toContain(`PATCH /domains/${domainId}`);
     expect(preview).toContain('"onboarding_status": "in_progress"');
     await shoot(page, 'domain-edit');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Save domain' }).click();
     await outcome(form, 'domain edited', 200);
     const edited = await serviceGet<{ onboarding_status: string }>(`/domains/${domainId}`);
     expect(edited.data.onboarding_status).toBe('in_progress');
@@ -293,31 +300,39 @@ describe('edit forms of every family', () => {
     const domainId = await domainIdOf(fqdn);
     // The user looks for the group first: it is not there yet.
     let { page, form } = await domainForm(fqdn, 'Domain', 'Put a domain in a group');
-    const groupChoice = form.getByLabel(/^group id/);
+    const groupChoice = form.getByLabel(/^Group/);
     await groupChoice.locator('option', { hasText: 'Brands' }).waitFor({ state: 'attached' });
     expect(await groupChoice.locator('option', { hasText: 'E2E partners' }).count()).toBe(0);
 
     ({ page, form } = await manageForm('Domain groups', 'Create a domain group'));
-    await form.getByLabel(/^Name/).fill('E2E partners');
+    await form.getByLabel(/^Group name/).fill('E2E partners');
     const preview = await requestPreview(form);
     expect(preview).toContain('POST /domain-groups');
     expect(preview).toContain('"name": "E2E partners"');
     await shoot(page, 'group-create');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Create group' }).click();
     await outcome(form, 'group created', 201);
     const groups = await serviceGet<{ id: number; name: string }[]>('/domain-groups');
     const group = groups.data.find((g) => g.name === 'E2E partners');
     expect(group).toBeDefined();
 
     ({ page, form } = await domainForm(fqdn, 'Domain', 'Put a domain in a group'));
-    await form.getByLabel(/^group id/).selectOption({ label: `E2E partners · #${group!.id}` });
+    // Chosen by name: the list names each group and how many domains it holds, never its id.
+    await pickOption(form.getByLabel(/^Group/), 'E2E partners');
+    expect(await form.getByLabel(/^Group/).inputValue()).toBe(String(group!.id));
+    expect(
+      await form
+        .getByLabel(/^Group/)
+        .locator('option')
+        .allTextContents(),
+    ).not.toContainEqual(expect.stringMatching(/#\d/));
     // The domain is the page's: its id is filled in.
     expect(await form.getByLabel(/^Domain\b(?!s)/).inputValue()).toBe(String(domainId));
     const put = await requestPreview(form);
     expect(put).toContain(`POST /domain-groups/${group!.id}/domains`);
     expect(put).toContain(`"domain_id": ${domainId}`);
     await shoot(page, 'group-membership');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Add to group' }).click();
     await outcome(form, 'domain put in group', 200);
     const members = await serviceGet<{ id: number }[]>(`/domain-groups/${group!.id}/domains`);
     expect(members.data.map((d) => d.id)).toContain(domainId);
@@ -331,8 +346,8 @@ describe('edit forms of every family', () => {
     await form.getByLabel(/^Email/).fill('e2e.invitee@acme.example');
     await form.getByLabel(/^Name/).fill('Erin Invitee');
     // Roles are offered by name (the service's GET /roles), not as a number to type.
-    await form.getByLabel(/^Role\b/).selectOption({ label: `${viewer.name} · #${viewer.id}` });
-    await form.getByLabel(/^Send invite/).selectOption('false');
+    await pickOption(form.getByLabel(/^Role\b/), viewer.name);
+    await form.getByLabel(/^Send the invitation/).selectOption('false');
     const preview = await requestPreview(form);
     expect(preview).toContain('POST /users');
     expect(JSON.parse(preview.slice(preview.indexOf('{')))).toEqual({
@@ -342,22 +357,20 @@ describe('edit forms of every family', () => {
       send_invite: false,
     });
     await shoot(page, 'team-invite');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Invite member' }).click();
     await outcome(form, 'member invited', 201);
     const users = await serviceGet<{ id: number; email: string; role_id?: number }[]>('/users');
     const invited = users.data.find((u) => u.email === 'e2e.invitee@acme.example');
     expect(invited).toBeDefined();
 
     ({ page, form } = await manageForm('Team', 'Change a team member’s role'));
-    await form
-      .getByLabel(/^user id/)
-      .selectOption({ label: `Erin Invitee <e2e.invitee@acme.example> · #${invited!.id}` });
-    await form.getByLabel(/^Role\b/).selectOption({ label: `${manager.name} · #${manager.id}` });
+    await pickOption(form.getByLabel(/^Team member/), 'Erin Invitee — e2e.invitee@acme.example');
+    await pickOption(form.getByLabel(/^Role\b/), manager.name);
     const role = await requestPreview(form);
     expect(role).toContain(`PATCH /users/${invited!.id}/role`);
     expect(role).toContain(`"role_id": ${manager.id}`);
     await shoot(page, 'team-role');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Change role' }).click();
     await outcome(form, 'member role changed', 200);
     const after = await serviceGet<Record<string, unknown>>(`/users/${invited!.id}`);
     expect(JSON.stringify(after.data)).toContain(manager.name);
@@ -370,7 +383,7 @@ describe('edit forms of every family', () => {
     expect(preview).toContain('PATCH /me');
     expect(preview).toContain('"name": "Olivia E2E Owner"');
     await shoot(page, 'profile');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Save profile' }).click();
     await outcome(form, 'profile name', 200);
     expect((await serviceGet<{ name: string }>('/me')).data.name).toBe('Olivia E2E Owner');
   });
@@ -379,8 +392,11 @@ describe('edit forms of every family', () => {
     const { page, form: create } = await manageForm('API tokens', 'Create an API token');
     let form = create;
     await form.getByLabel(/^Name/).fill('e2e revoke me');
-    await form.getByLabel(/^Scopes/).fill('domains:read');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form
+      .getByRole('group', { name: /^What the token may do/ })
+      .getByRole('checkbox', { name: /^domains:read/ })
+      .check();
+    await form.getByRole('button', { name: 'Create token' }).click();
     await outcome(form, 'token created', 201);
     await form.getByRole('button', { name: 'I have copied it' }).click();
     const tokens = await serviceGet<{ id: number; name: string }[]>('/auth/tokens');
@@ -388,7 +404,7 @@ describe('edit forms of every family', () => {
     expect(made).toBeDefined();
 
     form = await pick(page, 'API tokens', 'Revoke an API token');
-    const choice = form.getByLabel(/^token id/);
+    const choice = form.getByLabel(/^Token/);
     const option = choice.locator('option', { hasText: 'e2e revoke me' });
     await option.waitFor({ state: 'attached' });
     await choice.selectOption({ label: (await option.textContent())!.trim() });

@@ -57,7 +57,10 @@ async function expectBlocked(form: Locator, reason: string): Promise<void> {
   expect(await form.locator('fieldset').evaluate((el) => (el as HTMLFieldSetElement).disabled)).toBe(true);
   const inputs = form.locator('fieldset').locator('input, select, textarea');
   for (const input of await inputs.all()) expect(await input.isDisabled()).toBe(true);
-  expect(await form.getByRole('button', { name: /^Send$|…$/ }).isDisabled()).toBe(true);
+  const submit = form.locator('button[type=submit]');
+  expect(await submit.isDisabled()).toBe(true);
+  // Disabled for assistive technology too, not only in looks.
+  expect(await submit.evaluate((b) => (b as HTMLButtonElement).matches(':disabled'))).toBe(true);
 }
 
 /** The interface's read-style POSTs (scope domains:read): the domain page asks the DMARC recommendation. */

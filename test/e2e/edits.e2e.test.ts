@@ -16,6 +16,13 @@ const DOMAIN = 'acme-news.example';
 const SHOTS = join(E2E_DIR, 'edits');
 mkdirSync(SHOTS, { recursive: true });
 
+/** Picks the option of a list whose name matches, as a user reads the list. */
+async function pickOption(select: Locator, name: string | RegExp): Promise<void> {
+  const option = select.locator('option', { hasText: name }).first();
+  await option.waitFor({ state: 'attached' });
+  await select.selectOption({ label: (await option.textContent())!.trim() });
+}
+
 async function domainIdOf(fqdn: string): Promise<number> {
   const rows = await suite.world.app.run.app.overview();
   const row = rows.find((r) => r.fqdn === fqdn);
@@ -45,16 +52,17 @@ describe('edit forms', () => {
     const impact = page.getByRole('region', { name: 'Impact preview' });
     await impact.getByText(/would have been\s+quarantined/).waitFor();
     expect(await impact.locator('tbody tr').count()).toBeGreaterThan(0);
-    expect(await form.locator('pre').first().textContent()).toContain(
-      `PATCH /domains/${domainId}/dmarc-policy`,
-    );
+    // The endpoint is a developer's detail, kept under a closed disclosure below the button.
+    const developer = form.locator('details', { hasText: 'Developer details' });
+    expect(await developer.getAttribute('open')).toBeNull();
+    expect(await developer.locator('pre').textContent()).toContain(`PATCH /domains/${domainId}/dmarc-policy`);
     await form.getByText(/v=DMARC1; p=quarantine/).waitFor();
     await page.screenshot({ path: join(SHOTS, 'dmarc-policy-light.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: join(SHOTS, 'dmarc-policy-dark.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
 
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form.getByRole('button', { name: 'Publish DMARC policy quarantine' }).click();
     const status = form.getByRole('status').filter({ hasText: /status 200/ });
     await status.waitFor();
     expect(await status.textContent()).toMatch(/request\s+\S+/);
@@ -63,20 +71,24 @@ describe('edit forms', () => {
 
   it('shows the service’s 422 on the field it names', async () => {
     const { page } = await suite.window(`#/manage/${suite.world.accountId}`);
-    await page.getByRole('button', { name: 'API tokens' }).click();
-    const form = page.getByRole('form', { name: 'Create an API token' });
+    await page.getByRole('button', { name: 'Team', exact: true }).click();
+    const form = page.getByRole('form', { name: 'Invite a team member' });
     await form.waitFor();
+    // A well-formed address the service refuses: a member of the team has it already.
+    await form.getByLabel(/^Email address/).fill('adam.admin@acme.example');
     await form.getByLabel(/^Name/).fill('e2e');
-    // The document's pattern takes any word:read; the service knows no such scope and answers 422.
-    await form.getByLabel(/^Scopes/).fill('nothing:read');
-    await form.getByRole('button', { name: 'Send' }).click();
-    const scopes = form.locator('label', { hasText: 'Scopes' });
-    await scopes
+    await pickOption(form.getByLabel(/^Role\b/), /viewer/i);
+    await form.getByRole('button', { name: 'Invite member' }).click();
+    const email = form.locator('.field', { hasText: 'Email address' });
+    await email
       .getByRole('alert')
-      .filter({ hasText: /unknown scope nothing:read/ })
+      .filter({ hasText: /already exists in this team/ })
       .waitFor();
+    // The error is the field's description: a screen reader reads it with the field.
+    const describedBy = (await email.getByRole('textbox').getAttribute('aria-describedby')) ?? '';
+    expect(describedBy).toContain(await email.getByRole('alert').getAttribute('id'));
     expect(await form.getByRole('status').textContent()).toMatch(/422/);
-    await page.screenshot({ path: join(SHOTS, 'token-422-light.png'), fullPage: true });
+    await page.screenshot({ path: join(SHOTS, 'invite-422-light.png'), fullPage: true });
   });
 
   it('asks before removing the hosted DMARC record; Esc and Cancel change nothing', async () => {
@@ -109,8 +121,11 @@ describe('edit forms', () => {
     await page.getByRole('button', { name: 'API tokens' }).click();
     const form = page.getByRole('form', { name: 'Create an API token' });
     await form.getByLabel(/^Name/).fill('e2e once');
-    await form.getByLabel(/^Scopes/).fill('domains:read');
-    await form.getByRole('button', { name: 'Send' }).click();
+    await form
+      .getByRole('group', { name: /^What the token may do/ })
+      .getByRole('checkbox', { name: /^domains:read/ })
+      .check();
+    await form.getByRole('button', { name: 'Create token' }).click();
     const secretBox = form.locator('.secret');
     await secretBox.waitFor();
     const plain = (await secretBox.locator('code').textContent())!.trim();
@@ -179,7 +194,7 @@ describe('edit previews', () => {
 
   it('hosted SPF: removing an include shows the record without it and the reported mail that stops passing', async () => {
     const { page, form: f } = await form('acme-news.example', 'Hosted SPF', 'Remove an SPF include');
-    const choice = f.getByLabel(/^include id/);
+    const choice = f.getByLabel(/^Include/);
     await choice.locator('option', { hasText: 'hubspot' }).waitFor({ state: 'attached' });
     await choice.selectOption({
       label: (await choice.locator('option', { hasText: 'hubspot' }).textContent())!,
@@ -202,7 +217,7 @@ describe('edit previews', () => {
       'Hosted SPF',
       'Set the SPF terminal all qualifier',
     );
-    await f.getByLabel(/^All/).selectOption('-all');
+    await f.getByLabel(/^Mail from servers not listed/).selectOption('-all');
     const impact = page.getByRole('region', { name: 'SPF impact preview' });
     await impact.getByText(/would get a harder SPF result|No reported source would stop passing/).waitFor();
     const text = (await impact.textContent()) ?? '';
@@ -221,7 +236,7 @@ describe('edit previews', () => {
       'Hosted SPF',
       'Flatten the SPF record (read-only preview)',
     );
-    await f.getByRole('button', { name: 'Send' }).click();
+    await f.getByRole('button', { name: 'Preview the flattened record' }).click();
     const result = f.getByRole('region', { name: 'Flatten result' });
     await result.waitFor();
     expect(await result.textContent()).toMatch(/DNS lookups\s*\d+\s*of 10/);
@@ -232,7 +247,7 @@ describe('edit previews', () => {
   it('bulk add: lists each invalid line with its number and reason, then sends the valid names only', async () => {
     const { page, form: f } = await form(null, 'Domains', 'Add many domains');
     await f
-      .getByLabel(/^Domains/)
+      .getByLabel(/^Domain names/)
       .fill('e2e-preview-1.example\nnot a domain\n\ne2e-preview-2.example\nbad..name.example');
     const lines = f.getByRole('group', { name: 'Lines that are not domain names' });
     await lines.getByText(/line 2\s+not a domain — has a space/).waitFor();
@@ -240,13 +255,14 @@ describe('edit previews', () => {
     await shoot(page, f, 'preview-bulk-invalid');
     await lines.getByLabel('Send the 2 valid names, skip 2').check();
     const preview = (await f
-      .locator('details', { hasText: 'Request preview' })
+      .locator('details', { hasText: 'Developer details' })
       .locator('pre')
       .textContent())!;
     expect(JSON.parse(preview.slice(preview.indexOf('{')))).toEqual({
       domains: ['e2e-preview-1.example', 'e2e-preview-2.example'],
     });
-    await f.getByRole('button', { name: 'Send' }).click();
+    // The button names what it does, with the count of names it sends.
+    await f.getByRole('button', { name: 'Add 2 domains' }).click();
     const status = f.getByRole('status').filter({ hasText: /status 202/ });
     await status.waitFor();
     expect(await status.textContent()).toMatch(/Skipped 2 lines: line 2 "not a domain" \(has a space\)/);

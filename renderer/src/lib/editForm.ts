@@ -327,35 +327,3 @@ export const ACCOUNT_FAMILIES: { key: string; label: string; operations: EditOpe
   { key: 'tokens', label: 'API tokens', operations: ['createToken', 'revokeToken'] },
   { key: 'profile', label: 'Profile', operations: ['updateMe'] },
 ];
-
-/** Where the choices of a path id come from: the panel listing them and how each is named. */
-export const ID_SOURCES: Record<
-  string,
-  {
-    panel: 'spf_includes' | 'spf_ip_actions' | 'domain_groups' | 'users' | 'tokens' | 'roles';
-    name: (row: Record<string, unknown>) => string;
-  }
-> = {
-  include_id: { panel: 'spf_includes', name: (r) => String(r.include_content ?? r.id) },
-  ip_action_id: {
-    panel: 'spf_ip_actions',
-    name: (r) => `${String(r.type ?? '')} ${String(r.ip ?? r.id)}`.trim(),
-  },
-  group_id: { panel: 'domain_groups', name: (r) => String(r.name ?? r.id) },
-  user_id: { panel: 'users', name: (r) => `${String(r.name ?? '')} <${String(r.email ?? r.id)}>` },
-  token_id: { panel: 'tokens', name: (r) => `${String(r.name ?? r.id)} (…${String(r.last_four ?? '')})` },
-  // A body field (invite, change a role): the role's name, not a number the user cannot know.
-  role_id: { panel: 'roles', name: (r) => String(r.name ?? r.id) },
-};
-
-/** The choices of a path id from its panel's rows: [{id, label}], the label ending in the id. */
-export function idChoices(param: string, rows: unknown): { id: number; label: string }[] {
-  const source = ID_SOURCES[param];
-  if (!source || !Array.isArray(rows)) return [];
-  return rows
-    .filter(
-      (r): r is Record<string, unknown> =>
-        !!r && typeof r === 'object' && typeof (r as { id?: unknown }).id === 'number',
-    )
-    .map((r) => ({ id: r.id as number, label: `${source.name(r)} · #${String(r.id)}` }));
-}

@@ -133,21 +133,24 @@ describe('edit forms with alternative spellings', () => {
 });
 
 describe('edit forms, path ids', () => {
-  it('offer the service’s own list as choices, each named and ending in its id', async () => {
-    const { idChoices, extraIds } = await import('../../../renderer/src/lib/editForm.ts');
+  it('offer the service’s own list as choices, each by its name and never by its id', async () => {
+    const { extraIds } = await import('../../../renderer/src/lib/editForm.ts');
+    const { pickOptions } = await import('../../../renderer/src/lib/accountLists.ts');
     expect(extraIds('/domains/{domain_id}/spf/includes/{include_id}')).toEqual(['include_id']);
     expect(
-      idChoices('include_id', [
+      pickOptions('include_id', [
         { id: 2, include_content: 'sendgrid.example', lookup_count: 1 },
         { nope: true },
       ]),
-    ).toEqual([{ id: 2, label: 'sendgrid.example · #2' }]);
-    expect(idChoices('user_id', [{ id: 4, name: 'Victor', email: 'v@acme.example' }])[0]!.label).toBe(
-      'Victor <v@acme.example> · #4',
-    );
-    expect(idChoices('include_id', null)).toEqual([]);
+    ).toEqual([{ value: '2', label: 'sendgrid.example' }]);
+    expect(
+      pickOptions('user_id', [{ id: 4, name: 'Victor', email: 'v@acme.example', enabled: true }]),
+    ).toEqual([{ value: '4', label: 'Victor', hint: 'v@acme.example' }]);
+    expect(pickOptions('include_id', null)).toEqual([]);
     // role_id is a body field (invite, change a role): offered by the role's name too.
-    expect(idChoices('role_id', [{ id: 4, name: 'Viewer' }])).toEqual([{ id: 4, label: 'Viewer · #4' }]);
+    expect(pickOptions('role_id', [{ id: 4, name: 'Viewer' }])).toEqual([
+      { value: '4', label: 'Viewer', hint: undefined },
+    ]);
   });
 });
 
