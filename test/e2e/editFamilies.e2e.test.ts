@@ -56,7 +56,7 @@ async function domainForm(fqdn: string, family: string, summary: string) {
 
 /** Opens a form of the Manage page (account-wide changes). */
 async function manageForm(family: string, summary: string) {
-  const { page } = await suite.window(`#/manage/${suite.world.accountId}`);
+  const { page } = await suite.window(`#/manage/${suite.world.accountId}/changes`);
   const form = await pick(page, family, summary);
   return { page, form };
 }

@@ -81,7 +81,7 @@ async function memberWrites(): Promise<string[]> {
 
 describe('edit forms for a team member', () => {
   it('shows the owner-only account forms disabled, with the reason', async () => {
-    const { page } = await suite.window(`#/manage/${member.accountId}`);
+    const { page } = await suite.window(`#/manage/${member.accountId}/changes`);
     await page.getByRole('heading', { name: 'Manage Adam (member)' }).waitFor();
     const invite = await pick(page, 'Team', 'Invite a team member');
     await expectBlocked(invite, OWNER_ONLY);
@@ -114,7 +114,7 @@ describe('edit forms for a team member', () => {
   });
 
   it('names the scope the member’s token lacks on the token forms', async () => {
-    const { page } = await suite.window(`#/manage/${member.accountId}`);
+    const { page } = await suite.window(`#/manage/${member.accountId}/changes`);
     const create = await pick(page, 'API tokens', 'Create an API token');
     await expectBlocked(create, "The account's API token lacks the tokens:write scope.");
     await shoot(page, 'member-token-scope');

@@ -70,7 +70,7 @@ describe('edit forms', () => {
   });
 
   it('shows the service’s 422 on the field it names', async () => {
-    const { page } = await suite.window(`#/manage/${suite.world.accountId}`);
+    const { page } = await suite.window(`#/manage/${suite.world.accountId}/changes`);
     await page.getByRole('button', { name: 'Team', exact: true }).click();
     const form = page.getByRole('form', { name: 'Invite a team member' });
     await form.waitFor();
@@ -117,7 +117,7 @@ describe('edit forms', () => {
   });
 
   it('shows a created token’s plain text once, with a copy button, and drops it when dismissed', async () => {
-    const { page } = await suite.window(`#/manage/${suite.world.accountId}`);
+    const { page } = await suite.window(`#/manage/${suite.world.accountId}/changes`);
     await page.getByRole('button', { name: 'API tokens' }).click();
     const form = page.getByRole('form', { name: 'Create an API token' });
     await form.getByLabel(/^Name/).fill('e2e once');
@@ -146,7 +146,7 @@ describe('edit previews', () => {
   async function form(fqdn: string | null, family: string, summary: string) {
     const hash =
       fqdn === null
-        ? `#/manage/${suite.world.accountId}`
+        ? `#/manage/${suite.world.accountId}/changes`
         : `#/domain/${suite.world.accountId}/${await domainIdOf(fqdn)}/edit`;
     const { page } = await suite.window(hash);
     await page

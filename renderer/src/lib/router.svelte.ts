@@ -6,7 +6,7 @@ export type Route =
   | { name: 'audit' }
   | { name: 'settings' }
   | { name: 'accounts' }
-  | { name: 'manage'; accountId: number | null }
+  | { name: 'manage'; accountId: number | null; section: string }
   | { name: 'welcome' };
 
 /** Reads a hash like #/domain/1/42/dns into a Route (unknown hashes show the overview). */
@@ -15,7 +15,10 @@ export function parseRoute(hash: string): Route {
   const [head, a, b, c] = parts;
   if (head === 'domain' && a && b && /^\d+$/.test(a) && /^\d+$/.test(b))
     return { name: 'domain', accountId: Number(a), domainId: Number(b), tab: c ?? 'summary' };
-  if (head === 'manage') return { name: 'manage', accountId: a && /^\d+$/.test(a) ? Number(a) : null };
+  if (head === 'manage') {
+    const numeric = !!a && /^\d+$/.test(a);
+    return { name: 'manage', accountId: numeric ? Number(a) : null, section: (numeric ? b : a) ?? 'members' };
+  }
   if (
     head === 'alerts' ||
     head === 'audit' ||

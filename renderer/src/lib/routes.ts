@@ -53,7 +53,7 @@ export const ROUTES: { [N in Route['name']]: Screen<N> } = {
   welcome: screen({ load: () => import('../pages/AccountsPage.svelte'), props: () => ({ welcome: true }) }),
   manage: screen({
     load: () => import('../pages/ManagePage.svelte'),
-    props: (r: RouteOf<'manage'>) => ({ accountId: r.accountId }),
+    props: (r: RouteOf<'manage'>) => ({ accountId: r.accountId, section: r.section }),
     key: (r) => String(r.accountId),
   }),
 };
