@@ -54,8 +54,10 @@ async function pick(page: Page, family: string, summary: string): Promise<Locato
 /** The form says why it is closed, and nothing in it can be used or sent. */
 async function expectBlocked(form: Locator, reason: string): Promise<void> {
   await form.getByRole('note').filter({ hasText: reason }).waitFor();
-  expect(await form.locator('fieldset').evaluate((el) => (el as HTMLFieldSetElement).disabled)).toBe(true);
-  const inputs = form.locator('fieldset').locator('input, select, textarea');
+  // The form's own fieldset (the first; fields of several choices are fieldsets inside it).
+  const fieldset = form.locator('fieldset').first();
+  expect(await fieldset.evaluate((el) => (el as HTMLFieldSetElement).disabled)).toBe(true);
+  const inputs = fieldset.locator('input, select, textarea');
   for (const input of await inputs.all()) expect(await input.isDisabled()).toBe(true);
   const submit = form.locator('button[type=submit]');
   expect(await submit.isDisabled()).toBe(true);

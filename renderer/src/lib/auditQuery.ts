@@ -7,6 +7,10 @@ export interface AuditForm {
   status_class: '' | '2xx' | '3xx' | '4xx' | '5xx';
   ip_address: string;
   token_id: string;
+  /** A domain of the account (its id): the entries whose path is that domain's. */
+  domain_id: string;
+  /** A member (user id): kept on this computer, the interface has no such filter. */
+  user_id: string;
   q: string;
   start_date: string;
   end_date: string;
@@ -22,6 +26,8 @@ export const EMPTY_AUDIT_FORM: AuditForm = {
   status_class: '',
   ip_address: '',
   token_id: '',
+  domain_id: '',
+  user_id: '',
   q: '',
   start_date: '',
   end_date: '',
@@ -84,6 +90,9 @@ export function auditQuery(form: AuditForm): { query: AuditQuery; errors: AuditE
     if (typeof n === 'number') query.token_id = n;
     else errors.token_id = 'A token id is a whole number from 1 (see the tokens list).';
   }
+  // The interface filters by path: a domain's entries are those under /domains/<id> (the page keeps only
+  // those of exactly that domain, /domains/12 being under /domains/1 as text).
+  if (/^\d+$/.test(text('domain_id')) && !query.path) query.path = `/domains/${text('domain_id')}`;
   for (const key of ['start_date', 'end_date'] as const) {
     const value = text(key);
     if (!value) continue;
@@ -113,6 +122,8 @@ export interface AuditRow {
   ipAddress: string;
   tokenId: number | null;
   tokenName: string;
+  /** The member whose token made the call. */
+  userId: number | null;
   createdAt: string | null;
 }
 
@@ -133,6 +144,7 @@ export function auditRows(data: unknown): AuditRow[] {
       ipAddress: str(r.ip_address),
       tokenId: int(r.token_id),
       tokenName: str(r.token_name),
+      userId: int(r.user_id),
       createdAt: typeof r.created_at === 'string' ? r.created_at : null,
     }));
 }

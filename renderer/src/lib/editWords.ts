@@ -108,7 +108,7 @@ const FIELDS: Record<string, FieldWords> = {
   parent_domain_id: { label: 'Parent domain', hint: 'The domain this one is a subdomain of.' },
   domains: { label: 'Domain names', hint: 'One per line; each name is checked before anything is sent.' },
   group_id: { label: 'Group' },
-  status: { label: 'Status', options: { active: 'Active', inactive: 'Inactive', archived: 'Archived' } },
+  status: { label: 'Status', options: { active: 'Active', inactive: 'Inactive' } },
   onboarding_status: {
     label: 'Onboarding status',
     options: { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' },
@@ -132,6 +132,11 @@ const FIELDS: Record<string, FieldWords> = {
   language: { label: 'Language', hint: 'A language code, e.g. en or pt-BR.' },
 };
 
+const GROUP_STATUS: FieldWords = {
+  label: 'Status',
+  options: { active: 'Active', inactive: 'Inactive', archived: 'Archived' },
+};
+
 /** Where one operation reads a field differently from the others. */
 const BY_OPERATION: Partial<Record<EditOperationName, Record<string, FieldWords>>> = {
   flattenSpf: {
@@ -152,8 +157,8 @@ const BY_OPERATION: Partial<Record<EditOperationName, Record<string, FieldWords>
     enabled: { label: 'Member can sign in', hint: 'No keeps the member but stops their access.' },
   },
   setUserEnforce2fa: { enabled: { label: 'Require two-factor sign-in' } },
-  createDomainGroup: { name: { label: 'Group name' } },
-  updateDomainGroup: { name: { label: 'Group name' } },
+  createDomainGroup: { name: { label: 'Group name' }, status: GROUP_STATUS },
+  updateDomainGroup: { name: { label: 'Group name' }, status: GROUP_STATUS },
   createToken: { name: { label: 'Name', hint: 'What the token is for, e.g. “Backup script”.' } },
   updateMe: { name: { label: 'Name', hint: 'Your name as the team sees it.' } },
 };

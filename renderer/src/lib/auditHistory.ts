@@ -1,0 +1,101 @@
+/**
+ * The audit log as a history of changes: each entry told as who did what to which domain or object, from
+ * the interface's row (method, path, action, token, user) and what the app knows — the write operations'
+ * summaries, the account's domains, members, groups and tokens by id. The HTTP request stays a detail.
+ */
+import type { EditOperationInfo } from '../../../shared/bridge/results.ts';
+import type { AuditRow } from './auditQuery.ts';
+
+/** Names the app knows, by the interface's ids. */
+export interface AuditNames {
+  operations: readonly EditOperationInfo[];
+  domains: ReadonlyMap<number, string>;
+  members: ReadonlyMap<number, string>;
+  groups: ReadonlyMap<number, string>;
+  tokens: ReadonlyMap<number, string>;
+}
+
+/** One entry in words. */
+export interface AuditChange {
+  row: AuditRow;
+  /** What was done: the operation's summary ("Set the DMARC enforcement policy"). */
+  what: string;
+  /** The domain it acted on, when the path names one. */
+  domain: { id: number; fqdn: string | null } | null;
+  /** The other thing it acted on, named ("group Brands", "member Adam Admin", "token Backup"). */
+  object: string | null;
+  /** Who: the member, and the token they used. */
+  who: string;
+  /** Done, refused (4xx) or failed (5xx). */
+  outcome: 'done' | 'refused' | 'failed' | 'unknown';
+}
+
+const NOUNS: Record<string, string> = {
+  audit_log: 'the audit log',
+  hosted_spf: 'hosted SPF',
+  hosted_dmarc: 'hosted DMARC',
+  dmarc_policy: 'DMARC policy',
+  mta_sts: 'MTA-STS',
+  tls_rpt: 'TLS-RPT',
+  bimi: 'BIMI',
+  domain_group: 'domain group',
+  ip_action: 'SPF IP rule',
+  include: 'SPF include',
+  token: 'API token',
+  user: 'team member',
+};
+const VERBS: Record<string, string> = {
+  list: 'Listed',
+  read: 'Read',
+  create: 'Created',
+  update: 'Changed',
+  replace: 'Replaced',
+  delete: 'Deleted',
+  revoke: 'Revoked',
+  invite: 'Invited',
+};
+
+/** An action label (domain.hosted_spf.update) in words, for calls no form of the app makes. */
+export function actionWords(action: string): string {
+  const parts = action.split('.').filter(Boolean);
+  const verb = parts.at(-1) ?? '';
+  const noun = parts.at(-2);
+  const thing = noun ? (NOUNS[noun] ?? noun.replace(/_/g, ' ')) : '';
+  const done = VERBS[verb] ?? verb.replace(/_/g, ' ');
+  return `${done.charAt(0).toUpperCase()}${done.slice(1)}${thing ? ` ${thing}` : ''}`;
+}
+
+/** Matches a concrete path (with or without the /api/v1 base) against an operation's template. */
+function match(template: string, path: string): Record<string, string> | null {
+  const pattern = template
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{([a-z_]+)\\?\}/g, '(?<$1>[^/]+)');
+  const found = new RegExp(`(?:^|/v1)${pattern}/?$`).exec(path.split('?')[0] ?? '');
+  return found ? { ...found.groups } : null;
+}
+
+/** The entry told in words. */
+export function describeAudit(row: AuditRow, names: AuditNames): AuditChange {
+  const op = names.operations.find((o) => o.method === row.method && match(o.path, row.path));
+  const ids = (op && match(op.path, row.path)) ?? {};
+  const domainMatch = /\/domains\/(\d+)(?:\/|$)/.exec(row.path);
+  const domainId = ids.domain_id ? Number(ids.domain_id) : domainMatch ? Number(domainMatch[1]) : null;
+  const named = (map: ReadonlyMap<number, string>, id: string | undefined, what: string) =>
+    id === undefined ? null : `${what} ${map.get(Number(id)) ?? `number ${id}`}`;
+  const object =
+    named(names.groups, ids.group_id, 'group') ??
+    named(names.members, ids.user_id, 'member') ??
+    named(names.tokens, ids.token_id, 'token') ??
+    null;
+  const member = row.userId !== null ? names.members.get(row.userId) : undefined;
+  const token = row.tokenName ? `token “${row.tokenName}”` : null;
+  const code = row.statusCode;
+  return {
+    row,
+    what: op?.summary ?? actionWords(row.action),
+    domain: domainId === null ? null : { id: domainId, fqdn: names.domains.get(domainId) ?? null },
+    object,
+    who: member ? `${member}${token ? ` · ${token}` : ''}` : (token ?? 'someone'),
+    outcome: code === null ? 'unknown' : code >= 500 ? 'failed' : code >= 400 ? 'refused' : 'done',
+  };
+}
