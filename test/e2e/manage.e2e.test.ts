@@ -200,7 +200,10 @@ describe('Accounts', () => {
       (r) => r.accountId === suite.world.accountId && r.removedAt === null,
     ).length;
     await item.getByText(`${domains} domains`, { exact: true }).waitFor();
-    await item.getByText(/(Expires .*|Does not expire)$/).first().waitFor();
+    await item
+      .getByText(/(Expires .*|Does not expire)$/)
+      .first()
+      .waitFor();
     await item.getByText('domains:read', { exact: true }).first().waitFor();
     await item.getByRole('link', { name: /^Manage members, tokens/ }).click();
     await new ManagePage(page).heading(`Manage ${DEMO_LABEL}`).waitFor();
