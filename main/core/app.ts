@@ -5,6 +5,7 @@ import { editMethods } from './app/methods/edits.ts';
 import { exportMethods } from './app/methods/exports.ts';
 import { panelMethods } from './app/methods/panels.ts';
 import { readMethods } from './app/methods/reads.ts';
+import { senderMethods } from './app/methods/senders.ts';
 import { settingsMethods } from './app/methods/settings.ts';
 import { syncMethods } from './app/methods/sync.ts';
 import { guard, parse } from './app/guard.ts';
@@ -54,6 +55,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
   const w = createWiring(options);
   const facade: Authwatch = {
     ...readMethods(w),
+    ...senderMethods(w),
     ...alertMethods(w),
     ...settingsMethods(w),
     ...accountMethods(w),

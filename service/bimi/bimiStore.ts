@@ -134,7 +134,8 @@ export async function presentBimi(
     dns_targets: [delegationRecord('bimi', fqdn, row.selector)],
     logo_status: svgCheck === null ? 'missing' : svgCheck.valid ? 'valid' : 'invalid',
     vmc_status: vmcStatusOf(inspection),
-    svg: svgCheck === null ? null : presentSvgCheck(svgCheck),
+    // The hosted logo itself, so a client can preview what it publishes at logo_url.
+    svg: svgCheck === null ? null : presentSvgCheck(svgCheck, row.svg_content),
     updated_at: row.updated_at,
   };
 }

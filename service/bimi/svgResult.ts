@@ -10,12 +10,15 @@ interface SvgIssueView {
   severity: 'error' | 'warning';
 }
 
-/** A check of a stored file: every issue is an error, the file is not echoed. */
-export function presentSvgCheck(check: BimiSvgCheck): Record<string, unknown> {
+/** A check of a stored file: every issue is an error; the file itself comes along so a client can preview the logo it hosts (as an image). */
+export function presentSvgCheck(
+  check: BimiSvgCheck,
+  svgContent: string | null = null,
+): Record<string, unknown> {
   return {
     valid: check.valid,
     profile: 'tiny-ps',
-    svg_content: null,
+    svg_content: svgContent,
     size_bytes: check.size_bytes,
     issues: check.issues.map((i): SvgIssueView => ({ code: i.code, message: i.message, severity: 'error' })),
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as args from './args.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
+import { domainSendersArgs, senderHistoryArgs, senderPollSchema, senderSummarySchema } from './senders.ts';
 import {
   accountIdentitySchema,
   accountViewSchema,
@@ -33,6 +34,8 @@ export const BRIDGE_METHODS = {
   overview: { args: args.accountScope, result: z.array(overviewRowSchema) },
   domainDetail: { args: args.domainRef, result: domainDetailSchema.nullable() },
   history: { args: args.historyArgs, result: historyResultSchema },
+  domainSenders: { args: domainSendersArgs, result: z.array(senderSummarySchema) },
+  senderHistory: { args: senderHistoryArgs, result: z.array(senderPollSchema) },
   listAlerts: { args: args.listAlertsArgs, result: z.array(alertSchema) },
   listIncidents: { args: listIncidentsArgs, result: z.array(incidentSchema) },
   acknowledgeAlerts: { args: args.acknowledgeArgs, result: z.object({ acknowledged: z.number() }) },

@@ -29,11 +29,14 @@ const recordSide = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
   z.object({ kind: z.literal('unknown') }),
 ]);
+export type RecordSide = z.infer<typeof recordSide>;
 
 /** A DNS alert's record before and after the change (the record's text, none published, or not known). */
-export const recordChangeSchema = z.object({ protocol, before: recordSide, after: recordSide });
+const recordChangeSchema = z.object({ protocol, before: recordSide, after: recordSide });
+export type RecordChange = z.infer<typeof recordChangeSchema>;
 
-export const incidentAlertSchema = alertSchema.extend({ recordChange: recordChangeSchema.nullable() });
+const incidentAlertSchema = alertSchema.extend({ recordChange: recordChangeSchema.nullable() });
+export type IncidentAlert = z.infer<typeof incidentAlertSchema>;
 
 export const incidentSchema = z.object({
   id: z.number(),
@@ -47,3 +50,4 @@ export const incidentSchema = z.object({
   lastSeenAt: z.string(),
   alerts: z.array(incidentAlertSchema),
 });
+export type Incident = z.infer<typeof incidentSchema>;

@@ -6,6 +6,8 @@ export const METHOD_NAMES = [
   'overview',
   'domainDetail',
   'history',
+  'domainSenders',
+  'senderHistory',
   'listAlerts',
   'listIncidents',
   'acknowledgeAlerts',

@@ -73,7 +73,7 @@ describe('the domain page', () => {
   });
 
   it('mail & senders: the window’s totals, both chart series, senders and the threat badge', async () => {
-    const { domain, r } = await openDomain('acme-pay.example', 'Mail & senders');
+    const { domain, r, page } = await openDomain('acme-pay.example', 'Mail & senders');
     const expected = await mirroredMessages(r, 30);
     expect(expected).toBeGreaterThan(0);
     await expect.poll(() => domain.figure('Mail volume', 'Messages')).toBe(thousands(expected));
@@ -90,17 +90,27 @@ describe('the domain page', () => {
       accountId: r.accountId,
       domainId: r.domainId,
     });
-    const services = domain.panel('Sending services').locator('tbody tr');
-    expect(await services.count()).toBe(detail!.sendingServices!.sources.length);
+    // One table of every sender: each sending service and each failed source once.
+    const senders = domain.panel('Senders').locator('tbody tr:not(.history-row)');
+    const named = (name: string) =>
+      senders.filter({ has: page.locator('td:first-child strong').getByText(name, { exact: true }) });
+    const services = detail!.sendingServices!.sources.map((s) => String(s.source_name));
+    const failing = detail!.failedSources!.sources.map((s) => String(s.source_name));
+    expect(await senders.count()).toBe(new Set([...services, ...failing]).size);
+    for (const name of services) expect(await named(name).count(), name).toBe(1);
 
     // The registered threat the alert names is badged as one among the failed sources.
     const [alert] = (await suite.world.app.run.app.listAlerts({ accountId: r.accountId })).filter(
       (a) => a.rule === 'threat_source_appeared' && a.fqdn === r.fqdn,
     );
     const source = /: (\S+)$/.exec(alert!.title)![1]!;
-    const threat = domain.panel('Failed sources').locator('tbody tr').filter({ hasText: source });
+    const threat = named(source);
     expect(await badgeWords(threat.locator('td').nth(1).locator('.badge'))).toBe('registered threat');
-    const others = domain.panel('Failed sources').locator('tbody tr').filter({ hasNotText: source });
+    // Registered threats come first.
+    expect(await badgeWords(senders.first().locator('td').nth(1).locator('.badge'))).toBe(
+      'registered threat',
+    );
+    const others = senders.filter({ hasNotText: source });
     for (const other of await others.all())
       expect(await badgeWords(other.locator('td').nth(1).locator('.badge'))).not.toBe('registered threat');
   });

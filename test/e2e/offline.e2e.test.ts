@@ -22,7 +22,7 @@ const TABS: DataTab[] = ['Summary', 'Mail & senders', 'DNS', 'TLS-RPT', 'BIMI'];
  */
 const PANELS: Record<DataTab, string[]> = {
   Summary: ['Health and protocols', 'Security score', 'Dashboard cache'],
-  'Mail & senders': ['Mail volume', 'Sending services', 'Failed sources'],
+  'Mail & senders': ['Mail volume', 'Senders'],
   DNS: ['Current records', 'Connection timeline', 'Record history'],
   'TLS-RPT': [
     'TLS reporting',
@@ -93,10 +93,7 @@ describe('offline review', () => {
         expect(await domain.panel('Security score').innerText()).toContain(pay.score!.score.toFixed(1));
       }
       if (tab === 'Mail & senders') {
-        const threat = domain
-          .panel('Failed sources')
-          .getByRole('row')
-          .filter({ hasText: 'registered threat' });
+        const threat = domain.panel('Senders').getByRole('row').filter({ hasText: 'registered threat' });
         expect(await threat.count()).toBeGreaterThan(0);
         await expect.poll(() => domain.chartsDrawn(domain.panel('Mail volume'))).toBe(true);
       }

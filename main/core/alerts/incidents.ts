@@ -33,13 +33,13 @@ export interface Incident {
  * writes of one sync pass (the health scan, the DNS events, the failed sources of one domain) land within
  * minutes, and one DNS change seen by two signals lands within one pass.
  */
-export const PASS_WINDOW_MS = 15 * 60_000;
+const PASS_WINDOW_MS = 15 * 60_000;
 
 /**
  * A score drop or a health regression is a consequence: it joins the domain's incident that was still open
  * when it was raised (a threat found at 10:00 and the score it dragged down at 13:00), within this span.
  */
-export const CONSEQUENCE_WINDOW_MS = 24 * 3_600_000;
+const CONSEQUENCE_WINDOW_MS = 24 * 3_600_000;
 
 const CONSEQUENCES: ReadonlySet<AlertRuleName> = new Set(['score_dropped', 'health_regressed']);
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
@@ -130,7 +130,7 @@ function finish(incident: Incident): Incident {
 }
 
 /** Inbox order: open incidents first, criticals first among them, then the most recent activity first. */
-export function sortIncidents(incidents: Incident[]): Incident[] {
+function sortIncidents(incidents: Incident[]): Incident[] {
   return incidents.sort(
     (a, b) =>
       Number(b.open) - Number(a.open) ||

@@ -3,7 +3,7 @@ import type { RecordObservation } from '../mirror/recordObservations.ts';
 import { isProtocol, type Protocol } from '../signals/primitives.ts';
 
 /** One side of a record change: the record's text, none published, or not known to the app. */
-export type RecordSide = { kind: 'record'; value: string } | { kind: 'none' } | { kind: 'unknown' };
+type RecordSide = { kind: 'record'; value: string } | { kind: 'none' } | { kind: 'unknown' };
 
 /** The record a DNS alert is about, before and after its change. */
 export interface RecordChange {
@@ -13,15 +13,17 @@ export interface RecordChange {
 }
 
 const t = (iso: string) => Date.parse(iso);
+// An empty record text (a scan that found nothing may say "") is no record.
+const present = (o: RecordObservation) => o.value !== null && o.value.trim() !== '';
 const side = (o: RecordObservation | undefined): RecordSide =>
   o === undefined
     ? { kind: 'unknown' }
-    : o.value === null
+    : o.value === null || !present(o)
       ? { kind: 'none' }
       : { kind: 'record', value: o.value };
 
 /** The protocol a DNS alert is about, or null for other alerts. */
-export function dnsAlertProtocol(alert: Alert): Protocol | null {
+function dnsAlertProtocol(alert: Alert): Protocol | null {
   if (alert.rule !== 'protocol_disconnected' && alert.rule !== 'protocol_restored') return null;
   const p = alert.details.protocol;
   return typeof p === 'string' && isProtocol(p) ? p : null;
@@ -43,18 +45,18 @@ export function recordChangeOf(
     typeof alert.details[key] === 'string' ? (alert.details[key] as string) : null;
   if (alert.rule === 'protocol_disconnected') {
     const at = t(detail('disconnectedAt') ?? alert.firstSeenAt);
-    const before = observations.filter((o) => t(o.at) < at && o.value !== null).at(-1);
+    const before = observations.filter((o) => t(o.at) < at && present(o)).at(-1);
     // What was seen during the outage: a record other than the old one is a broken replacement; anything
     // else (nothing seen, or the old text from a stale copy) means the record is gone, as the alert says.
     const during = observations.filter((o) => t(o.at) >= at && t(o.at) <= t(alert.lastSeenAt));
-    const replaced = during.find((o) => o.value !== null && o.value !== before?.value);
+    const replaced = during.find((o) => present(o) && o.value !== before?.value);
     return { protocol, before: side(before), after: replaced ? side(replaced) : { kind: 'none' } };
   }
   const since = t(detail('disconnectedAt') ?? alert.firstSeenAt);
   const at = t(detail('restoredAt') ?? alert.firstSeenAt);
   const after =
-    observations.filter((o) => o.value !== null && t(o.at) > since && t(o.at) <= at).at(-1) ??
-    observations.find((o) => o.value !== null && t(o.at) > at);
+    observations.filter((o) => present(o) && t(o.at) > since && t(o.at) <= at).at(-1) ??
+    observations.find((o) => present(o) && t(o.at) > at);
   return { protocol, before: { kind: 'none' }, after: side(after) };
 }
 

@@ -353,6 +353,28 @@ CREATE INDEX outbox_pending ON outbox (channel_id, next_attempt_at) WHERE delive
 CREATE INDEX outbox_by_alert ON outbox (alert_id);
 `;
 
+// v6: what every poll of sending-services and failed-sources said about each sender (senderHistory.ts):
+// consecutive identical polls are one row, from fetched_at to last_fetched_at.
+const V6_SOURCE_POLLS = `
+CREATE TABLE source_polls (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('failed', 'sending')),
+  source_name TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  last_fetched_at TEXT NOT NULL,
+  window_start TEXT NOT NULL,
+  window_end TEXT NOT NULL,
+  total_count INTEGER,
+  dmarc_pass INTEGER,
+  dmarc_fail INTEGER,
+  compliance REAL,
+  status TEXT,
+  is_registered_threat INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (domain_id, kind, source_name, fetched_at)
+);
+CREATE INDEX source_polls_by_sender ON source_polls (domain_id, source_name, fetched_at);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -360,6 +382,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'panel cache', up: (db) => db.exec(V3_PANEL_CACHE) },
   { version: 4, name: 'why an alert ended', up: (db) => db.exec(V4_ALERT_END_REASON) },
   { version: 5, name: 'delivery channels and outbox', up: (db) => db.exec(V5_DELIVERY_OUTBOX) },
+  { version: 6, name: 'sender polls', up: (db) => db.exec(V6_SOURCE_POLLS) },
 ];
 
 /** The schema version this code writes. */

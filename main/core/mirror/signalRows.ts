@@ -4,6 +4,7 @@ import type { DnsEvent } from '../signals/dnsTimeline.ts';
 import type { HealthHistoryRow, HealthSnapshot } from '../signals/health.ts';
 import type { SendingSource } from '../signals/sendingSources.ts';
 import { toIso } from './isoTime.ts';
+import { recordSenderPoll } from './senderHistory.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /** Where and when a per-domain payload is being stored. */
@@ -70,6 +71,7 @@ function writeSources(
        dmarc_pass, dmarc_fail, compliance, status, is_registered_threat, raw_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  recordSenderPoll(db, domainPk, kind, sources, target.fetchedAt, window);
   sources.forEach((s, position) => {
     insert.run(
       domainPk,

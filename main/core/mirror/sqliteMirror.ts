@@ -13,6 +13,7 @@ import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
 import { PanelStore, type StoredPanel } from './panelStore.ts';
 import { recordObservations, type RecordObservation } from './recordObservations.ts';
+import { domainSenders, senderPolls, type SenderPoll, type SenderSummary } from './senderHistory.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import { ReadQueries } from './readQueries.ts';
 import {
@@ -349,6 +350,16 @@ export class SqliteMirror implements Mirror {
   recordObservations(accountId: number, domainId: number, protocol: Protocol): RecordObservation[] {
     const domain = this.domains.find(accountId, domainId);
     return domain ? recordObservations(this.db, domain.pk, protocol) : [];
+  }
+
+  domainSenders(accountId: number, domainId: number): SenderSummary[] {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? domainSenders(this.db, domain.pk) : [];
+  }
+
+  senderHistory(accountId: number, domainId: number, source: string): SenderPoll[] {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? senderPolls(this.db, domain.pk, source) : [];
   }
 
   getAlert(id: number): Alert | null {

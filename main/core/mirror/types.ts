@@ -3,6 +3,7 @@ import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '.
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import type { RecordObservation } from './recordObservations.ts';
+import type { SenderPoll, SenderSummary } from './senderHistory.ts';
 
 export type { AccountAlertKind } from '../alerts/types.ts';
 
@@ -365,6 +366,10 @@ export interface Mirror {
   listAlerts(query?: ListAlertsQuery): Alert[];
   /** Every value of a domain's protocol record the mirror holds, oldest first (for a DNS alert's before/after). */
   recordObservations(accountId: number, domainId: number, protocol: Protocol): RecordObservation[];
+  /** The domain's senders now (threats, then failing, then by volume), each with its recent polls. */
+  domainSenders(accountId: number, domainId: number): SenderSummary[];
+  /** Every poll of one sender of the domain, oldest first. */
+  senderHistory(accountId: number, domainId: number, source: string): SenderPoll[];
   /** One alert by id, or null. */
   getAlert(id: number): Alert | null;
   /** Mark alerts as seen by the user: they are not (or no longer) notified. */

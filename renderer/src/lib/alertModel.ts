@@ -64,30 +64,27 @@ export function readAlertFilter(raw: string | null): AlertFilter {
   return f;
 }
 
-/** The listAlerts arguments for a filter (the rest is filtered here). */
-export function listArgsFor(
-  filter: AlertFilter,
-  limit = 10_000,
-): { accountId?: number; open?: boolean; rule?: AlertRuleName; limit: number } {
+/** The listIncidents arguments for a filter: the engine groups and filters, so counts are of whole incidents. */
+export function incidentArgsFor(filter: AlertFilter): {
+  accountId?: number;
+  state: AlertFilter['state'];
+  rule?: AlertRuleName;
+  severity?: Severity;
+  domain?: string;
+} {
+  const domain = filter.domain.trim();
   return {
     ...(filter.account !== 'all' ? { accountId: filter.account } : {}),
-    ...(filter.state !== 'all' ? { open: filter.state === 'open' } : {}),
+    state: filter.state,
     ...(filter.rule !== 'all' ? { rule: filter.rule } : {}),
-    limit,
+    ...(filter.severity !== 'all' ? { severity: filter.severity } : {}),
+    ...(domain !== '' ? { domain } : {}),
   };
 }
 
-/** Applies the whole filter (also what listAlerts already filtered, so a stale list never shows wrong rows). */
-export function applyAlertFilter(alerts: readonly Alert[], filter: AlertFilter): Alert[] {
-  const domain = filter.domain.trim().toLowerCase();
-  return alerts.filter(
-    (a) =>
-      (filter.rule === 'all' || a.rule === filter.rule) &&
-      (filter.severity === 'all' || a.severity === filter.severity) &&
-      (filter.account === 'all' || a.accountId === filter.account) &&
-      (filter.state === 'all' || (filter.state === 'open') === (a.resolvedAt === null)) &&
-      (domain === '' || (a.fqdn ?? '').toLowerCase().includes(domain)),
-  );
+/** "1 open incident", "3 incidents": a count with its noun, singular or plural. */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${new Intl.NumberFormat().format(n)} ${n === 1 ? noun : plural}`;
 }
 
 export type Tone = 'good' | 'warn' | 'bad' | 'info' | 'neutral';

@@ -1,4 +1,4 @@
-/** The alerts inbox: filters, one row per alert episode, its details with snooze and mute. */
+/** The alerts inbox: filters, incidents with one row per alert episode, its details with snooze and mute. */
 import type { Locator, Page } from 'playwright-core';
 import { BasePage, badgeWords } from './base-page.ts';
 
@@ -28,9 +28,34 @@ export class AlertsPage extends BasePage {
     await this.heading('Alerts').waitFor();
   }
 
-  /** The rows of alerts (detail rows excluded). */
+  /** The rows of alerts (incident headings and detail rows excluded). */
   rows(): Locator {
-    return this.inbox.locator('tbody tr:not(.detail-row)');
+    return this.inbox.locator('tbody tr.alert-row');
+  }
+
+  /** The incidents (one row group each: a heading row when it holds several alerts, then its alerts). */
+  incidents(): Locator {
+    return this.inbox.locator('tbody.incident');
+  }
+
+  /** The incident of this domain whose title matches. */
+  incident(fqdn: string, title: string | RegExp): Locator {
+    return this.incidents()
+      .filter({ has: this.page.getByRole('link', { name: fqdn, exact: true }) })
+      .filter({ has: this.page.locator('.incident-head .title', { hasText: title }) });
+  }
+
+  /** The alert rows of an incident. */
+  alertsOf(incident: Locator): Locator {
+    return incident.locator('tr.alert-row');
+  }
+
+  /** The record before and after shown in an alert's row ("Before" and "After" in words). */
+  async recordChange(row: Locator): Promise<{ before: string; after: string }> {
+    const change = row.locator('dl.record-change');
+    const value = async (name: string) =>
+      (await change.locator(`dt:text-is("${name}") + dd`).innerText()).trim();
+    return { before: await value('Before'), after: await value('After') };
   }
 
   /** The row of the alert with this title on this domain. */

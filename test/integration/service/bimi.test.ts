@@ -132,6 +132,8 @@ describe('hosted BIMI configuration', () => {
       vmc_status: 'missing',
       svg: { valid: true, profile: 'tiny-ps', issues: [] },
     });
+    // The hosted logo comes along, so a client can preview what it publishes.
+    expect(res.body.data.svg.svg_content).toBe(LOGO);
     expect(res.body.data.dns_targets).toEqual([
       {
         type: 'CNAME',

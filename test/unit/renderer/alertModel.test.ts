@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Alert } from '../../../shared/bridge/results.ts';
 import {
   alertState,
-  applyAlertFilter,
+  counted,
   DEFAULT_ALERT_FILTER,
   detailEntries,
   episodeTimeline,
-  listArgsFor,
+  incidentArgsFor,
   readAlertFilter,
   snoozeUntil,
 } from '../../../renderer/src/lib/alertModel.ts';
@@ -62,31 +62,23 @@ describe('alert state in words', () => {
 });
 
 describe('alert filters', () => {
-  const list = [
-    alert({ id: 1 }),
-    alert({ id: 2, severity: 'warning', fqdn: 'beta.example', rule: 'score_dropped' }),
-    alert({ id: 3, resolvedAt: '2026-11-24T11:00:00Z', accountId: 2 }),
-  ];
-
-  it('filters by state, severity, rule, account and domain text', () => {
-    const ids = (f: Partial<typeof DEFAULT_ALERT_FILTER>) =>
-      applyAlertFilter(list, { ...DEFAULT_ALERT_FILTER, ...f }).map((a) => a.id);
-    expect(ids({})).toEqual([1, 2]);
-    expect(ids({ state: 'resolved' })).toEqual([3]);
-    expect(ids({ state: 'all', severity: 'warning' })).toEqual([2]);
-    expect(ids({ state: 'all', rule: 'protocol_disconnected' })).toEqual([1, 3]);
-    expect(ids({ state: 'all', account: 2 })).toEqual([3]);
-    expect(ids({ state: 'all', domain: 'BETA' })).toEqual([2]);
+  // Filtering whole incidents by state, severity, rule and domain text is the engine's (incidents.test.ts).
+  it('asks the bridge for what the filter says', () => {
+    expect(incidentArgsFor({ ...DEFAULT_ALERT_FILTER, account: 3, rule: 'score_dropped' })).toEqual({
+      accountId: 3,
+      state: 'open',
+      rule: 'score_dropped',
+    });
+    expect(incidentArgsFor({ ...DEFAULT_ALERT_FILTER, state: 'all' })).toEqual({ state: 'all' });
+    expect(
+      incidentArgsFor({ ...DEFAULT_ALERT_FILTER, state: 'resolved', severity: 'warning', domain: ' BETA ' }),
+    ).toEqual({ state: 'resolved', severity: 'warning', domain: 'BETA' });
   });
 
-  it('asks the bridge for what it can filter', () => {
-    expect(listArgsFor({ ...DEFAULT_ALERT_FILTER, account: 3, rule: 'score_dropped' })).toEqual({
-      accountId: 3,
-      open: true,
-      rule: 'score_dropped',
-      limit: 10_000,
-    });
-    expect(listArgsFor({ ...DEFAULT_ALERT_FILTER, state: 'all' })).toEqual({ limit: 10_000 });
+  it('counts with the right noun', () => {
+    expect(counted(1, 'open incident')).toBe('1 open incident');
+    expect(counted(2, 'alert')).toBe('2 alerts');
+    expect(counted(1234, 'alert')).toBe('1,234 alerts');
   });
 
   it('reads a stored filter and drops what is not valid', () => {

@@ -41,6 +41,8 @@ describe('a DNS alert’s record before and after', () => {
       { at: '2026-11-01T00:00:00Z', value: 'v=spf1 -all' },
       { at: '2026-11-20T00:00:00Z', value: SPF },
       { at: '2026-11-26T10:00:00Z', value: null },
+      // A scan that found nothing may say so with an empty text.
+      { at: '2026-11-26T10:01:00Z', value: '' },
     ]);
     expect(change).toEqual({
       protocol: 'spf',

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { failedSources, mirrorWithDomain, source, write, DOMAIN_ID, FQDN } from './payloads.ts';
+import type { SignalPayloads } from '../../../../main/core/signals/catalog.ts';
+
+function services(
+  ...list: { name: string; total: number; pass: number }[]
+): SignalPayloads['sending_services'] {
+  return {
+    domain_id: DOMAIN_ID,
+    fqdn: FQDN,
+    services: list.map((s) => ({
+      source_name: s.name,
+      total_count: s.total,
+      dmarc: { pass: s.pass, fail: s.total - s.pass },
+      compliance: (s.pass / s.total) * 100,
+      status: s.pass === s.total ? 'compliant' : s.pass === 0 ? 'failing' : 'partial',
+      is_registered_threat: false,
+    })),
+  };
+}
+
+describe('senders over time', () => {
+  it('keeps volume and compliance per poll; identical polls are one point', () => {
+    const { mirror, accountId } = mirrorWithDomain();
+    const poll = (at: string, total: number, pass: number) =>
+      write(mirror, accountId, 'sending_services', services({ name: 'Google', total, pass }), at);
+    poll('2026-11-25T10:00:00Z', 1000, 990);
+    poll('2026-11-25T16:00:00Z', 1000, 990);
+    poll('2026-11-26T10:00:00Z', 1500, 600);
+    const [google] = mirror.domainSenders(accountId, DOMAIN_ID);
+    expect(google!.trend.map((p) => [p.at, p.lastAt, p.total, p.compliance])).toEqual([
+      ['2026-11-25T10:00:00.000Z', '2026-11-25T16:00:00.000Z', 1000, 99],
+      ['2026-11-26T10:00:00.000Z', '2026-11-26T10:00:00.000Z', 1500, 40],
+    ]);
+    expect(mirror.senderHistory(accountId, DOMAIN_ID, 'Google')).toEqual(google!.trend);
+    expect(mirror.senderHistory(accountId, DOMAIN_ID, 'nobody')).toEqual([]);
+  });
+
+  it('lists every sender, registered threats first, then failing ones (marked), then by volume', () => {
+    const { mirror, accountId } = mirrorWithDomain();
+    const at = '2026-11-26T10:00:00Z';
+    write(
+      mirror,
+      accountId,
+      'sending_services',
+      services({ name: 'Google', total: 900, pass: 900 }, { name: 'Mailchimp', total: 50, pass: 50 }),
+      at,
+    );
+    write(
+      mirror,
+      accountId,
+      'failed_sources',
+      failedSources(source('spoofer.example', true, 30), source('legacy-relay', false, 120)),
+      at,
+    );
+    const senders = mirror.domainSenders(accountId, DOMAIN_ID);
+    expect(senders.map((s) => [s.name, s.threat, s.failing])).toEqual([
+      ['spoofer.example', true, true],
+      ['legacy-relay', false, true],
+      ['Google', false, false],
+      ['Mailchimp', false, false],
+    ]);
+    // A failing-only sender's trend comes from the failed-sources polls.
+    expect(senders[1]!.trend.map((p) => [p.kind, p.total])).toEqual([['failed', 120]]);
+    // Listed by both answers with the same figures at different times: one point, not two.
+    write(
+      mirror,
+      accountId,
+      'sending_services',
+      {
+        domain_id: DOMAIN_ID,
+        fqdn: FQDN,
+        services: [{ ...source('legacy-relay', false, 120) }],
+      },
+      '2026-11-26T11:00:00Z',
+    );
+    const relay = mirror.senderHistory(accountId, DOMAIN_ID, 'legacy-relay');
+    expect(relay.map((p) => [p.total, p.at, p.lastAt])).toEqual([
+      [120, '2026-11-26T10:00:00.000Z', '2026-11-26T11:00:00.000Z'],
+    ]);
+  });
+
+  it('a sender that starts failing shows it in its trend', () => {
+    const { mirror, accountId } = mirrorWithDomain();
+    write(mirror, accountId, 'failed_sources', failedSources(), '2026-11-24T10:00:00Z');
+    write(
+      mirror,
+      accountId,
+      'failed_sources',
+      failedSources(source('relay', false, 40)),
+      '2026-11-25T10:00:00Z',
+    );
+    write(
+      mirror,
+      accountId,
+      'failed_sources',
+      failedSources(source('relay', false, 90)),
+      '2026-11-26T10:00:00Z',
+    );
+    const history = mirror.senderHistory(accountId, DOMAIN_ID, 'relay');
+    expect(history.map((p) => [p.at.slice(0, 10), p.total, p.status])).toEqual([
+      ['2026-11-25', 40, 'failing'],
+      ['2026-11-26', 90, 'failing'],
+    ]);
+  });
+});
