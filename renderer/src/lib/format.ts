@@ -2,6 +2,7 @@
 import { absoluteTime, relativeTime } from '../../../shared/time/timeWords.ts';
 
 const numberFormat = new Intl.NumberFormat(undefined);
+const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** 12,345 (— for none). */
 export function num(value: number | null | undefined): string {
@@ -17,6 +18,12 @@ export function pct(value: number | null | undefined, digits = 1): string {
 export function exact(iso: string | null | undefined): string {
   if (!iso) return 'never';
   return absoluteTime(iso);
+}
+
+/** A calendar day of the interface (YYYY-MM-DD, UTC) as "Nov 24, 2026". */
+export function day(date: string): string {
+  const t = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(t) ? date : dayFormat.format(t);
 }
 
 /** "3 minutes ago", "in 2 hours", "just now" — how old a piece of data is (shared/time, the one format). */
