@@ -192,6 +192,7 @@ const DETAIL_LABELS: Record<string, string> = {
   protocol: 'Protocol',
   disconnectedAt: 'Disconnected at',
   restoredAt: 'Restored at',
+  scannedAt: 'Scanned',
   source: 'Seen by',
   sourceName: 'Source',
   totalCount: 'Messages',

@@ -86,12 +86,14 @@ export const healthRegressed: AlertRuleFn<HealthReading | null, HealthReading> =
       dedupeKey: key,
       domain: domain!,
       title: `Health of ${domain!.fqdn} got worse`,
-      body: `In the scan of ${next.at} for ${domain!.fqdn}, ${parts.join(' and ') || 'health got worse'}.`,
+      // The scan's time is in the details (scannedAt), shown in the one time format; the text keeps none.
+      body: `In the latest scan of ${domain!.fqdn}, ${parts.join(' and ') || 'health got worse'}.`,
       details: {
         passingBefore: before.passing,
         resultBefore: before.result,
         passingNow: next.passing,
         resultNow: next.result,
+        scannedAt: next.at,
       },
     };
   }
