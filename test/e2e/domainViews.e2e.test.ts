@@ -87,7 +87,7 @@ describe('senders over time', () => {
     expect(await badgeWords(row.locator('td').nth(1).locator('.badge'))).toBe('failing');
     const trend = row.getByRole('img', { name: new RegExp(`^${IP.replace(/\./g, '\\.')} over 2 polls`) });
     expect(await trend.getAttribute('aria-label')).toMatch(/40 → 125 messages/);
-    expect(await row.locator('td').nth(6).innerText()).toMatch(/40 → 125/);
+    expect(await row.locator('td').nth(5).innerText()).toMatch(/40 → 125/);
 
     await row.getByRole('button', { name: `History of ${IP}` }).click();
     const history = table.getByRole('table', { name: `Polls of ${IP}, newest first` });

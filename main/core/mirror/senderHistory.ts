@@ -32,7 +32,7 @@ export interface SenderPoll {
 /** A sender of the domain now, with its trend. */
 export interface SenderSummary {
   name: string;
-  /** Failing: listed by failed-sources, or its status says failing. */
+  /** Failing: its status says failing or partial (see isFailing). */
   failing: boolean;
   threat: boolean;
   status: string | null;
@@ -182,6 +182,15 @@ function mergeKinds(polls: SenderPoll[]): SenderPoll[] {
   return merged;
 }
 
+/**
+ * Failing: the service says failing or partial. Failed-sources lists every sender with any failed message
+ * (a compliant service with 16 forwarded failures among 60,000), so being listed alone says so only when
+ * the answer gives no status.
+ */
+function isFailing(status: string | null, listedAsFailed: boolean): boolean {
+  return status === 'failing' || status === 'partial' || (status === null && listedAsFailed);
+}
+
 interface EntryRow {
   source_name: string;
   total_count: number | null;
@@ -224,7 +233,7 @@ export function domainSenders(db: Database, domainPk: number, trendPoints = 60):
     }
     byName.set(r.source_name, {
       name: r.source_name,
-      failing: failedNames.has(r.source_name) || r.status === 'failing',
+      failing: isFailing(r.status, failedNames.has(r.source_name)),
       threat,
       status: r.status,
       total: r.total_count,

@@ -28,7 +28,11 @@ export function mergeSources(services: readonly Source[], failed: readonly Sourc
     }
     rows.set(s.source_name, {
       name: s.source_name,
-      failing: failedNames.has(s.source_name) || s.status === 'failing',
+      // Failed-sources lists any sender with a failed message; the status says whether it is failing.
+      failing:
+        s.status === 'failing' ||
+        s.status === 'partial' ||
+        (s.status === undefined && failedNames.has(s.source_name)),
       threat: s.is_registered_threat === true,
       status: s.status ?? null,
       total: s.total_count ?? null,
