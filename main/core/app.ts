@@ -1,6 +1,8 @@
 import type { BridgeMethods } from '../../shared/bridge/contract.ts';
 import { accountMethods } from './app/methods/accounts.ts';
 import { alertMethods } from './app/methods/alerts.ts';
+import { channelMethods } from './app/methods/channels.ts';
+import { metricsSwitch } from './delivery/metricsSwitch.ts';
 import { editMethods } from './app/methods/edits.ts';
 import { exportMethods } from './app/methods/exports.ts';
 import { panelMethods } from './app/methods/panels.ts';
@@ -53,7 +55,9 @@ export interface Authwatch extends BridgeMethods {
 /** Creates the facade over a mirror and a secret store. Nothing runs until start() or a call. */
 export function createAuthwatch(options: AuthwatchOptions): Authwatch {
   const w = createWiring(options);
+  const metrics = metricsSwitch(w.mirror, w.metrics);
   const facade: Authwatch = {
+    ...channelMethods(w, metrics),
     ...readMethods(w),
     ...senderMethods(w),
     ...alertMethods(w),
@@ -72,11 +76,13 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     start() {
       w.engine.start(options.scheduler ?? cronScheduler());
       w.delivery.outbox.start();
+      void metrics.start();
     },
     async stop() {
       await w.engine.stop();
       await w.whenIdle();
       await w.delivery.outbox.stop();
+      await metrics.stop();
     },
     channels: w.delivery.channels,
     holdDeliveries: (work) => w.delivery.outbox.hold(work),

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import * as args from './args.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
+import {
+  channelRef,
+  channelTestSchema,
+  channelViewSchema,
+  metricsSettingSchema,
+  saveChannelArgs,
+  savedChannelSchema,
+  setMetricsArgs,
+} from './channels.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
 import { domainSendersArgs, senderHistoryArgs, senderPollSchema, senderSummarySchema } from './senders.ts';
 import {
@@ -66,6 +75,12 @@ export const BRIDGE_METHODS = {
   edit: { args: args.editArgs, result: editResultSchema },
   exportData: { args: args.exportArgs, result: exportResultSchema },
   openExternal: { args: args.openExternalArgs, result: z.object({ opened: z.boolean() }) },
+  listChannels: { args: none, result: z.array(channelViewSchema) },
+  saveChannel: { args: saveChannelArgs, result: savedChannelSchema },
+  testChannel: { args: channelRef, result: channelTestSchema },
+  removeChannel: { args: channelRef, result: z.object({ removed: z.boolean() }) },
+  getMetricsSetting: { args: none, result: metricsSettingSchema },
+  setMetricsSetting: { args: setMetricsArgs, result: metricsSettingSchema },
 } as const;
 
 /** Name of a bridge method. */

@@ -32,6 +32,12 @@ export const METHOD_NAMES = [
   'edit',
   'exportData',
   'openExternal',
+  'listChannels',
+  'saveChannel',
+  'testChannel',
+  'removeChannel',
+  'getMetricsSetting',
+  'setMetricsSetting',
 ] as const;
 
 export const EVENT_NAMES = [

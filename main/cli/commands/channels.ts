@@ -1,6 +1,7 @@
 import type { Severity } from '../../core/alerts/types.ts';
 import type { ChannelDraft } from '../../core/delivery/channelDraft.ts';
 import { DeliveryError } from '../../core/delivery/deliveryError.ts';
+import { describeChannel } from '../../core/delivery/channelWords.ts';
 import type { Channel } from '../../core/mirror/deliveryTypes.ts';
 import type { ChannelsCommand } from '../channelArgs.ts';
 import { openContext, selectAccounts } from '../context.ts';
@@ -53,7 +54,7 @@ export async function channels(command: ChannelsCommand, io: CliIo): Promise<num
         try {
           const saved = await service.add(draft);
           for (const notice of saved.notices) io.stderr.write(`authwatch: ${notice}\n`);
-          io.stdout.write(`Added channel “${saved.channel.name}” (${describe(saved.channel)}).\n`);
+          io.stdout.write(`Added channel “${saved.channel.name}” (${describeChannel(saved.channel)}).\n`);
         } catch (error) {
           if (error instanceof DeliveryError) throw new CommandFailed(error.message);
           throw error;
@@ -120,19 +121,6 @@ function draftOf(
   }
 }
 
-/** Where a channel sends, without any secret. */
-function describe(c: Channel): string {
-  const k = c.config;
-  switch (k.kind) {
-    case 'email':
-      return `email via ${k.host}:${k.port} (${k.tls === 'none' ? 'no TLS' : k.tls === 'implicit' ? 'TLS' : 'STARTTLS'}) to ${k.to.join(', ')}`;
-    case 'webhook':
-      return `${k.format} webhook ${k.urlShown}${k.secret ? ', signed' : ''}`;
-    case 'alertmanager':
-      return `Alertmanager ${k.url}`;
-  }
-}
-
 function channelLine(c: Channel, labels: Map<number, string>): string {
   const scope = c.accountId === null ? 'all accounts' : `account ${labels.get(c.accountId) ?? c.accountId}`;
   const state = c.lastError
@@ -140,14 +128,14 @@ function channelLine(c: Channel, labels: Map<number, string>): string {
     : c.lastSuccessAt
       ? `last delivered ${c.lastSuccessAt}`
       : 'nothing sent yet';
-  return `${c.name}: ${describe(c)}; ${c.minSeverity} and above, ${scope}; ${c.queued} queued; ${state}`;
+  return `${c.name}: ${describeChannel(c)}; ${c.minSeverity} and above, ${scope}; ${c.queued} queued; ${state}`;
 }
 
 function channelJson(c: Channel, labels: Map<number, string>) {
   return {
     name: c.name,
     kind: c.kind,
-    target: describe(c),
+    target: describeChannel(c),
     min_severity: c.minSeverity,
     account: c.accountId === null ? null : (labels.get(c.accountId) ?? null),
     hold_criticals: c.holdCriticals,

@@ -1,5 +1,5 @@
 import type { Severity } from '../alerts/types.ts';
-import type { ChannelInput, SmtpTls, WebhookFormat } from '../mirror/deliveryTypes.ts';
+import type { ChannelConfig, ChannelInput, SmtpTls, WebhookFormat } from '../mirror/deliveryTypes.ts';
 import { DeliveryError } from './deliveryError.ts';
 import { shownUrl } from './webhookTransport.ts';
 
@@ -93,8 +93,14 @@ export function parseSmtpUrl(value: string): { host: string; port: number; tls: 
   };
 }
 
-/** Checks a draft and splits it into what the mirror keeps and the secrets to save. */
-export function channelInput(draft: ChannelDraft): { input: ChannelInput; secrets: DraftSecrets } {
+/**
+ * Checks a draft and splits it into what the mirror keeps and the secrets to save. On an edit (`existing`),
+ * a secret not typed again is kept.
+ */
+export function channelInput(
+  draft: ChannelDraft,
+  existing?: ChannelConfig,
+): { input: ChannelInput; secrets: DraftSecrets } {
   const name = draft.name.trim();
   if (!name) fail('a channel needs a name');
   if (name.length > 60 || [...name].some((ch) => ch.charCodeAt(0) < 0x20))
@@ -114,8 +120,9 @@ export function channelInput(draft: ChannelDraft): { input: ChannelInput; secret
       const to = draft.to.map((t) => t.trim()).filter(Boolean);
       if (to.length === 0) fail('--to needs at least one address');
       for (const t of to) if (!ADDRESS.test(t)) fail(`--to “${t}” is not an email address`);
-      const passwordEnv = envName(draft.passwordEnv, '--password-env');
-      if (smtp.user && !draft.password && !passwordEnv)
+      const kept = existing?.kind === 'email' ? existing.password : undefined;
+      const passwordEnv = envName(draft.passwordEnv, '--password-env') ?? kept?.env;
+      if (smtp.user && !draft.password && !passwordEnv && !kept)
         fail(
           'the SMTP URL names a user: give the password in an environment variable with --password-env VAR',
         );
@@ -128,7 +135,7 @@ export function channelInput(draft: ChannelDraft): { input: ChannelInput; secret
             ...smtp,
             from: draft.from,
             to,
-            ...(password || passwordEnv
+            ...(password || passwordEnv || kept
               ? { password: { stored: false, ...(passwordEnv ? { env: passwordEnv } : {}) } }
               : {}),
           },
@@ -139,25 +146,29 @@ export function channelInput(draft: ChannelDraft): { input: ChannelInput; secret
     case 'webhook': {
       const format = draft.format ?? 'generic';
       if (!['generic', 'slack', 'teams'].includes(format)) fail('--format is generic, slack or teams');
-      const urlEnv = envName(draft.urlEnv, '--url-env');
-      if (!draft.url && !urlEnv) fail('a webhook needs --url (or --url-env VAR)');
+      const keptUrl = existing?.kind === 'webhook' && existing.format === format ? existing : undefined;
+      const urlEnv = envName(draft.urlEnv, '--url-env') ?? keptUrl?.url?.env;
+      if (!draft.url && !urlEnv && !keptUrl?.url) fail('a webhook needs --url (or --url-env VAR)');
       const url = draft.url ? httpUrl(draft.url, '--url') : null;
-      const secretEnv = envName(draft.secretEnv, '--secret-env');
-      if (format !== 'generic' && (draft.secret || secretEnv))
+      const secretEnv =
+        envName(draft.secretEnv, '--secret-env') ?? (keptUrl?.secret ? keptUrl.secret.env : undefined);
+      const keepSecret = !draft.secret && keptUrl?.secret !== undefined;
+      if (format !== 'generic' && (draft.secret || secretEnv || keepSecret))
         fail(`${format} webhooks are not signed: --secret-env applies to the generic format`);
       // A Slack or Teams URL is the credential itself; a generic one is not (its requests are signed).
       const plain = format === 'generic' && url !== null && !urlEnv;
+      const shown = url ? shownUrl(url.href) : urlEnv ? `$${urlEnv}` : (keptUrl?.urlShown ?? '');
       return {
         input: {
           ...base,
           config: {
             kind: 'webhook',
             format,
-            urlShown: url ? shownUrl(url.href) : `$${urlEnv}`,
+            urlShown: shown,
             ...(plain
               ? { plainUrl: url.href }
               : { url: { stored: false, ...(urlEnv ? { env: urlEnv } : {}) } }),
-            ...(draft.secret || secretEnv
+            ...(draft.secret || secretEnv || keepSecret
               ? { secret: { stored: false, ...(secretEnv ? { env: secretEnv } : {}) } }
               : {}),
           },

@@ -98,7 +98,7 @@ export function channelService(deps: {
     async update(id, draft) {
       const existing = store.getChannel(id);
       if (!existing) throw new DeliveryError(`no channel ${id}`);
-      const { input, secrets: values } = channelInput(draft);
+      const { input, secrets: values } = channelInput(draft, existing.config);
       const renamed = store.updateChannel(id, input);
       try {
         return await keepSecrets(renamed, values, existing.config);

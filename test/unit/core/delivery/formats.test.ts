@@ -176,3 +176,26 @@ describe('channel drafts', () => {
     ).toThrow(/not an email address/);
   });
 });
+
+describe('editing a channel', () => {
+  it('keeps secrets not typed again', () => {
+    const first = channelInput({ kind: 'webhook', name: 'g', url: 'https://hooks.example/in', secret: 'k' });
+    const kept = { ...first.input.config, secret: { stored: true } } as typeof first.input.config;
+    const edited = channelInput({ kind: 'webhook', name: 'g', url: 'https://hooks.example/in' }, kept);
+    expect(edited.input.config).toMatchObject({ secret: { stored: false } });
+    expect(edited.secrets).toEqual({});
+    const mail = channelInput({
+      kind: 'email',
+      name: 'm',
+      smtp: 'smtp://u@h.example',
+      from: 'a@b.example',
+      to: ['c@d.example'],
+      password: 'p',
+    });
+    const again = channelInput(
+      { kind: 'email', name: 'm', smtp: 'smtp://u@h.example', from: 'a@b.example', to: ['c@d.example'] },
+      { ...mail.input.config, password: { stored: true } } as typeof mail.input.config,
+    );
+    expect(again.input.config).toMatchObject({ password: { stored: false } });
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Settings → Notifications in the real renderer: add a signed webhook channel, send a test (the local
+ * receiver gets it, signed), see a failing Alertmanager channel's error in words, edit the webhook's
+ * minimum severity without retyping its secret, remove a channel; the metrics switch serves /metrics.
+ * Screenshots (light and dark, 1280×800) go to test-results/e2e/notifications.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { freePort } from '../support/alertmanager.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
+import { E2E_DIR } from './support/paths.ts';
+import { demoSuite } from './support/suite.ts';
+
+const suite = demoSuite();
+const SHOTS = join(E2E_DIR, 'notifications');
+mkdirSync(SHOTS, { recursive: true });
+const SECRET = 'ui-hook-secret-3e7d';
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}-light.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(SHOTS, `${name}-dark.png`), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('Settings → Notifications', () => {
+  let hook: WebhookReceiver;
+  beforeAll(async () => {
+    hook = await startWebhookReceiver(SECRET);
+  });
+  afterAll(async () => {
+    await hook?.close();
+  });
+
+  it('adds, tests, edits and removes channels, with their state', async () => {
+    const { page } = await suite.window('#/settings');
+    const section = page.getByRole('region', { name: 'Notifications beyond this window' });
+    await section.waitFor();
+
+    await section.getByRole('button', { name: 'Add a channel' }).click();
+    const form = section.getByRole('form', { name: 'Add a channel' });
+    await form.getByLabel('Kind').selectOption('webhook');
+    await form.getByLabel('Name').fill('team-hook');
+    await form.getByLabel('URL').fill(hook.url);
+    await form.getByLabel('Signing secret').fill(SECRET);
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    await section.getByText('Saved “team-hook”.').waitFor();
+
+    const row = section.getByRole('row').filter({ hasText: 'team-hook' });
+    await row.getByRole('button', { name: 'Send a test' }).click();
+    await section.getByText('Test message sent to “team-hook”.').waitFor();
+    expect(hook.received).toHaveLength(1);
+    expect(hook.received[0]).toMatchObject({ signed: true, json: { type: 'test' } });
+    await row.getByText(/Delivered/).waitFor();
+
+    // An Alertmanager nobody listens on: the test fails and the row says why, in words.
+    const closed = await freePort();
+    await section.getByRole('button', { name: 'Add a channel' }).click();
+    await form.getByLabel('Kind').selectOption('alertmanager');
+    await form.getByLabel('Name').fill('am');
+    await form.getByLabel('Alertmanager URL').fill(`http://127.0.0.1:${closed}`);
+    await form.getByLabel('Minimum severity').selectOption('critical');
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    const amRow = section.getByRole('row').filter({ hasText: 'am' }).filter({ hasText: 'Alertmanager' });
+    await amRow.getByRole('button', { name: 'Send a test' }).click();
+    await section.getByRole('alert').filter({ hasText: 'The test to “am” failed' }).waitFor();
+    await amRow
+      .getByText(/Failing: Alertmanager at http:\/\/127\.0\.0\.1:\d+ could not be reached/)
+      .waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await section.scrollIntoViewIfNeeded();
+    await shoot(page, 'channels');
+
+    // Edit without retyping the secret: it is kept (the next test is still signed).
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = section.getByRole('form', { name: 'Edit team-hook' });
+    await expect(edit.getByLabel('Signing secret').getAttribute('placeholder')).resolves.toBe(
+      'kept — type to replace',
+    );
+    await edit.getByLabel('Minimum severity').selectOption('critical');
+    await edit.getByRole('button', { name: 'Save channel' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'edit-channel');
+    await edit.getByRole('button', { name: 'Save channel' }).click();
+    await row.getByText('critical and above').waitFor();
+    await row.getByRole('button', { name: 'Send a test' }).click();
+    await section.getByText('Test message sent to “team-hook”.').waitFor();
+    expect(hook.received[1]).toMatchObject({ signed: true, json: { type: 'test' } });
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await amRow.getByRole('button', { name: 'Remove' }).click();
+    await section.getByText('Removed “am”.').waitFor();
+    expect(await amRow.count()).toBe(0);
+
+    // The metrics switch serves /metrics while it is on.
+    const port = await freePort();
+    await section.getByLabel('Serve /metrics on 127.0.0.1').check();
+    await section.getByLabel('Metrics port').fill(String(port));
+    await section.getByRole('button', { name: 'Apply' }).click();
+    await section.getByText(`Serving http://127.0.0.1:${port}/metrics`).waitFor();
+    const scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(scraped).toContain('authwatch_open_alerts');
+    await section.getByLabel('Serve /metrics on 127.0.0.1').uncheck();
+    await section.getByRole('button', { name: 'Apply' }).click();
+    await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
+  }, 120_000);
+});
