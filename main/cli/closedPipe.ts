@@ -1,6 +1,8 @@
 /** Where a command writes its output: the CliIo side of process.stdout / process.stderr. */
 export interface OutputSink {
   write(text: string): unknown;
+  /** Whether it is a terminal (export data is filtered only then). */
+  readonly isTTY?: boolean;
 }
 
 /**
@@ -23,6 +25,7 @@ export function endOutputOnClosedPipe(
   };
   stream.on('error', close);
   return {
+    isTTY: (stream as { isTTY?: boolean }).isTTY === true,
     write(text) {
       if (closed) return false;
       try {

@@ -1,7 +1,7 @@
 /** What a command may touch of the outside world; tests pass their own. */
 export interface CliIo {
   env: NodeJS.ProcessEnv;
-  stdout: { write(text: string): unknown };
+  stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   stderr: { write(text: string): unknown };
   /** Resolves when the user asks to stop (Ctrl-C, SIGTERM); used by `sync --watch`. */
   interrupted: () => Promise<void>;

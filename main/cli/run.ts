@@ -6,11 +6,15 @@ import { exportCommand } from './commands/export.ts';
 import { status } from './commands/status.ts';
 import { syncOnce, syncWatch } from './commands/sync.ts';
 import { CommandFailed, type CliIo } from './io.ts';
+import { safeStream, type OutputKind } from './terminalText.ts';
 
 /** Runs one command line; resolves to the exit status (0 ok, 1 failure, 2 usage). Never throws. */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // Every line on stderr is for people; stdout is JSON or export data only where the command says so.
+  let io: CliIo = { ...rawIo, stderr: safeStream(rawIo.stderr, 'text') };
   try {
     const command = parseCommandLine(argv, io.env);
+    io = { ...io, stdout: safeStream(rawIo.stdout, stdoutKind(command)) };
     switch (command.name) {
       case 'help':
         io.stdout.write(USAGE + '\n');
@@ -40,4 +44,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     );
     return 1;
   }
+}
+
+/** What a command prints on stdout. */
+function stdoutKind(command: ReturnType<typeof parseCommandLine>): OutputKind {
+  if (command.name === 'export') return command.format === 'json' ? 'json' : 'data';
+  if ('json' in command && command.json === true) return 'json';
+  return 'text';
 }

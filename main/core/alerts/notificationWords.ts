@@ -19,5 +19,14 @@ export function notificationText(
   const title = fqdn
     ? `${fqdn} — ${alert.title.replace(` of ${fqdn}`, '').replace(` as ${fqdn}`, '')}`
     : alert.title;
-  return { title, body: `${formatWhen(alert.firstSeenAt)}: ${alert.body}` };
+  return {
+    title: withoutControls(title),
+    body: withoutControls(`${formatWhen(alert.firstSeenAt)}: ${alert.body}`),
+  };
+}
+
+/** Control characters (C0 but newline, DEL, C1) from service text shown as U+FFFD in the OS notification. */
+function withoutControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
 }

@@ -29,4 +29,16 @@ describe('notification words', () => {
       '12 minutes ago (Jun 15, 2026, 2:00 PM GMT+2): ' + alert.body,
     );
   });
+
+  it('shows control characters from service text as \ufffd, never raw, in the OS notification', () => {
+    const hostile = {
+      ...alert,
+      title: 'Threat \u001b]0;pwned\u0007 sending',
+      body: 'from \u009b31mx\u001b[2J',
+    };
+    const text = notificationText(hostile, () => 'now');
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(text.title + text.body).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text.body).toBe('now: from \ufffd31mx\ufffd[2J');
+  });
 });
