@@ -1,18 +1,25 @@
 /**
- * The simulated day (issue 10): for N = 50, 200 and 1,000 domains, the engine and a naive cron poller against
- * the reference service on a virtual clock, side by side with the theoretical minimum; the first sync; the
- * mirror at 1,000 domains. Each N runs in its own process, two at a time; the figures go to the terminal as
- * one table per N and to bench-results.json for comparing runs. Prints figures, asserts nothing.
+ * The simulated day (issues 10, 21): for each N, the engine, the 30-line round-robin peer and a paced cron
+ * poller against the reference service on a virtual clock, each on the same seeded days (at least 5 seeds),
+ * side by side with the lower bound; the engine's first sync; the mirror at 1,000 domains. Every (N, poller,
+ * seed) runs in its own process, two at a time; the figures go to the terminal as one table per N and to
+ * bench-results.json. Prints figures, asserts nothing.
+ *
+ * Default (DEFAULT_RUNS): 5 seeds at 50 and 200 domains for 1.5 and 2 simulated hours, 1 seed at 1,000 for
+ * 4 h, the paced cron on the first seed only: a few minutes on 2 cores.
+ * BENCH_DAY_FULL=1: 24 h × 5 seeds of every poller at 50, 200, 1,000 and 5,000 domains (hours of wall time).
+ * BENCH_DAY_DOMAINS=1000,5000 / BENCH_DAY_HOURS=h / BENCH_DAY_SEEDS=k / BENCH_DAY_CRON_SEEDS=k override.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_HOURS } from './day/dayPlan.ts';
-import { LIMIT_PER_MINUTE, MINIMUM_FORMULAS, minimums } from './day/theoreticalMinimum.ts';
-import { dayTable } from './day/dayTable.ts';
+import { DEFAULT_RUNS } from './day/dayPlan.ts';
+import { dayTable, type DayView } from './day/dayTable.ts';
+import { LIMIT_PER_MINUTE, LOWER_BOUND_FORMULAS, lowerBound } from './day/lowerBound.ts';
+import { ratioToPeer, spread, summarize, type WorkerDay } from './day/seedSummary.ts';
+import { POLLER_KINDS } from './day/simulatedDay.ts';
 
 const worker = fileURLToPath(new URL('./day/dayWorker.ts', import.meta.url));
-const DOMAIN_COUNTS = [1000, 200, 50];
 
 function runWorker(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
@@ -44,114 +51,101 @@ async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]>
   return results;
 }
 
-/** Runs every N and the mirror benchmark, prints the tables and writes bench-results.json. */
+/** Runs every (N, poller, seed) and the mirror benchmark, prints the tables and writes bench-results.json. */
 export async function benchDay(): Promise<void> {
   const wall = performance.now();
-  const fullDay = Number(process.env.BENCH_DAY_HOURS ?? 0);
-  const hoursOf = (n: number) => (fullDay > 0 ? fullDay : DEFAULT_HOURS[n]!);
-  // Longest first: the engine's and the naive poller's day at 1,000 domains side by side on the two cores.
+  const env = process.env;
+  const full = env.BENCH_DAY_FULL === '1';
+  const counts = env.BENCH_DAY_DOMAINS
+    ? env.BENCH_DAY_DOMAINS.split(',').map(Number)
+    : full
+      ? [5000, 1000, 200, 50]
+      : DEFAULT_RUNS.map((r) => r.domains);
+  const preset = (n: number) => DEFAULT_RUNS.find((r) => r.domains === n);
+  const hoursOf = (n: number) => Number(env.BENCH_DAY_HOURS ?? 0) || (full ? 24 : (preset(n)?.hours ?? 24));
+  const seedsOf = (n: number) => Number(env.BENCH_DAY_SEEDS ?? 0) || (full ? 5 : (preset(n)?.seeds ?? 5));
+  const cronSeedsOf = (n: number) =>
+    Math.min(seedsOf(n), Number(env.BENCH_DAY_CRON_SEEDS ?? 0) || (full ? 5 : 1));
+  // Longest first, so the two cores finish together.
+  const runs = [...counts]
+    .sort((a, b) => b * hoursOf(b) - a * hoursOf(a))
+    .flatMap((n) =>
+      Array.from({ length: seedsOf(n) }, (_, seed) =>
+        POLLER_KINDS.filter((p) => p !== 'naive' || seed < cronSeedsOf(n)).map((poller) => ({
+          n,
+          seed,
+          poller,
+        })),
+      ).flat(),
+    );
   const tasks = [
-    ...DOMAIN_COUNTS.flatMap((n) =>
-      (['engine', 'naive'] as const).map(
-        (poller) => () => runWorker([String(n), String(hoursOf(n)), poller]),
-      ),
-    ),
+    ...runs.map((r) => () => runWorker([String(r.n), String(hoursOf(r.n)), r.poller, String(r.seed)])),
     () => runWorker(['mirror']),
   ];
   const results = await pool(tasks, 2);
-  const days = DOMAIN_COUNTS.map((_, i) =>
-    mergeDay(results[2 * i] as unknown as WorkerDay, results[2 * i + 1] as unknown as WorkerDay),
-  );
+  const days = results.slice(0, runs.length) as unknown as WorkerDay[];
   const mirror = results[tasks.length - 1]!.mirror as Record<string, number>;
 
+  const views: DayView[] = [...counts]
+    .sort((a, b) => a - b)
+    .map((n) => {
+      const of = (poller: string) => days.filter((d) => d.domains === n && d.poller === poller);
+      const engine = of('engine');
+      return {
+        domains: n,
+        hours: hoursOf(n),
+        seeds: seedsOf(n),
+        changesPerSeed: spread(engine.map((d) => d.changes)),
+        bound: lowerBound(n),
+        engine: summarize(engine),
+        peer: summarize(of('peer')),
+        naive: summarize(of('naive')),
+        engineOverPeer: ratioToPeer(engine, of('peer')),
+        wallMs: days.filter((d) => d.domains === n).reduce((s, d) => s + d.wallMs, 0),
+      };
+    });
+
   process.stdout.write(
-    `\nsimulated day — engine vs naive cron poller (every core signal every 5 min), ${LIMIT_PER_MINUTE}/min per token\n`,
+    `\nsimulated day — engine vs 30-line round-robin peer (health + failed sources at 54/min, list hourly) vs cron every 5 min paced at ${LIMIT_PER_MINUTE}/min\n`,
   );
-  for (const day of [...days].sort((a, b) => a.domains - b.domains)) {
-    process.stdout.write(`\n${dayTable(day, minimums(day.domains))}\n`);
+  for (const view of views) process.stdout.write(`\n${dayTable(view)}\n`);
+  process.stdout.write(
+    '¹ the engine’s process holds the reference service and its domains too (see the week run for the engine alone)\n',
+  );
+  process.stdout.write(
+    `\nlower bound (best any poller can do for these alerts with ${LIMIT_PER_MINUTE} a minute):\n`,
+  );
+  for (const line of LOWER_BOUND_FORMULAS) process.stdout.write(`  ${line}\n`);
+  process.stdout.write(
+    '\ntargets: engine p95 ≤ peer (median across seeds) and ≤ 1.2 × bound; watched ≤ 1.15 × bound\n',
+  );
+  for (const v of views) {
+    const p95 = v.engine.p95Ms?.median ?? null;
+    const ok = (b: boolean) => (b ? 'met' : 'NOT met');
+    process.stdout.write(
+      `  N=${v.domains}: engine ÷ peer ${v.engineOverPeer ? v.engineOverPeer.median.toFixed(2) : '—'}× (${ok((v.engineOverPeer?.median ?? 9) <= 1)}), ` +
+        `÷ bound ${p95 === null ? '—' : (p95 / v.bound.p95Ms).toFixed(2)}× (${ok(p95 !== null && p95 <= 1.2 * v.bound.p95Ms)}), ` +
+        `watched ÷ bound ${v.engine.watchedMs ? (v.engine.watchedMs.median / v.bound.watchMs).toFixed(2) : '—'}× (${ok((v.engine.watchedMs?.median ?? Infinity) <= 1.15 * v.bound.watchMs)})\n`,
+    );
   }
-  process.stdout.write(
-    `\ntheoretical minimum (best any poller can do with ${LIMIT_PER_MINUTE} requests a minute):\n`,
-  );
-  for (const line of MINIMUM_FORMULAS) process.stdout.write(`  ${line}\n`);
   process.stdout.write(
     `\nmirror at 1,000 domains: ${mirror.mirrorWritesPerSecond!.toFixed(0)} health writes/s vs raw better-sqlite3 ${mirror.rawInsertsPerSecond!.toFixed(0)}/s (raw ÷ mirror ${mirror.rawOverMirror!.toFixed(1)}×); overview() ${mirror.overviewMs!.toFixed(1)} ms; 365-day health history (${mirror.history365Points} points) ${mirror.history365Ms!.toFixed(2)} ms; a sync tick's planning (jobs from the mirror, allocation, plan) ${mirror.tickPlanMs!.toFixed(1)} ms\n`,
   );
-  const big = days.find((d) => d.domains === 1000);
-  if (big)
-    process.stdout.write(
-      `RSS after the simulated day at 1,000 domains: ${big.rssMiB.toFixed(0)} MiB (the engine's process, with the reference service and its 1,000 domains in it)\n`,
-    );
   process.stdout.write(
-    `(simulated hours per N: ${DOMAIN_COUNTS.map((n) => `${n}: ${hoursOf(n)} h`).join(', ')}; wall ${((performance.now() - wall) / 1000).toFixed(0)} s)\n`,
+    `(per N: ${counts.map((n) => `${n}: ${hoursOf(n)} h × ${seedsOf(n)} seeds (cron ${cronSeedsOf(n)})`).join(', ')}; wall ${((performance.now() - wall) / 1000).toFixed(0)} s)\n`,
   );
 
   const json = {
     at: new Date().toISOString(),
     node: process.version,
     limitPerMinute: LIMIT_PER_MINUTE,
-    days: days.map((d) => ({ ...d, minimum: minimums(d.domains) })),
+    days: views,
+    runs: days.map(({ figures, ...d }) => ({
+      ...d,
+      figures: { ...figures, latency: { ...figures.latency, byKind: undefined } },
+    })),
     mirror,
   };
   writeFileSync('bench-results.json', `${JSON.stringify(json, null, 2)}\n`);
   process.stdout.write('figures written to bench-results.json\n');
-}
-
-/** The JSON a day worker prints: one poller's day. */
-interface WorkerDay {
-  domains: number;
-  hours: number;
-  changes: number;
-  poller: 'engine' | 'naive';
-  figures: PollerResult;
-  firstSync: DayResult['firstSync'] | null;
-  wallMs: number;
-  rssMiB: number;
-}
-
-/** The engine's and the naive poller's days of one N as one result (same seed, so the same day). */
-function mergeDay(engine: WorkerDay, naive: WorkerDay): DayResult {
-  if (engine.changes !== naive.changes) throw new Error(`N=${engine.domains}: the two days differ`);
-  return {
-    domains: engine.domains,
-    hours: engine.hours,
-    changes: engine.changes,
-    engine: engine.figures,
-    naive: naive.figures,
-    firstSync: engine.firstSync!,
-    wallMs: Math.max(engine.wallMs, naive.wallMs),
-    rssMiB: engine.rssMiB,
-  };
-}
-
-/** One N's figures, engine and naive poller side by side. */
-export interface DayResult {
-  domains: number;
-  hours: number;
-  changes: number;
-  engine: PollerResult;
-  naive: PollerResult | null;
-  firstSync: {
-    watchedMs: number | null;
-    backfilledMs: number | null;
-    watchRequests: number;
-    backfillRequests: number;
-  };
-  wallMs: number;
-  rssMiB: number;
-}
-
-/** One poller's figures as a worker prints them. */
-export interface PollerResult {
-  requests: number;
-  status429: number;
-  status429Steady: number;
-  perMinute: number;
-  latency: {
-    changes: number;
-    missed: number;
-    p50Ms: number | null;
-    p95Ms: number | null;
-    maxMs: number | null;
-  };
 }

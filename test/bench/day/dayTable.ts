@@ -1,45 +1,70 @@
-/** One N's figures as a side-by-side table: engine, naive poller, theoretical minimum. */
-import type { DayResult, PollerResult } from '../day.bench.ts';
-import { LIMIT_PER_MINUTE, type Minimums } from './theoreticalMinimum.ts';
+/** One N's figures as a side-by-side table: engine, 30-line round-robin peer, paced cron, lower bound. */
+import type { AlertKind } from './changeLatency.ts';
+import { LIMIT_PER_MINUTE, type LowerBound } from './lowerBound.ts';
+import type { PollerSummary, Spread } from './seedSummary.ts';
 
-const minutes = (ms: number | null) => (ms === null ? '—' : `${(ms / 60_000).toFixed(1)} min`);
-const ratio = (a: number | null, b: number) => (a === null ? '—' : `${(a / b).toFixed(2)}×`);
+const min = (ms: number | null | undefined) => (ms == null ? '—' : (ms / 60_000).toFixed(1));
+const span = (s: Spread | null, f: (x: number) => string) =>
+  s === null ? '—' : `${f(s.min)} / ${f(s.median)} / ${f(s.max)}`;
+const mins = (s: Spread | null) => span(s, (x) => min(x));
+const times = (s: Spread | null, by: number) => span(s, (x) => (x / by).toFixed(2));
 
-/** The table's text. */
-export function dayTable(day: DayResult, min: Minimums): string {
-  const rows: [string, string, string, string][] = [];
-  const poller = (p: PollerResult | null, pick: (p: PollerResult) => string) => (p ? pick(p) : '—');
-  const both = (label: string, pick: (p: PollerResult) => string, minimum = '') =>
-    rows.push([label, poller(day.engine, pick), poller(day.naive, pick), minimum]);
-  both('requests', (p) => String(p.requests));
-  both('429s received (after the first sync)', (p) => `${p.status429} (${p.status429Steady})`, '0');
-  both(
-    'budget used (share of 60/min)¹',
-    (p) => `${((100 * p.perMinute) / LIMIT_PER_MINUTE).toFixed(1)} %`,
-    '≤ 100 %',
-  );
-  both('change→alert p50', (p) => minutes(p.latency.p50Ms));
-  both('change→alert p95', (p) => minutes(p.latency.p95Ms), minutes(min.p95Ms));
-  both('p95 ÷ minimum', (p) => ratio(p.latency.p95Ms, min.p95Ms), '1.00×');
-  both('change→alert max', (p) => minutes(p.latency.maxMs));
-  both('changes missed', (p) => `${p.latency.missed} of ${p.latency.changes}`, '0');
-  rows.push(['first sync: every domain watched', minutes(day.firstSync.watchedMs), '', minutes(min.watchMs)]);
-  rows.push(['  ÷ minimum', ratio(day.firstSync.watchedMs, min.watchMs), '', '1.00×']);
+/** What one N's table shows. */
+export interface DayView {
+  domains: number;
+  hours: number;
+  seeds: number;
+  changesPerSeed: Spread | null;
+  bound: LowerBound;
+  engine: PollerSummary;
+  peer: PollerSummary;
+  naive: PollerSummary;
+  engineOverPeer: Spread | null;
+  wallMs: number;
+}
+
+const KIND_LABEL: Record<AlertKind, string> = {
+  removed: 'p95 record removed',
+  restored: 'p95 record restored',
+  threat: 'p95 threat appeared',
+  score_drop: 'p95 score drop (beside)',
+};
+
+/** The table's text. Cells with three figures are min / median / max across the seeds. */
+export function dayTable(v: DayView): string {
+  const rows: string[][] = [];
+  const all = (label: string, pick: (p: PollerSummary) => string, bound = '') =>
+    rows.push([label, pick(v.engine), pick(v.peer), pick(v.naive), bound]);
+  all('p95 change→alert, min', (p) => mins(p.p95Ms), min(v.bound.p95Ms));
+  all('p95 ÷ lower bound', (p) => times(p.p95Ms, v.bound.p95Ms), '1.00');
+  rows.push(['engine p95 ÷ peer p95 (same seed)', times(v.engineOverPeer, 1), '1.00', '', '']);
+  all('p50 change→alert, min', (p) => mins(p.p50Ms));
+  for (const kind of ['removed', 'restored', 'threat', 'score_drop'] as const)
+    all(`${KIND_LABEL[kind]}, min`, (p) => mins(p.p95ByKindMs[kind]));
+  all('changes missed (all seeds)', (p) => `${p.missed} of ${p.changes}`, '0');
+  all('score drops missed (all seeds)', (p) => String(p.missedByKind.score_drop));
+  all('429s (all seeds)', (p) => String(p.status429), '0');
+  all('busiest sliding 60 s (max)', (p) => String(p.busiest60s), `≤ ${LIMIT_PER_MINUTE}`);
+  all('budget used, % of 60/min', (p) => span(p.perMinute, (x) => ((100 * x) / LIMIT_PER_MINUTE).toFixed(0)));
   rows.push([
-    'first sync: backfill complete',
-    minutes(day.firstSync.backfilledMs),
+    'first sync: every domain watched, min',
+    mins(v.engine.watchedMs),
     '',
-    minutes(min.backfillMs),
+    '',
+    min(v.bound.watchMs),
   ]);
-  rows.push(['  ÷ minimum', ratio(day.firstSync.backfilledMs, min.backfillMs), '', '1.00×']);
-  const head = `N = ${day.domains} domains, ${day.hours} simulated h, ${day.changes} changes (wall ${(day.wallMs / 1000).toFixed(0)} s)`;
-  const widths = [40, 16, 16, 16];
+  rows.push(['  ÷ (⌈N/100⌉ + 2N)/L', times(v.engine.watchedMs, v.bound.watchMs), '', '', '1.00']);
+  rows.push(['first sync: score + history in, min', mins(v.engine.backfilledMs), '', '', '']);
+  rows.push(['process RSS at the end, MiB¹', span(v.engine.rssMiB, (x) => x.toFixed(0)), '', '', '']);
+  const head =
+    `N = ${v.domains} domains, ${v.hours} simulated h × ${v.seeds} seeds, ` +
+    `${span(v.changesPerSeed, (x) => x.toFixed(0))} changes per seed (wall ${(v.wallMs / 1000).toFixed(0)} s of CPU)`;
+  const widths = [40, 22, 22, 22, 12];
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('');
   return [
     head,
-    line(['', 'engine', 'naive cron', 'minimum']),
+    line(['min / median / max across seeds', 'engine', '30-line peer', 'paced cron', 'bound']),
     ...rows.map(line),
-    '¹ the engine keeps 6 of the 60 a minute for the user’s edits: 90 % is all its sync may spend',
   ].join('\n');
 }

@@ -1,21 +1,26 @@
 /**
- * One poller's simulated day at one N in its own process (the benchmark runs two at a time on two cores):
- * prints the day's figures as one JSON line on stdout.
- * Usage: dayWorker.ts <domains> <hours> <engine|naive>  |  dayWorker.ts mirror
+ * One poller's simulated day at one N and seed in its own process (the benchmark runs two at a time on two
+ * cores): prints the day's figures as one JSON line on stdout.
+ * Usage: dayWorker.ts <domains> <hours> <engine|peer|naive> <seed index>  |  dayWorker.ts mirror
  */
 import { mirrorAtScale } from './mirrorAtScale.ts';
 import { dayPlan } from './dayPlan.ts';
-import { simulateDay, type PollerKind } from './simulatedDay.ts';
+import { POLLER_KINDS, simulateDay, type PollerKind } from './simulatedDay.ts';
 
-const [what, hoursArg, pollerArg] = process.argv.slice(2);
+const [what, hoursArg, pollerArg, seedArg] = process.argv.slice(2);
 if (what === 'mirror') {
   process.stdout.write(`${JSON.stringify({ mirror: await mirrorAtScale(1_000) })}\n`);
 } else {
   const poller = pollerArg as PollerKind;
-  if (poller !== 'engine' && poller !== 'naive') throw new Error(`dayWorker: unknown poller ${pollerArg}`);
-  const { mirror, figures, ...day } = await simulateDay(dayPlan(Number(what), Number(hoursArg)), poller);
+  if (!POLLER_KINDS.includes(poller)) throw new Error(`dayWorker: unknown poller ${pollerArg}`);
+  const plan = dayPlan(Number(what), Number(hoursArg), Number(seedArg ?? 0));
+  const { mirror, figures, ...day } = await simulateDay(plan, poller);
   mirror.close();
   const { samples: _samples, unmatched: _unmatched, ...latency } = figures.latency;
-  const rssMiB = process.memoryUsage().rss / 1024 / 1024;
-  process.stdout.write(`${JSON.stringify({ ...day, figures: { ...figures, latency }, rssMiB })}\n`);
+  const memory = process.memoryUsage();
+  const rssMiB = memory.rss / 1024 / 1024;
+  const heapMiB = memory.heapUsed / 1024 / 1024;
+  process.stdout.write(
+    `${JSON.stringify({ ...day, seed: plan.seed, figures: { ...figures, latency }, rssMiB, heapMiB })}\n`,
+  );
 }

@@ -1,6 +1,7 @@
 /**
- * One simulated day at N domains for one poller (the engine or the naive cron job): the reference service on
- * a virtual clock, the poller with its own token, and the seeded stream of changes applied as it goes.
+ * One simulated day at N domains for one poller (the engine, the 30-line round-robin peer or the paced cron
+ * job): the reference service on a virtual clock, the poller with its own token, and the seeded stream of
+ * changes applied as it goes.
  */
 import { changeLatency, type LatencyFigures } from './changeLatency.ts';
 import { changeStream, type Change } from './changeStream.ts';
@@ -8,7 +9,10 @@ import { RECORDS as RECORD_VALUES, startDayService } from './dayService.ts';
 import { startEngine } from './enginePoller.ts';
 import { firstSyncWatch, type FirstSyncFigures } from './firstSync.ts';
 import { injectFetch, newTally, type RequestTally } from './injectFetch.ts';
+import { EDIT_RESERVE, LIMIT_PER_MINUTE } from './lowerBound.ts';
 import { startNaive } from './naivePoller.ts';
+import { startRoundRobin } from './roundRobinPoller.ts';
+import { busiestWindow } from './slidingWindow.ts';
 import { VirtualTime } from './virtualTime.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 
@@ -29,7 +33,8 @@ export interface DayOptions {
 }
 
 /** Which poller a day runs: each runs in its own process against its own copy of the same seeded day. */
-export type PollerKind = 'engine' | 'naive';
+export type PollerKind = 'engine' | 'peer' | 'naive';
+export const POLLER_KINDS: readonly PollerKind[] = ['engine', 'peer', 'naive'];
 
 /** What one poller did over the day. */
 export interface PollerFigures {
@@ -39,6 +44,8 @@ export interface PollerFigures {
   status429Steady: number;
   /** Requests per minute over the day. */
   perMinute: number;
+  /** The most requests sent within any 60 s of the day (sliding, not the service's fixed minute). */
+  busiest60s: number;
   latency: LatencyFigures;
 }
 
@@ -66,6 +73,7 @@ function figures(tally: RequestTally, latency: LatencyFigures, minutes: number, 
     status429: tally.status429,
     status429Steady: steady,
     perMinute: tally.requests / minutes,
+    busiest60s: busiestWindow(tally.sentAt),
     latency,
   };
 }
@@ -90,7 +98,9 @@ export async function simulateDay(o: DayOptions, poller: PollerKind): Promise<Da
   const running =
     poller === 'engine'
       ? startEngine(time, fetch, token, (e) => watch.observe(e))
-      : startNaive(time, fetch, token, svc.domains);
+      : poller === 'peer'
+        ? startRoundRobin(time, fetch, token, svc.domains, LIMIT_PER_MINUTE - EDIT_RESERVE)
+        : startNaive(time, fetch, token, svc.domains);
 
   const changes = changeStream({
     seed: o.seed,
@@ -128,7 +138,7 @@ export async function simulateDay(o: DayOptions, poller: PollerKind): Promise<Da
 
   const fqdnOf = (i: number) => svc.domains[i]!.fqdn;
   const firstSync = poller === 'engine' ? watch.figures() : null;
-  // The engine's steady state starts when its backfill ends; the cron job has none, so its first round.
+  // The engine's steady state starts when its backfill ends; the others have none, so after 5 minutes.
   const steadyFrom = firstSync ? (firstSync.backfilledAt ?? end) : start + 5 * 60_000;
   const result: DayFigures = {
     domains: o.domains,
