@@ -8,7 +8,8 @@
  * Default (DEFAULT_RUNS): 5 seeds at 50 and 200 domains for 1.5 and 2 simulated hours, 1 seed at 1,000 for
  * 4 h, the paced cron on the first seed only: a few minutes on 2 cores.
  * BENCH_DAY_FULL=1: 24 h × 5 seeds of every poller at 50, 200, 1,000 and 5,000 domains (hours of wall time).
- * BENCH_DAY_DOMAINS=1000,5000 / BENCH_DAY_HOURS=h / BENCH_DAY_SEEDS=k / BENCH_DAY_CRON_SEEDS=k override.
+ * BENCH_DAY_DOMAINS=1000,5000 / BENCH_DAY_HOURS=h / BENCH_DAY_SEEDS=k / BENCH_DAY_CRON_SEEDS=k override;
+ * BENCH_DAY_POLLERS=engine runs only those pollers (the others' days do not change with the engine).
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -66,16 +67,21 @@ export async function benchDay(): Promise<void> {
   const seedsOf = (n: number) => Number(env.BENCH_DAY_SEEDS ?? 0) || (full ? 5 : (preset(n)?.seeds ?? 5));
   const cronSeedsOf = (n: number) =>
     Math.min(seedsOf(n), Number(env.BENCH_DAY_CRON_SEEDS ?? 0) || (full ? 5 : 1));
+  const pollers = env.BENCH_DAY_POLLERS
+    ? POLLER_KINDS.filter((p) => env.BENCH_DAY_POLLERS!.split(',').includes(p))
+    : POLLER_KINDS;
   // Longest first, so the two cores finish together.
   const runs = [...counts]
     .sort((a, b) => b * hoursOf(b) - a * hoursOf(a))
     .flatMap((n) =>
       Array.from({ length: seedsOf(n) }, (_, seed) =>
-        POLLER_KINDS.filter((p) => p !== 'naive' || seed < cronSeedsOf(n)).map((poller) => ({
-          n,
-          seed,
-          poller,
-        })),
+        pollers
+          .filter((p) => p !== 'naive' || seed < cronSeedsOf(n))
+          .map((poller) => ({
+            n,
+            seed,
+            poller,
+          })),
       ).flat(),
     );
   const tasks = [
@@ -142,7 +148,7 @@ export async function benchDay(): Promise<void> {
     days: views,
     runs: days.map(({ figures, ...d }) => ({
       ...d,
-      figures: { ...figures, latency: { ...figures.latency, byKind: undefined } },
+      figures,
     })),
     mirror,
   };

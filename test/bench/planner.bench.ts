@@ -3,9 +3,9 @@ import { SIGNALS } from '../../main/core/signals/catalog.ts';
 import { budgetShape } from '../../main/core/sync/budgetShape.ts';
 import { computeStretch, effectivePeriodMs, planTick, type PlanJob } from '../../main/core/sync/planner.ts';
 import {
-  alertShareOf,
   CORE_SIGNALS,
   HISTORY_SIGNALS,
+  keptPeriodMs,
   tierOf,
   weightOf,
 } from '../../main/core/sync/syncJobs.ts';
@@ -30,7 +30,7 @@ function portfolio(domains: number, now: number): PlanJob[] {
   ];
   for (let d = 1; d <= domains; d++) {
     for (const signal of SIGNALS_PER_DOMAIN) {
-      const period = SIGNALS[signal].periodSeconds * 1000;
+      const period = keptPeriodMs(signal);
       jobs.push({
         key: `${d}:${signal}`,
         domainId: d,
@@ -40,7 +40,6 @@ function portfolio(domains: number, now: number): PlanJob[] {
         lastSuccessAt: now - ((d * 7919) % period),
         notBefore: null,
         tier: tierOf(signal),
-        alertShare: alertShareOf(signal),
       });
     }
   }
@@ -72,7 +71,7 @@ export async function benchPlanner(): Promise<void> {
       [
         { name: 'demand at the targets', value: stretch.demandPerMinute, unit: 'req/min' },
         ...SIGNALS_PER_DOMAIN.map((signal) => ({
-          name: `${signal} every (target ${SIGNALS[signal].periodSeconds / 60} min)`,
+          name: `${signal} every (kept at ${keptPeriodMs(signal) / MINUTE} min)`,
           value: periodOf(signal),
           unit: 'min',
         })),

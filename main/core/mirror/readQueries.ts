@@ -290,7 +290,8 @@ export class ReadQueries {
       score: () =>
         newestFirst(
           `SELECT * FROM (
-             SELECT computed_at AS at, score, 'measured' AS kind FROM security_scores WHERE domain_id = @pk
+             SELECT computed_at AS at, score, 'measured' AS kind FROM security_scores
+               WHERE domain_id = @pk AND json_extract(raw_json, '$.derived_score') IS NULL
              UNION ALL
              SELECT scanned_at AS at, derived_score AS score, 'derived' AS kind FROM score_history WHERE domain_id = @pk)
            WHERE ${range('at')} ORDER BY at DESC, kind DESC LIMIT @limit`,

@@ -8,6 +8,7 @@ import { SIGNALS, type SignalName, type SignalPayloads } from '../signals/catalo
 import { AccountsStore } from './accountsStore.ts';
 import { AlertStore } from './alertStore.ts';
 import { SqliteDeliveryStore } from './deliveryStore.ts';
+import { writeDerivedScore } from './derivedScore.ts';
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
 import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
@@ -181,14 +182,21 @@ export class SqliteMirror implements Mirror {
       case 'health':
       case 'health_history': {
         const before = latestHealth(this.db, pk);
+        const scoreBefore = signal === 'health' ? latestScore(this.db, pk) : null;
         return (_payload, ctx) => {
           const after = latestHealth(this.db, pk);
           if (!after) return [];
-          return [
+          const events = [
             ...r.protocolDisconnected(before?.protocols ?? null, after.protocols, ctx),
             ...r.protocolRestored(before?.protocols ?? null, after.protocols, ctx),
             ...r.healthRegressed(before?.health ?? null, after.health, ctx),
           ];
+          // The score follows from the protocols passing (the interface's rule): the health poll tells a
+          // score drop as soon as it tells the protocol lost; the score endpoint confirms it (it overwrites
+          // the derived reading of the same scan).
+          if (signal !== 'health' || !writeDerivedScore(this.db, pk, after.health, ctx.at)) return events;
+          const scoreAfter = latestScore(this.db, pk);
+          return scoreAfter ? [...events, ...r.scoreDropped(scoreBefore, scoreAfter, ctx)] : events;
         };
       }
       case 'dns_changes':
@@ -206,7 +214,14 @@ export class SqliteMirror implements Mirror {
         const before = latestScore(this.db, pk);
         return (_payload, ctx) => {
           const after = latestScore(this.db, pk);
-          return after ? r.scoreDropped(before, after, ctx) : [];
+          if (!after) return [];
+          // The service's answer replaced the score derived from the same scan: where they differ, the
+          // derived one counts as the earlier reading, so a lower confirmed score is still told.
+          const earlier =
+            before && before.at === after.at && before.score !== after.score
+              ? { ...before, at: `${before.at} (derived)` }
+              : before;
+          return r.scoreDropped(earlier, after, ctx);
         };
       }
       case 'failed_sources': {

@@ -1,18 +1,17 @@
 import { isApiError } from '../../../shared/api/apiError.ts';
 import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
 import type { Alert, Mirror } from '../mirror/types.ts';
-import { SIGNALS } from '../signals/catalog.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { handleFailure } from './failureHandling.ts';
 import type { FailureOutcome } from './failurePolicy.ts';
 import { effectivePeriodMs, type Stretch } from './planner.ts';
 import { fetchSignal, INCREMENTAL } from './signalFetcher.ts';
 import type { SyncContext } from './syncContext.ts';
-import { alertShareOf, jobKey, type SyncJob } from './syncJobs.ts';
+import { jobKey, keptPeriodMs, tierOf, type SyncJob } from './syncJobs.ts';
 
 /**
- * Health told of a record removed or restored: the domain's DNS changes (polled only every fourth alert
- * period, see DNS_CHANGES_ALERT_SHARE) are fetched at once, so the alert's domain shows what changed.
+ * Health told of a record removed or restored: the domain's DNS changes (otherwise read weekly, see
+ * KEPT_PERIOD_MS) are fetched at once, so the alert's domain shows the record before and after.
  */
 function recordChanged(job: SyncJob, alerts: readonly Alert[]): boolean {
   return (
@@ -22,17 +21,17 @@ function recordChanged(job: SyncJob, alerts: readonly Alert[]): boolean {
   );
 }
 
-/** The DNS-changes job of a health job's domain (its period is the allocation's for DNS changes). */
+/** The DNS-changes job of a health job's domain, kept at its own period from now on. */
 function dnsChangesOf(health: SyncJob): SyncJob {
-  const share = alertShareOf('dns_changes');
+  const period = keptPeriodMs('dns_changes');
   return {
     ...health,
     key: jobKey(health.domainId, 'dns_changes'),
     signal: 'dns_changes',
     state: null,
-    targetPeriodMs: SIGNALS.dns_changes.periodSeconds * 1000,
-    periodMs: health.periodMs === undefined ? undefined : Math.round(health.periodMs / share),
-    alertShare: share,
+    tier: tierOf('dns_changes'),
+    targetPeriodMs: period,
+    periodMs: period,
   };
 }
 

@@ -66,6 +66,8 @@ export class SyncContext {
   readonly holds: SyncHolds = { heldUntil: 0, serialUntil: 0, lastPausedCheck: 0 };
   /** HTTP attempts of this account since the syncer was created (wired to the API client's events). */
   requests = 0;
+  /** Histories with a gap to repair (syncJobs.ts, hasGap), kept between ticks. */
+  readonly historyGaps = new Map<string, number>();
 
   constructor(options: AccountSyncerOptions) {
     this.o = options;
@@ -81,6 +83,7 @@ export class SyncContext {
       domains: this.o.mirror.listDomains(this.o.accountId),
       states: this.o.mirror.getSyncStates(this.o.accountId),
       now,
+      gaps: this.historyGaps,
     });
   }
 

@@ -19,26 +19,45 @@ export const HISTORY_SIGNALS: readonly SignalName[] = ['health_history', 'score_
 export const ON_DEMAND_SIGNALS: readonly SignalName[] = (Object.keys(SIGNALS) as SignalName[]).filter(
   (name) => SIGNALS[name].onDemand && !HISTORY_SIGNALS.includes(name),
 );
-/** The core signals the change alerts come from; they share the budget's rest at one common period. */
-export const ALERT_SIGNALS: readonly SignalName[] = ['dns_changes', 'health', 'failed_sources'];
-
 /**
- * DNS changes are polled every fourth alert period: a record removed or restored shows in the domain's
- * health too, which is polled every period, so the budget goes to health and failed sources (threats show
- * nowhere else). At 1,000 domains this brings the p95 change→alert from 1.5× to ~1.3× the minimum.
+ * The alert-bearing reads: a record removed or restored shows in the domain's health, a registered threat
+ * in its failed sources. They share everything the other signals leave, at one common period: the fastest
+ * the budget allows (issue 21), since every request they get shortens how long a change waits to be seen.
  */
-export const DNS_CHANGES_ALERT_SHARE = 0.25;
+export const ALERT_SIGNALS: readonly SignalName[] = ['health', 'failed_sources'];
 
-/** A signal's share of the alert period's polls (planner.ts, PlanJob.alertShare). */
-export function alertShareOf(signal: SignalName): number {
-  return signal === 'dns_changes' ? DNS_CHANGES_ALERT_SHARE : 1;
+const DAY_MS = 86_400_000;
+/**
+ * Signals whose facts the engine derives from what it already polls, fetched only to backfill, repair a gap
+ * or confirm. The health snapshots it polls are the health history, and the score (protocols_passing / 5 ×
+ * 10, the interface's rule) and its history are derived from them in the mirror's health write; a record
+ * removed or restored shows in health first, and then fetches that domain's DNS changes at once (the
+ * record before and after). So after the first sync's backfill these are read weekly: the score to confirm
+ * the derivation, the histories and DNS changes incrementally (start_date from the newest date held) for
+ * what a poll between two scans could not see. A domain whose health has not been read for GAP_REPAIR_MS
+ * (the app was off, the signal failing) has its histories read as soon as health is back.
+ */
+export const KEPT_PERIOD_MS: Readonly<Partial<Record<SignalName, number>>> = {
+  dns_changes: 7 * DAY_MS,
+  security_score: 7 * DAY_MS,
+  health_history: 7 * DAY_MS,
+  score_history: 7 * DAY_MS,
+};
+/** A domain's health unread this long leaves a gap in its derived history: its history series repair it. */
+export const GAP_REPAIR_MS = 6 * 3_600_000;
+/** What a gap repair's period is set to: due at once (the history tier's share still bounds the rate). */
+const REPAIR_NOW_MS = 60_000;
+
+/** The period the sync keeps a signal at (before the tier allocation shares the budget). */
+export function keptPeriodMs(signal: SignalName): number {
+  return KEPT_PERIOD_MS[signal] ?? SIGNALS[signal].periodSeconds * 1000;
 }
 
 /** A job's tier in the planner's allocation (tierAllocation.ts). */
 export function tierOf(signal: SignalName): PlanTier {
   if (signal === 'domains') return 'account';
   if (ALERT_SIGNALS.includes(signal)) return 'alert';
-  if (CORE_SIGNALS.includes(signal)) return 'context';
+  if (signal === 'security_score') return 'context';
   return 'history';
 }
 /** A missing scope is re-checked once a day (and at once when the token is replaced). */
@@ -95,11 +114,31 @@ function stateFacts(state: SyncState): StateFacts {
   return facts;
 }
 
+/**
+ * True while the domain's history needs a repair: its health went unread for GAP_REPAIR_MS, so the history
+ * derived from the health polls has a hole only the history series can fill (read incrementally, from the
+ * newest date held). Remembered in `gaps` (history key → when the gap was seen) until the history was read
+ * after that, since the health poll that ends the gap comes first.
+ */
+function hasGap(health: SyncJob, history: SyncJob, now: number, gaps: Map<string, number>): boolean {
+  if (health.lastSuccessAt === null || history.lastSuccessAt === null) return false;
+  const seen = gaps.get(history.key);
+  if (seen !== undefined) {
+    if (history.lastSuccessAt < seen) return true;
+    gaps.delete(history.key);
+  }
+  if (now - health.lastSuccessAt < GAP_REPAIR_MS) return false;
+  gaps.set(history.key, now);
+  return true;
+}
+
 /** Inputs of buildJobs. */
 export interface BuildJobsInput {
   domains: readonly MirrorDomain[];
   states: readonly SyncState[];
   now: number;
+  /** Histories with a gap to repair, kept by the caller between ticks (see hasGap). */
+  gaps?: Map<string, number>;
 }
 
 /**
@@ -113,6 +152,7 @@ export function buildJobs(input: BuildJobsInput): SyncJob[] {
   const active = input.domains.filter((d) => d.removedAt === null);
   const jobs: SyncJob[] = [];
   const listCost = Math.max(1, Math.ceil(active.length / 100));
+  const gaps = input.gaps ?? new Map<string, number>();
 
   const add = (domainId: number | null, fqdn: string | null, signal: SignalName) => {
     const key = jobKey(domainId, signal);
@@ -130,19 +170,23 @@ export function buildJobs(input: BuildJobsInput): SyncJob[] {
       scopeMissing,
       priority: weightOf(meta.priority),
       tier: tierOf(signal),
-      targetPeriodMs: meta.periodSeconds * 1000,
+      targetPeriodMs: keptPeriodMs(signal),
       cost: signal === 'domains' ? listCost : meta.parts ? Object.keys(meta.parts).length : 1,
       lastSuccessAt: facts?.lastSuccessAt ?? null,
       notBefore,
       stopped: scopeMissing && notBefore !== null && notBefore > input.now,
-      alertShare: alertShareOf(signal),
     });
   };
 
   add(null, null, 'domains');
   for (const domain of active) {
     for (const signal of CORE_SIGNALS) add(domain.domainId, domain.fqdn, signal);
-    for (const signal of HISTORY_SIGNALS) add(domain.domainId, domain.fqdn, signal);
+    const health = jobs[jobs.length - CORE_SIGNALS.length + CORE_SIGNALS.indexOf('health')]!;
+    for (const signal of HISTORY_SIGNALS) {
+      add(domain.domainId, domain.fqdn, signal);
+      const history = jobs[jobs.length - 1]!;
+      if (hasGap(health, history, input.now, gaps)) history.targetPeriodMs = REPAIR_NOW_MS;
+    }
   }
   const activeIds = new Map(active.map((d) => [d.domainId, d.fqdn]));
   for (const state of input.states) {

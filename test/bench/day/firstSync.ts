@@ -1,14 +1,15 @@
 /**
  * The engine's first sync, from its 'changed' events on the virtual clock: when every domain had its
- * alert-bearing signals (health, DNS changes, failed sources) for the first time — from then on every change
- * can raise an alert — and when every core and history signal of every domain was in (backfill complete).
+ * alert-bearing reads (health, failed sources) for the first time — from then on every change the day
+ * scores can raise an alert — and when every core and history signal of every domain was in (backfill
+ * complete).
  */
 import type { SignalName } from '../../../main/core/signals/catalog.ts';
 import type { SyncEvent } from '../../../main/core/sync/events.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS } from '../../../main/core/sync/syncJobs.ts';
 
-/** The signals a change alert comes from (the score's alert rides on the same protocol changes). */
-export const ALERT_BEARING: readonly SignalName[] = ['health', 'dns_changes', 'failed_sources'];
+/** The reads the day's alerts come from (the score's alert rides on the same health poll). */
+export const ALERT_BEARING: readonly SignalName[] = ['health', 'failed_sources'];
 
 /** First-sync instants, in ms after the start (null when not reached within the day). */
 export interface FirstSyncFigures {

@@ -120,12 +120,12 @@ describe('engine lifecycle against the reference service', () => {
       state: 'active',
       backfill: { domainsDone: 3, domainsTotal: 3, complete: true },
     });
-    // Three domains leave most of the budget spare: the alert signals are polled at the one-minute floor,
-    // DNS changes (whose record changes health shows too) every fourth minute.
+    // Three domains leave most of the budget spare: the alert signals are polled at the one-minute floor;
+    // DNS changes (whose record changes health shows first, and which are read right after it does) weekly.
     expect(status.accounts[0]!.periods.health).toEqual({ targetSeconds: 900, effectiveSeconds: 60, jobs: 3 });
     expect(status.accounts[0]!.periods.dns_changes).toEqual({
-      targetSeconds: 300,
-      effectiveSeconds: 240,
+      targetSeconds: 7 * 86_400,
+      effectiveSeconds: 7 * 86_400,
       jobs: 3,
     });
     expect(await engine.app.listAlerts({ accountId, open: true })).toEqual([]);

@@ -32,35 +32,38 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     expect(status!.stretchFactor).toBe(1);
     // 60/minute shaped as a bucket of 12 refilling 54/minute (sync never above 60 in any minute, 6 kept for edits).
     expect(status!.capacityPerMinute).toBe(54);
-    // Health and failed sources of 20 domains plus a fourth of their DNS changes (45 polls a period) would
-    // share 54 − 1/60 − 20/60 − 40/360 per minute every 50 s: the one-minute floor holds them, DNS changes
-    // come every fourth minute.
+    // Health and failed sources of 20 domains (40 polls a period) would share 54 − 1/60 − 80/10080 per
+    // minute every 44 s: the one-minute floor holds them. The score (derived from health, confirmed by its
+    // endpoint), the DNS changes (read after health shows a record change) and the histories (derived from
+    // the health polls) are read weekly.
+    const WEEK_S = 7 * 86_400;
     expect(status!.periods).toMatchObject({
-      dns_changes: { targetSeconds: 300, effectiveSeconds: 240, jobs: 20 },
+      dns_changes: { targetSeconds: WEEK_S, effectiveSeconds: WEEK_S, jobs: 20 },
       health: { targetSeconds: 900, effectiveSeconds: 60 },
       failed_sources: { targetSeconds: 3600, effectiveSeconds: 60 },
-      security_score: { targetSeconds: 3600, effectiveSeconds: 3600 },
+      security_score: { targetSeconds: WEEK_S, effectiveSeconds: WEEK_S },
+      health_history: { targetSeconds: WEEK_S, effectiveSeconds: WEEK_S },
       domains: { targetSeconds: 3600, effectiveSeconds: 3600, jobs: 1 },
     });
   });
 
-  it('gives health and failed sources of 500 domains one common period from what the score and history leave', async () => {
+  it('gives health and failed sources of 500 domains one common period from what the list and the weekly reads leave', async () => {
     const { mirror } = portfolio(500);
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
-    // 500 × (1/5 + 1/15 + 1/60 + 1/60) core + 500 × 2/360 history + 5 pages of domains / 60 = 152.86 per minute.
-    expect(status!.demandPerMinute).toBeCloseTo(152.86, 1);
-    expect(status!.stretchFactor).toBeCloseTo(152.8611 / 54, 2);
+    // 500 × (1/15 + 1/60) alert reads at their targets + 500 × 4/10080 weekly reads + 5 pages of domains / 60.
+    const week = 7 * 24 * 60;
+    const demand = 500 * (1 / 15 + 1 / 60) + (500 * 4) / week + 5 / 60;
+    expect(status!.demandPerMinute).toBeCloseTo(demand, 1);
+    expect(status!.stretchFactor).toBe(1);
     const p = status!.periods;
-    // 1,000 health and failed-sources polls plus a fourth of 500 DNS changes, on 54 − 5/60 − 500/60 − 1000/360
-    // per minute: health and failed sources every 26 min, DNS changes every 105 min (health shows the same
-    // record changes); the score, the history and the domain list keep their targets.
-    const alertMinutes = 1125 / (54 - 5 / 60 - 500 / 60 - 1000 / 360);
+    // 1,000 health and failed-sources polls on 54 − 5/60 − 2000/10080 per minute: both every 18.6 min, the
+    // lower bound 2N/54 = 18.5 min less only what the list and the weekly reads take.
+    const alertMinutes = 1000 / (54 - 5 / 60 - 2000 / week);
     for (const signal of ['health', 'failed_sources'] as const) {
       expect(p[signal]!.effectiveSeconds / 60).toBeCloseTo(alertMinutes, 0);
     }
-    expect(p.dns_changes!.effectiveSeconds / 60).toBeCloseTo(4 * alertMinutes, 0);
-    for (const signal of ['security_score', 'domains'] as const) {
+    for (const signal of ['security_score', 'dns_changes', 'score_history', 'domains'] as const) {
       expect(p[signal]!.effectiveSeconds).toBe(p[signal]!.targetSeconds);
     }
   });

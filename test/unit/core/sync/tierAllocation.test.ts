@@ -10,18 +10,19 @@ import {
 } from '../../../../main/core/sync/planner.ts';
 import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
 import { ALERT_PERIOD_FLOOR_MS, allocateTiers } from '../../../../main/core/sync/tierAllocation.ts';
-import { alertShareOf, tierOf } from '../../../../main/core/sync/syncJobs.ts';
+import { keptPeriodMs, tierOf } from '../../../../main/core/sync/syncJobs.ts';
 import type { SignalName } from '../../../../main/core/signals/catalog.ts';
 import { createManualClock } from '../../../support/manualClock.ts';
 
 const MIN = 60_000;
-const TARGETS: [SignalName, number][] = [
-  ['dns_changes', 5 * MIN],
-  ['health', 15 * MIN],
-  ['failed_sources', 60 * MIN],
-  ['security_score', 60 * MIN],
-  ['health_history', 360 * MIN],
-  ['score_history', 360 * MIN],
+const WEEK = 7 * 24 * 60 * MIN;
+const SIGNALS_PER_DOMAIN: SignalName[] = [
+  'dns_changes',
+  'health',
+  'failed_sources',
+  'security_score',
+  'health_history',
+  'score_history',
 ];
 
 /** The engine's jobs for `domains` domains (as buildJobs makes them), never fetched. */
@@ -40,18 +41,17 @@ function portfolio(domains: number): (PlanJob & { signal: SignalName })[] {
     },
   ];
   for (let d = 1; d <= domains; d++) {
-    for (const [signal, period] of TARGETS) {
+    for (const signal of SIGNALS_PER_DOMAIN) {
       jobs.push({
         key: `${d}:${signal}`,
         signal,
         domainId: d,
         priority: 3,
-        targetPeriodMs: period,
+        targetPeriodMs: keptPeriodMs(signal),
         cost: 1,
         lastSuccessAt: null,
         notBefore: null,
         tier: tierOf(signal),
-        alertShare: alertShareOf(signal),
       });
     }
   }
@@ -102,7 +102,7 @@ function simulate(
 }
 
 describe('tier allocation', () => {
-  it('gives health and failed sources of every domain one common period from what the score, history and list leave, DNS changes a fourth of the polls', () => {
+  it('gives health and failed sources of every domain one common period from what the weekly score, history and DNS changes and the hourly list leave', () => {
     for (const domains of [50, 200, 1000]) {
       const jobs = portfolio(domains);
       const a = allocateTiers(jobs, 54);
@@ -110,7 +110,7 @@ describe('tier allocation', () => {
         new Set(jobs.filter((j) => j.signal === signal).map((j) => j.periodMs));
       expect(periodsOf('health')).toEqual(new Set([a.alertPeriodMs]));
       expect(periodsOf('failed_sources')).toEqual(new Set([a.alertPeriodMs]));
-      expect(periodsOf('dns_changes')).toEqual(new Set([4 * a.alertPeriodMs]));
+      expect(periodsOf('dns_changes')).toEqual(new Set([WEEK]));
       // The score and the history keep their targets at these sizes; the shares add up to the capacity.
       expect(a.keepFactor).toBe(1);
       const total = a.perMinute.account + a.perMinute.alert + a.perMinute.context + a.perMinute.history;
@@ -120,36 +120,37 @@ describe('tier allocation', () => {
           jobs.find((j) => j.signal === 'security_score')!,
           1,
         ),
-      ).toBe(60 * MIN);
+      ).toBe(WEEK);
     }
-    // 1,000 domains: 2,250 alert polls a period on 54 − 1000/60 − 2000/360 − 10/60 ≈ 31.6 per minute: every 71 minutes.
-    expect(allocateTiers(portfolio(1000), 54).alertPeriodMs / MIN).toBeCloseTo(71.2, 0);
+    // 1,000 domains: 2,000 alert polls a period on 54 − 10/60 − 4000/10080 ≈ 53.4 per minute: every 37.4
+    // minutes, within 1.2 % of the lower bound 2N/54 = 37.0.
+    expect(allocateTiers(portfolio(1000), 54).alertPeriodMs / MIN).toBeCloseTo(37.4, 0);
   });
 
   it('never polls an alert signal more often than once a minute, leaving the rest of a large budget unspent', () => {
     const a = allocateTiers(portfolio(5), 54);
     expect(a.alertPeriodMs).toBe(ALERT_PERIOD_FLOOR_MS);
-    // Health and failed sources every minute, DNS changes every 4: 5 × (2 + 0.25) a minute.
-    expect(a.perMinute.alert).toBeCloseTo(11.25, 5);
+    // Health and failed sources every minute: 5 × 2 a minute.
+    expect(a.perMinute.alert).toBeCloseTo(10, 5);
   });
 
   it('stretches the score and history alike once they would take more than half the capacity', () => {
-    const a = allocateTiers(portfolio(1000), 30);
+    const a = allocateTiers(portfolio(1000), 1);
     expect(a.keepFactor).toBeGreaterThan(1);
-    expect(a.perMinute.context + a.perMinute.history + a.perMinute.account).toBeCloseTo(15, 0);
+    expect(a.perMinute.context + a.perMinute.history + a.perMinute.account).toBeCloseTo(0.5, 1);
   });
 });
 
 describe('tiered planning on the manual clock (production budget, 5-second ticks)', () => {
-  it('watches every domain (health, DNS changes, failed sources) before any history is backfilled', () => {
+  it('watches every domain (health, failed sources) before any score, DNS changes or history is backfilled', () => {
     const { sent } = simulate(200, 40);
-    const firstHistory = sent.findIndex((s) => s.job.tier === 'history');
-    const alertFetches = sent.slice(0, firstHistory).filter((s) => s.job.tier === 'alert');
-    expect(firstHistory).toBeGreaterThan(0);
-    expect(new Set(alertFetches.map((s) => s.job.key)).size).toBe(600);
-    // Watching 200 domains takes 2 + 600 requests; at 54 a minute that is about 11 minutes.
+    const firstOther = sent.findIndex((s) => s.job.tier === 'history' || s.job.tier === 'context');
+    const alertFetches = sent.slice(0, firstOther).filter((s) => s.job.tier === 'alert');
+    expect(firstOther).toBeGreaterThan(0);
+    expect(new Set(alertFetches.map((s) => s.job.key)).size).toBe(400);
+    // Watching 200 domains takes 2 + 400 requests; at 54 a minute (12 at once first) that is 7.2 minutes.
     const watchedAt = alertFetches[alertFetches.length - 1]!.at;
-    expect(watchedAt).toBeLessThan(12 * MIN);
+    expect(watchedAt).toBeLessThan(7.5 * MIN);
   });
 
   it('spends at least 90 % of the 60/minute limit when demand exceeds it, and polls threats as often as health', () => {
@@ -163,8 +164,9 @@ describe('tiered planning on the manual clock (production budget, 5-second ticks
 
   it('gives the alert signals the budget the history leaves between its 6-hourly batches (work-conserving)', () => {
     // A synced mirror of 1,000 domains: alert signals fetched within the last hour, the score within the
-    // hour, the history 1 h ago (due again in 5 h). At its target shares the alert tier would spend 31.6 a
-    // minute; the history's unspent 5.6 go to it, and nothing is polled twice within a minute.
+    // hour, the history 1 h ago (due again in a week). At its share the alert tier spends 53.4 a minute; the
+    // rest (the weekly reads between their batches) goes to it too, and nothing is polled twice within a
+    // minute.
     const jobs = portfolio(1000);
     const { sent } = simulate(1000, 60, {
       fetchedAgoMs: (i) => {
