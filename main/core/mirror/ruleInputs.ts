@@ -62,11 +62,21 @@ export function dnsReading(db: Database, domainPk: number, everFetched: boolean)
   return everFetched ? readingFromDnsEvents(latestDnsEvents(db, domainPk)) : null;
 }
 
-/** The latest security score reading, or null. */
-export function latestScore(db: Database, domainPk: number): ScoreReading | null {
+/** The latest score the health polls imply (score history: derived from scans), or null. */
+export function latestDerivedScore(db: Database, domainPk: number): ScoreReading | null {
   const row = prepared(
     db,
-    'SELECT score, computed_at FROM security_scores WHERE domain_id = ? ORDER BY computed_at DESC LIMIT 1',
+    'SELECT derived_score AS score, scanned_at FROM score_history WHERE domain_id = ? ORDER BY scanned_at DESC LIMIT 1',
+  ).get(domainPk) as { score: number; scanned_at: string } | undefined;
+  return row ? { score: row.score, at: row.scanned_at } : null;
+}
+
+/** The latest score the service itself answered (not one derived from a scan), or null. */
+export function latestMeasuredScore(db: Database, domainPk: number): ScoreReading | null {
+  const row = prepared(
+    db,
+    `SELECT score, computed_at FROM security_scores
+       WHERE domain_id = ? AND json_extract(raw_json, '$.derived_score') IS NULL ORDER BY computed_at DESC LIMIT 1`,
   ).get(domainPk) as { score: number; computed_at: string } | undefined;
   return row ? { score: row.score, at: row.computed_at } : null;
 }

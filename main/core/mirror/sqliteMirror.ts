@@ -21,8 +21,9 @@ import {
   dnsReading,
   knownThreats,
   latestDnsEvents,
+  latestDerivedScore,
   latestHealth,
-  latestScore,
+  latestMeasuredScore,
   rememberThreats,
 } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
@@ -182,7 +183,7 @@ export class SqliteMirror implements Mirror {
       case 'health':
       case 'health_history': {
         const before = latestHealth(this.db, pk);
-        const scoreBefore = signal === 'health' ? latestScore(this.db, pk) : null;
+        const scoreBefore = signal === 'health' ? latestDerivedScore(this.db, pk) : null;
         return (_payload, ctx) => {
           const after = latestHealth(this.db, pk);
           if (!after) return [];
@@ -192,10 +193,11 @@ export class SqliteMirror implements Mirror {
             ...r.healthRegressed(before?.health ?? null, after.health, ctx),
           ];
           // The score follows from the protocols passing (the interface's rule): the health poll tells a
-          // score drop as soon as it tells the protocol lost; the score endpoint confirms it (it overwrites
-          // the derived reading of the same scan).
+          // score drop as soon as it tells the protocol lost, derived reading against derived reading; the
+          // score endpoint, read weekly, is judged against its own previous answer (a service that weighs
+          // scans otherwise never makes news out of the difference).
           if (signal !== 'health' || !writeDerivedScore(this.db, pk, after.health, ctx.at)) return events;
-          const scoreAfter = latestScore(this.db, pk);
+          const scoreAfter = latestDerivedScore(this.db, pk);
           return scoreAfter ? [...events, ...r.scoreDropped(scoreBefore, scoreAfter, ctx)] : events;
         };
       }
@@ -211,17 +213,10 @@ export class SqliteMirror implements Mirror {
         };
       }
       case 'security_score': {
-        const before = latestScore(this.db, pk);
+        const before = latestMeasuredScore(this.db, pk);
         return (_payload, ctx) => {
-          const after = latestScore(this.db, pk);
-          if (!after) return [];
-          // The service's answer replaced the score derived from the same scan: where they differ, the
-          // derived one counts as the earlier reading, so a lower confirmed score is still told.
-          const earlier =
-            before && before.at === after.at && before.score !== after.score
-              ? { ...before, at: `${before.at} (derived)` }
-              : before;
-          return r.scoreDropped(earlier, after, ctx);
+          const after = latestMeasuredScore(this.db, pk);
+          return after ? r.scoreDropped(before, after, ctx) : [];
         };
       }
       case 'failed_sources': {

@@ -5,7 +5,7 @@ import type { BackoffPolicy } from './backoff.ts';
 import { handleFailure } from './failureHandling.ts';
 import type { FailureOutcome } from './failurePolicy.ts';
 import { effectivePeriodMs, type Stretch } from './planner.ts';
-import { fetchSignal, INCREMENTAL } from './signalFetcher.ts';
+import { fetchSignal, incrementalStart } from './signalFetcher.ts';
 import type { SyncContext } from './syncContext.ts';
 import { jobKey, keptPeriodMs, tierOf, type SyncJob } from './syncJobs.ts';
 
@@ -90,9 +90,9 @@ export class JobRunner {
     const { mirror, accountId } = ctx.o;
     const startedAt = ctx.o.clock.now();
     try {
-      const lastSeen = INCREMENTAL.has(job.signal)
-        ? mirror.lastSeen(accountId, job.signal, job.domainId)
-        : null;
+      const lastSeen = incrementalStart(job.signal, job.lastSuccessAt, () =>
+        mirror.lastSeen(accountId, job.signal, job.domainId),
+      );
       const fetched = await fetchSignal(job.signal, {
         api: ctx.o.api,
         domainId: job.domainId,

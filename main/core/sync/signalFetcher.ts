@@ -14,6 +14,22 @@ export const INCREMENTAL: ReadonlySet<SignalName> = new Set([
   'score_history',
 ]);
 
+/**
+ * Where an incremental fetch of `signal` starts (the `lastSeen` of fetchWindow). DNS changes start from the
+ * newest event held. The history series start from their own last read, not from the newest point held:
+ * the health polls write the newest points themselves (the history is derived from them), so the newest
+ * point says nothing of what the series holds. Never read → null: the first read backfills BACKFILL_DAYS.
+ */
+export function incrementalStart(
+  signal: SignalName,
+  ownLastSuccessAt: number | null,
+  newestHeld: () => string | null,
+): string | null {
+  if (!INCREMENTAL.has(signal)) return null;
+  if (signal === 'dns_changes') return newestHeld();
+  return ownLastSuccessAt === null ? null : new Date(ownLastSuccessAt).toISOString();
+}
+
 /** Lists that take only `limit` (default 10): asked for the interface's maximum of 100. */
 const LIMIT_ONLY: ReadonlySet<SignalName> = new Set([
   'sending_services',

@@ -158,7 +158,8 @@ describe('incidents from the mirror', () => {
   it('a health scan that loses DMARC and SPF, then the score drop, make one incident', () => {
     const { mirror, accountId } = mirrorWithDomain();
     write(mirror, accountId, 'health', health('2026-11-26T08:00:00Z'), '2026-11-26T08:01:00Z');
-    write(mirror, accountId, 'security_score', score(8.4, '2026-11-26T08:00:00Z'), '2026-11-26T08:01:00Z');
+    // The service's score follows the interface's rule (5 of 5 passing → 10).
+    write(mirror, accountId, 'security_score', score(10, '2026-11-26T08:00:00Z'), '2026-11-26T08:01:00Z');
     write(
       mirror,
       accountId,
@@ -173,12 +174,16 @@ describe('incidents from the mirror', () => {
       health('2026-11-26T10:00:00Z', { dmarc: false, spf: false }, 'At Risk'),
       '2026-11-26T10:01:00Z',
     );
+    // The score follows from the protocols passing (issue 21): the health poll that shows DMARC and SPF
+    // lost tells the score drop too (10 → 6 by the interface's rule); the service's own score, read later,
+    // confirms it.
     expect(lost.alerts.map((a) => a.rule).sort()).toEqual([
       'health_regressed',
       'protocol_disconnected',
       'protocol_disconnected',
+      'score_dropped',
     ]);
-    write(mirror, accountId, 'security_score', score(6.1, '2026-11-26T10:30:00Z'), '2026-11-26T10:31:00Z');
+    write(mirror, accountId, 'security_score', score(6, '2026-11-26T10:00:00Z'), '2026-11-26T10:31:00Z');
     const incidents = groupIncidents(mirror.listAlerts());
     expect(incidents).toHaveLength(1);
     expect(incidents[0]!.alerts.map((a) => a.rule)).toEqual([
@@ -188,7 +193,7 @@ describe('incidents from the mirror', () => {
       'score_dropped',
     ]);
     expect(incidents[0]!.title).toBe(
-      'DMARC and SPF disconnected; health regressed; score dropped from 8.4 to 6.1',
+      'DMARC and SPF disconnected; health regressed; score dropped from 10.0 to 6.0',
     );
   });
 });

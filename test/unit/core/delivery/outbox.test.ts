@@ -215,7 +215,8 @@ describe('the outbox sender', () => {
     mirror.delivery.addChannel(webhookInput('hush', { holdCriticals: true }));
     clock.set('2025-03-01T23:00:00Z');
     const w = writeHealth(0, false, '2025-03-01T23:00:00Z');
-    expect(w.alerts.map((a) => a.severity).sort()).toEqual(['critical', 'warning']);
+    // A protocol lost (critical), the health regressed and the score derived from it dropped (warnings).
+    expect(w.alerts.map((a) => a.severity).sort()).toEqual(['critical', 'warning', 'warning']);
     const t = transports();
     const s = sender(mirror, clock, t.factory);
     await s.round({ ignoreGather: true });
@@ -226,8 +227,8 @@ describe('the outbox sender', () => {
     await s.round();
     expect(t.sent.map((x) => [x.channel, x.message.alerts.map((a) => a.severity).sort()])).toEqual([
       ['loud', ['critical']],
-      ['hush', ['critical', 'warning']],
-      ['loud', ['warning']],
+      ['hush', ['critical', 'warning', 'warning']],
+      ['loud', ['warning', 'warning']],
     ]);
   });
 });

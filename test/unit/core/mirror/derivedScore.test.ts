@@ -69,6 +69,22 @@ describe('the score derived from the health the engine polls', () => {
     });
   });
 
+  it('a service that weighs scans otherwise than the interface’s rule makes no news of the difference', () => {
+    const { mirror, accountId } = mirrorWithDomain();
+    write(mirror, accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
+    const first = write(
+      mirror,
+      accountId,
+      'security_score',
+      score(8.4, '2025-03-01T09:00:00Z'),
+      '2025-03-01T09:02:00Z',
+    );
+    expect(first.alerts).toEqual([]);
+    expect(mirror.overview(accountId).find((r) => r.domainId === DOMAIN_ID)!.score).toMatchObject({
+      score: 8.4,
+    });
+  });
+
   it('a backfilled health history is history, not news: no score alert from old scans', () => {
     const { mirror, accountId } = mirrorWithDomain();
     write(mirror, accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');

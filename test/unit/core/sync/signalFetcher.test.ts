@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../shared/api/apiError.ts';
 import type { LooseApi, LooseCallInit } from '../../../../main/core/sync/looseApi.ts';
-import { fetchSignal, fetchWindow } from '../../../../main/core/sync/signalFetcher.ts';
+import { fetchSignal, fetchWindow, incrementalStart } from '../../../../main/core/sync/signalFetcher.ts';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 
@@ -68,6 +68,25 @@ describe('fetchWindow', () => {
   it('ignores a last-seen date in the future or unreadable and backfills instead', () => {
     expect(fetchWindow('dns_changes', NOW, '2027-01-01T00:00:00Z').start).toBe('2026-03-17');
     expect(fetchWindow('dns_changes', NOW, 'yesterday').start).toBe('2026-03-17');
+  });
+});
+
+describe('incrementalStart', () => {
+  const today = () => '2026-06-15T11:00:00.000Z';
+  it('backfills 90 days of a history never read, though the health polls already hold today’s point', () => {
+    const start = incrementalStart('health_history', null, today);
+    expect(fetchWindow('health_history', NOW, start)).toEqual({ start: '2026-03-17', end: '2026-06-15' });
+  });
+
+  it('tops a history up from its own last read (a week ago), not from the newest point a health poll wrote', () => {
+    const weekAgo = NOW - 7 * 86_400_000;
+    const start = incrementalStart('score_history', weekAgo, today);
+    expect(fetchWindow('score_history', NOW, start).start).toBe('2026-06-08');
+  });
+
+  it('reads DNS changes from the newest event held', () => {
+    expect(incrementalStart('dns_changes', null, () => '2026-06-14T23:59:00Z')).toBe('2026-06-14T23:59:00Z');
+    expect(incrementalStart('failed_sources', NOW, today)).toBeNull();
   });
 });
 
