@@ -7,7 +7,10 @@ import { extname, relative, resolve, sep } from 'node:path';
  * renderer's folder, and its content type.
  */
 
-/** The renderer's CSP: only our own scripts, styles and images (data: for charts), no inline code, never framed. */
+/**
+ * The renderer's CSP: only our own scripts, styles and images (data: for charts and the BIMI logo preview —
+ * an SVG shown through <img> runs no script and loads nothing), no inline code, never framed.
+ */
 export function rendererContentSecurityPolicy(connectSrc = "'self'"): string {
   return [
     "default-src 'none'",
