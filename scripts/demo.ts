@@ -8,6 +8,8 @@
  *    `.authwatch-demo/mirror.db` connected to the demo account, whose token goes through the app's own
  *    secret store: Electron when its binary is installed (the account is handed over in the environment),
  *    else the browser host (as `npm start` chooses);
+ *    The service also serves its zone over real DNS on a free port (`--dns-port 0`) and the app's DNS watch
+ *    asks it — the watch working with no internet; `--dns-server HOST[:PORT]` (repeatable) points it elsewhere;
  * 3. prints the app's address (and opens it in Chromium's app mode when a display is available), keeps
  *    syncing until Ctrl-C. `--once` runs the first sync, prints what it found and stops (a smoke test).
  */
@@ -20,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEMO_ACCOUNT_ENV } from '../main/core/app/demoAccount.ts';
 import { describeStartupError } from '../main/core/app/startupError.ts';
+import { DNS_SERVERS_ENV } from '../main/core/dnswatch/watchSettings.ts';
 import { openWindow, runHost } from '../main/host/run.ts';
 import { demoServiceCommand } from './demoService.ts';
 import { electronBinary } from './electronBinary.ts';
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '8787' },
     // Another folder lets a second demo run beside the first (each deletes its folder when it starts).
     dir: { type: 'string', default: '.authwatch-demo' },
+    'dns-server': { type: 'string', multiple: true },
   },
 });
 const demoDir = resolve(root, values.dir);
@@ -56,16 +60,19 @@ function freePort(wanted: number): Promise<number> {
   });
 }
 
-/** Resolves with the service's base URL once it prints it. */
-function startService(port: number): Promise<{ child: ChildProcess; baseUrl: string }> {
+/** Resolves with the service's base URL and DNS address once it prints them. */
+function startService(port: number): Promise<{ child: ChildProcess; baseUrl: string; dns: string }> {
   const { args, env } = demoServiceCommand({ port, token, sandboxKey, env: process.env });
+  // Its zone over real DNS too, on a free port: the app's DNS watch asks it.
+  args.push('--dns-port', '0');
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const url = /^(http:\/\/\S+\/api\/v1)$/m.exec(out)?.[1];
-      if (url) done({ child, baseUrl: url });
+      const dns = /^dns:\/\/(\S+)$/m.exec(out)?.[1];
+      if (url && dns) done({ child, baseUrl: url, dns });
     });
     child.once('exit', (code) => fail(new Error(`the reference service exited (${code}) before serving`)));
   });
@@ -74,7 +81,9 @@ function startService(port: number): Promise<{ child: ChildProcess; baseUrl: str
 // A fresh mirror each run: the service's demo data is regenerated too, so old alerts would not match.
 rmSync(demoDir, { recursive: true, force: true });
 mkdirSync(demoDir, { recursive: true });
-const { child: service, baseUrl } = await startService(await freePort(Number(values.port)));
+const { child: service, baseUrl, dns } = await startService(await freePort(Number(values.port)));
+// The DNS watch asks the service's own zone (no internet needed) unless told otherwise.
+const dnsServers = values['dns-server']?.length ? values['dns-server'] : [dns];
 const credentials = join(demoDir, 'credentials.env');
 writeFileSync(
   credentials,
@@ -86,6 +95,7 @@ process.on('exit', stopService);
 
 process.stdout.write(
   `Reference service with the demo portfolio: ${baseUrl}\n` +
+    `Its DNS zone: ${dns} (the app's DNS watch asks ${dnsServers.join(', ')}; try dig @${dns.replace(/:(\d+)$/, ' -p $1')} TXT _dmarc.acme.example)\n` +
     `Token and sandbox key for curl: ${credentials} (source it, then e.g.\n` +
     `  curl -H "X-Api-Token: $AUTHWATCH_TOKEN" $AUTHWATCH_BASE_URL/domains)\n\n`,
 );
@@ -124,6 +134,7 @@ if ('path' in electron) {
       ...process.env,
       AUTHWATCH_DB: join(demoDir, 'mirror.db'),
       [DEMO_ACCOUNT_ENV]: JSON.stringify({ label: 'Acme Corp (demo)', baseUrl, token }),
+      [DNS_SERVERS_ENV]: dnsServers.join(','),
     },
   });
   app.once('exit', (code) => {
@@ -132,7 +143,12 @@ if ('path' in electron) {
   });
 } else {
   if (!values.once) say(`Starting the browser host: ${electron.why}.`);
-  const run = await runHost({ db: join(demoDir, 'mirror.db'), rendererDir, say });
+  const run = await runHost({
+    db: join(demoDir, 'mirror.db'),
+    rendererDir,
+    say,
+    dnsWatch: { servers: dnsServers },
+  });
   const added = await run.app.addAccount({ label: 'Acme Corp (demo)', baseUrl, token });
   say(
     `Added the demo account (${added.identity.teamName ?? 'demo team'}); its token is in the app’s secret store.`,
@@ -144,6 +160,8 @@ if ('path' in electron) {
     say(
       `Synced: ${result?.fetched ?? 0} fetched, ${result?.failed ?? 0} failed, ${result?.requestsSpent ?? 0} requests.`,
     );
+    const checked = await run.app.checkDnsOnce();
+    say(`DNS watch: ${checked?.records ?? 0} records asked of ${dnsServers.join(', ')}.`);
     const rows = await run.app.overview();
     const alerts = await run.app.listAlerts({ open: true });
     say(`${rows.length} domains in the mirror; ${alerts.length} open alerts:`);

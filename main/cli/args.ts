@@ -2,6 +2,7 @@ import { defaultDbPath } from '../core/mirror/defaultPath.ts';
 import { parseArgs } from 'node:util';
 import { PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
 import { CHANNELS_USAGE, parseChannelsArgs, type ChannelsCommand } from './channelArgs.ts';
+import { parseServer } from '../core/dnswatch/watchSettings.ts';
 
 /** Raised for a command line we cannot run; the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {
@@ -27,7 +28,7 @@ export interface MetricsOptions {
 
 /** A parsed command line. */
 export type Command =
-  | ({ name: 'sync'; mode: 'once' | 'watch'; metrics?: MetricsOptions } & CommonOptions)
+  | ({ name: 'sync'; mode: 'once' | 'watch'; metrics?: MetricsOptions; dnsServers: string[] } & CommonOptions)
   | ({ name: 'status'; json: boolean } & CommonOptions)
   | ({ name: 'alerts'; json: boolean; open: boolean } & CommonOptions)
   | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
@@ -43,7 +44,10 @@ Commands:
                             one full sync now, or keep syncing on the schedule until interrupted;
                             --once waits out rate limiting (429) for at most ${PATIENCE} with nothing
                             getting through, then exits 1 "rate limited" (--watch keeps backing off)
-  status [--json]           accounts, sync freshness, effective periods and errors
+                            --dns-server HOST[:PORT] (repeatable): the resolvers the DNS watch asks
+                            (default: the app's setting, else the system's); --watch runs the watch
+                            beside the sync, --once with --dns-server checks every record once
+  status [--json]           accounts, sync freshness, effective periods and errors, the DNS watch
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
 ${CHANNELS_USAGE}
@@ -90,6 +94,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'metrics-port': { type: 'string' },
         'metrics-host': { type: 'string' },
         'metrics-token-env': { type: 'string' },
+        'dns-server': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -110,7 +115,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
 
   const allowed: Record<string, readonly string[]> = {
-    sync: ['once', 'watch', 'metrics-port', 'metrics-host', 'metrics-token-env'],
+    sync: ['once', 'watch', 'metrics-port', 'metrics-host', 'metrics-token-env', 'dns-server'],
     status: ['json'],
     alerts: ['json', 'open'],
     export: ['format', 'out'],
@@ -127,6 +132,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     'metrics-port',
     'metrics-host',
     'metrics-token-env',
+    'dns-server',
   ] as const) {
     if (values[key] !== undefined && !own.includes(key)) {
       throw new UsageError(`--${key} does not apply to "${name}".`);
@@ -138,7 +144,20 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       if (values.once === values.watch) throw new UsageError('sync needs exactly one of --once or --watch.');
       const metrics = metricsOptions(values);
       if (metrics && values.once) throw new UsageError('--metrics-port goes with sync --watch.');
-      return { name, mode: values.once ? 'once' : 'watch', ...(metrics ? { metrics } : {}), ...common };
+      const dnsServers = values['dns-server'] ?? [];
+      for (const server of dnsServers) {
+        if (parseServer(server) === null)
+          throw new UsageError(
+            `--dns-server ${server}: give a resolver's IP address, optionally with :PORT.`,
+          );
+      }
+      return {
+        name,
+        mode: values.once ? 'once' : 'watch',
+        ...(metrics ? { metrics } : {}),
+        dnsServers,
+        ...common,
+      };
     }
     case 'status':
       return { name, json: values.json === true, ...common };

@@ -14,6 +14,7 @@ import { openMirror } from '../core/mirror/index.ts';
 import { acquireWriterLock, describeHolder, type WriterLock } from '../core/mirror/writerLock.ts';
 import type { Account, Mirror } from '../core/mirror/types.ts';
 import type { TickScheduler } from '../core/sync/scheduler.ts';
+import type { DnsWatchOptions } from '../core/dnswatch/dnsWatchRuntime.ts';
 import { UsageError, type CommonOptions } from './args.ts';
 import { CommandFailed, type CliIo } from './io.ts';
 
@@ -63,7 +64,7 @@ export function takeWriterLock(db: string, purpose: string, io: CliIo): WriterLo
 export function openContext(
   options: CommonOptions,
   io: CliIo,
-  extra: { notifier?: Notifier; scheduler?: TickScheduler } = {},
+  extra: { notifier?: Notifier; scheduler?: TickScheduler; dnsWatch?: DnsWatchOptions } = {},
 ): CliContext {
   let mirror: Mirror;
   try {
@@ -81,6 +82,7 @@ export function openContext(
     // Channel secrets: the keychain itself, then the variables the channels name (never AUTHWATCH_TOKEN,
     // which the token store answers every key with).
     delivery: { secretStore: keytarSecretStore(), env: io.env },
+    ...(extra.dnsWatch ? { dnsWatch: extra.dnsWatch } : {}),
     logger: {
       info: () => undefined,
       warn: () => undefined,

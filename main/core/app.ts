@@ -3,6 +3,7 @@ import { accountMethods } from './app/methods/accounts.ts';
 import { alertMethods } from './app/methods/alerts.ts';
 import { channelMethods } from './app/methods/channels.ts';
 import { metricsSwitch } from './delivery/metricsSwitch.ts';
+import { dnsWatchMethods } from './app/methods/dnsWatch.ts';
 import { editMethods } from './app/methods/edits.ts';
 import { exportMethods } from './app/methods/exports.ts';
 import { panelMethods } from './app/methods/panels.ts';
@@ -50,6 +51,8 @@ export interface Authwatch extends BridgeMethods {
   flushDeliveries(timeoutMs: number): Promise<RoundResult>;
   /** Serves /metrics (OpenMetrics) on host:port (default 127.0.0.1) until the handle is closed. */
   serveMetrics(options: Omit<MetricsServerOptions, 'registry' | 'textRegistry'>): Promise<MetricsServer>;
+  /** Asks DNS for every record once now (`sync --once --dns-server`); null when this shell runs no watch. */
+  checkDnsOnce(): Promise<{ records: number; alerts: number } | null>;
 }
 
 /** Creates the facade over a mirror and a secret store. Nothing runs until start() or a call. */
@@ -67,6 +70,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...editMethods(w),
     ...panelMethods(w),
     ...exportMethods(w),
+    ...dnsWatchMethods(w),
     openExternal: (a) =>
       guard(async () => {
         const { url } = parse(openExternalArgs, a);
@@ -77,9 +81,11 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
       w.engine.start(options.scheduler ?? cronScheduler());
       w.delivery.outbox.start();
       void metrics.start();
+      w.dnsWatch?.start();
     },
     async stop() {
       await w.engine.stop();
+      await w.dnsWatch?.stop();
       await w.whenIdle();
       await w.delivery.outbox.stop();
       await metrics.stop();
@@ -91,6 +97,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
       startMetricsServer({ ...o, registry: w.metrics.registry, textRegistry: w.metrics.textRegistry }),
     whenIdle: () => w.whenIdle(),
     deliverPending: () => w.deliver(),
+    checkDnsOnce: async () => (w.dnsWatch ? w.dnsWatch.round() : null),
   };
   return facade;
 }

@@ -1,3 +1,4 @@
+import { dnsServersFromEnv } from '../core/dnswatch/watchSettings.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EVENT_CHANNEL } from '../../shared/bridge/methodNames.ts';
@@ -168,6 +169,8 @@ export async function startDesktopApp(
       warn: (message) => say(`Authwatch: ${message}`),
       error: (message) => say(`Authwatch: ${message}`),
     },
+    // The DNS watch: the settings' resolvers (else the system's), or those the demo hands over.
+    dnsWatch: { servers: dnsServersFromEnv(options.env ?? process.env) },
   });
 
   const win = new electron.BrowserWindow({

@@ -1,12 +1,14 @@
 /**
  * `authwatch-host`: the desktop app's engine and renderer in a browser window, for machines where the
  * Electron binary is not available. Usage: tsx main/host/index.ts [--db FILE] [--port N] [--no-open]
+ * [--dns-server HOST[:PORT]]… (the DNS watch's resolvers for this run; default: AUTHWATCH_DNS_SERVERS, the settings', else the system's)
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultDbPath } from '../core/mirror/defaultPath.ts';
 import { describeStartupError } from '../core/app/startupError.ts';
+import { dnsServersFromEnv } from '../core/dnswatch/watchSettings.ts';
 import { openWindow, runHost, type HostRun } from './run.ts';
 
 const say = (line: string) => process.stderr.write(line + '\n');
@@ -15,12 +17,15 @@ const options = {
   port: { type: 'string' },
   renderer: { type: 'string' },
   'no-open': { type: 'boolean', default: false },
+  'dns-server': { type: 'string', multiple: true },
 } as const;
 let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
 try {
   values = parseArgs({ options }).values;
 } catch (error) {
-  say(`authwatch-host: ${(error as Error).message} (usage: [--db FILE] [--port N] [--no-open])`);
+  say(
+    `authwatch-host: ${(error as Error).message} (usage: [--db FILE] [--port N] [--no-open] [--dns-server HOST[:PORT]]…)`,
+  );
   process.exit(2);
 }
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -41,6 +46,7 @@ try {
     ),
     ...(port !== undefined ? { port } : {}),
     say,
+    dnsWatch: { servers: values['dns-server'] ?? dnsServersFromEnv(process.env) },
   });
 } catch (error) {
   // One plain line and a non-zero status, never a stack trace.

@@ -1,3 +1,4 @@
+import type { DnsWatchOptions } from '../core/dnswatch/dnsWatchRuntime.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,8 @@ export interface HostRunOptions {
   port?: number;
   secretStore?: SecretStore;
   say?: (line: string) => void;
+  /** Runs the DNS watch (resolvers of this run in `servers`); absent: no DNS query is sent. */
+  dnsWatch?: DnsWatchOptions;
 }
 
 /** A running browser host with its facade (the demo adds its account through it). */
@@ -72,6 +75,7 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
         },
       },
       logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
+      ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
     }));
     const host = await startHost({
       methods: app,

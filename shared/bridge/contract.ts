@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as args from './args.ts';
+import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from './dnsWatch.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
 import {
   channelRef,
@@ -81,6 +82,9 @@ export const BRIDGE_METHODS = {
   removeChannel: { args: channelRef, result: z.object({ removed: z.boolean() }) },
   getMetricsSetting: { args: none, result: metricsSettingSchema },
   setMetricsSetting: { args: setMetricsArgs, result: metricsSettingSchema },
+  domainDnsWatch: { args: args.domainRef, result: domainDnsWatchSchema },
+  dnsWatchStatus: { args: none, result: dnsWatchStatusSchema },
+  updateDnsWatch: { args: updateDnsWatchArgs, result: dnsWatchStatusSchema },
 } as const;
 
 /** Name of a bridge method. */

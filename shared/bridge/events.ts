@@ -14,7 +14,7 @@ export const BRIDGE_EVENTS = {
   changed: z.object({
     accountId: z.number().nullable(),
     domainId: z.number().nullable(),
-    what: z.union([signalName, z.enum(['alerts', 'settings', 'panel'])]),
+    what: z.union([signalName, z.enum(['alerts', 'settings', 'panel', 'dns_watch'])]),
   }),
   alert: alertSchema,
   'sync-progress': z.discriminatedUnion('type', [

@@ -38,6 +38,9 @@ export const METHOD_NAMES = [
   'removeChannel',
   'getMetricsSetting',
   'setMetricsSetting',
+  'domainDnsWatch',
+  'dnsWatchStatus',
+  'updateDnsWatch',
 ] as const;
 
 export const EVENT_NAMES = [

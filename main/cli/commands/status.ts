@@ -2,6 +2,30 @@ import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { formatDuration } from '../progressPrinter.ts';
+import type { DnsWatchStatus } from '../../../shared/bridge/dnsWatch.ts';
+
+function ago(iso: string | null, now: number): string {
+  return iso === null
+    ? 'never'
+    : `${formatDuration(Math.max(0, Math.round((now - Date.parse(iso)) / 1000)))} ago`;
+}
+
+/** The DNS watch's freshness and pace, as `status` prints it. */
+export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
+  const s = d.settings;
+  if (!s.enabled) return 'DNS watch  off (settings)\n';
+  const servers = d.servers.length ? d.servers.join(', ') : 'the system resolvers';
+  const lines = [
+    `DNS watch  ${servers} (${d.source}); ${d.records} records; newest answer ${ago(d.newestCheckedAt, now)}, ` +
+      `oldest ${ago(d.oldestCheckedAt, now)}; ${d.unknown} unknown (resolver trouble)`,
+    `  cadence: each record's TTL within ${formatDuration(s.floorSeconds)}–${formatDuration(s.ceilingSeconds)}, ` +
+      `at most ${s.ratePerSecond} queries/s per resolver` +
+      (d.paceAt
+        ? `; ${d.queriesPerSecond.toFixed(1)} queries/s measured ${ago(d.paceAt, now)}, a full round ~${formatDuration(Math.ceil(d.roundSeconds))}`
+        : ''),
+  ];
+  return lines.join('\n') + '\n';
+}
 
 /** `authwatch status`: accounts, freshness, effective periods and errors, from the mirror (no network). */
 export async function status(options: CommonOptions & { json: boolean }, io: CliIo): Promise<number> {
@@ -19,11 +43,14 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
         .listDomains(accountId, { includeRemoved: true })
         .filter((d) => d.removedAt !== null)
         .map((d) => ({ domainId: d.domainId, fqdn: d.fqdn, removedAt: d.removedAt! }));
+    const dnsWatch = await ctx.app.dnsWatchStatus();
     if (options.json) {
       const out = accounts.map((a) => ({
         ...a,
         openAlerts: openAlerts.filter((x) => x.accountId === a.accountId).length,
         removedDomains: removedDomains(a.accountId),
+        // The watch covers every account's domains; each entry carries it so the array stays the shape it was.
+        dnsWatch,
       }));
       io.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return 0;
@@ -63,6 +90,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
         io.stdout.write(`  error ${e.fqdn ?? 'account'} ${e.signal}: ${e.code}: ${e.message}${scope}\n`);
       }
     }
+    if (accounts.length > 0) io.stdout.write(dnsWatchLines(dnsWatch, Date.now()));
     return 0;
   } finally {
     await ctx.close();

@@ -36,8 +36,11 @@ async function deliverBeforeExit(app: CliContext['app'], io: CliIo): Promise<voi
     );
 }
 
+/** The sync command's own options. */
+type SyncOptions = CommonOptions & { dnsServers: string[]; metrics?: MetricsOptions };
+
 /** `authwatch sync --once`: fetches everything stale now; exit 1 when anything failed. */
-export async function syncOnce(options: CommonOptions, io: CliIo): Promise<number> {
+export async function syncOnce(options: SyncOptions, io: CliIo): Promise<number> {
   const lock = takeWriterLock(options.db, 'authwatch sync --once', io);
   try {
     return await syncOnceLocked(options, io);
@@ -46,14 +49,23 @@ export async function syncOnce(options: CommonOptions, io: CliIo): Promise<numbe
   }
 }
 
-async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number> {
-  const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
+async function syncOnceLocked(options: SyncOptions, io: CliIo): Promise<number> {
+  // A one-shot sync asks DNS only when told which resolvers to ask (the watch is a continuous thing).
+  const dnsWatch = options.dnsServers.length > 0 ? { servers: options.dnsServers } : undefined;
+  const ctx = openContext(options, io, { notifier: terminalNotifier(io), ...(dnsWatch ? { dnsWatch } : {}) });
   try {
     const account = await resolveSyncAccount(ctx, options);
     const stopProgress = progressPrinter(ctx.app, io, account.label);
     let results: PassResult[];
+    const checked: { dns: Awaited<ReturnType<typeof ctx.app.checkDnsOnce>> } = { dns: null };
     try {
-      results = await ctx.app.holdDeliveries(ctx.app.syncNow({ accountId: account.id }));
+      // The DNS check's alerts go out in the same grouped messages as the pass's.
+      results = await ctx.app.holdDeliveries(
+        ctx.app.syncNow({ accountId: account.id }).then(async (r) => {
+          checked.dns = await ctx.app.checkDnsOnce();
+          return r;
+        }),
+      );
     } finally {
       stopProgress();
     }
@@ -69,6 +81,8 @@ async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number
       const scope = e.missingScope ? ` (the token lacks ${e.missingScope})` : '';
       io.stderr.write(`  ${e.fqdn ?? 'account'} ${e.signal}: ${e.code}: ${e.message}${scope}\n`);
     }
+    const { dns } = checked;
+    if (dns) io.stdout.write(`DNS: ${dns.records} records checked, ${dns.alerts} new alerts.\n`);
     if (result.paused) {
       throw new CommandFailed(accountBlockText(result.paused as AccountBlockReason, account.label).body);
     }
@@ -86,10 +100,7 @@ async function syncOnceLocked(options: CommonOptions, io: CliIo): Promise<number
 }
 
 /** `authwatch sync --watch`: syncs on the schedule until interrupted; progress and alerts on stderr. */
-export async function syncWatch(
-  options: CommonOptions & { metrics?: MetricsOptions },
-  io: CliIo,
-): Promise<number> {
+export async function syncWatch(options: SyncOptions, io: CliIo): Promise<number> {
   const lock = takeWriterLock(options.db, 'authwatch sync --watch', io);
   try {
     return await syncWatchLocked(options, io);
@@ -98,11 +109,12 @@ export async function syncWatch(
   }
 }
 
-async function syncWatchLocked(
-  options: CommonOptions & { metrics?: MetricsOptions },
-  io: CliIo,
-): Promise<number> {
-  const ctx = openContext(options, io, { notifier: terminalNotifier(io) });
+async function syncWatchLocked(options: SyncOptions, io: CliIo): Promise<number> {
+  // The DNS watch runs beside the sync: --dns-server's resolvers, else the settings', else the system's.
+  const ctx = openContext(options, io, {
+    notifier: terminalNotifier(io),
+    dnsWatch: { servers: options.dnsServers },
+  });
   try {
     const account = await resolveSyncAccount(ctx, options);
     const stopProgress = progressPrinter(ctx.app, io, account.label);
@@ -119,6 +131,12 @@ async function syncWatchLocked(
     const stopped = io.interrupted();
     io.stderr.write(`authwatch: watching “${account.label}” (${account.baseUrl}); Ctrl-C stops.\n`);
     ctx.app.start();
+    const dns = await ctx.app.dnsWatchStatus();
+    io.stderr.write(
+      dns.running
+        ? `authwatch: DNS watch asking ${dns.servers.join(', ')} (${dns.source}).\n`
+        : 'authwatch: DNS watch off (settings).\n',
+    );
     await stopped;
     await metrics?.close();
     unsubscribe();

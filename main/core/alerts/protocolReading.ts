@@ -1,5 +1,5 @@
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
-import type { LatestDnsEvents } from './types.ts';
+import type { LatestDnsEvents, WatchedDns } from './types.ts';
 
 /** What one signal says about a protocol: its status and the remote time it was observed. */
 export interface ProtocolObservation {
@@ -14,7 +14,8 @@ export interface ProtocolObservation {
  * event per protocol. Protocols the signal says nothing about are absent.
  */
 export interface ProtocolReading {
-  source: 'health' | 'dns';
+  /** health: the service's scan; dns: the service's DNS change events; dns_watch: the app's own DNS queries. */
+  source: 'health' | 'dns' | 'dns_watch';
   protocols: Partial<Record<Protocol, ProtocolObservation>>;
 }
 
@@ -49,13 +50,30 @@ export function readingFromDnsEvents(latest: LatestDnsEvents): ProtocolReading {
   return { source: 'dns', protocols };
 }
 
-/** True when a stored DNS event for the protocol, newer than `at`, has the given action. */
+/**
+ * How long before a scan the DNS watch's "disconnected" still outweighs the scan's "connected". The watch
+ * asks again at least every TTL (a minute or so) and closes the episode itself when DNS shows the record
+ * again; the service calls an invalid record (two DMARC records, a broken SPF) connected, so a scan must not
+ * close an episode the watch keeps confirming just because its last answer came a few seconds before it.
+ */
+const WATCH_OUTWEIGHS_SCAN_MS = 10 * 60_000;
+
+/**
+ * True when DNS evidence newer than `at` says the protocol is `action`: a stored DNS change event of the
+ * service, or the app's own DNS watch (its latest answer agreeing with its confirmed state; for
+ * "disconnected", answers up to WATCH_OUTWEIGHS_SCAN_MS before `at` count).
+ */
 export function newerDnsEventSays(
   events: LatestDnsEvents,
   protocol: Protocol,
   at: string,
   action: 'connected' | 'disconnected',
+  watched: WatchedDns = {},
 ): boolean {
   const e = events[protocol];
-  return e !== undefined && e.action === action && Date.parse(e.occurredAt) > Date.parse(at);
+  if (e !== undefined && e.action === action && Date.parse(e.occurredAt) > Date.parse(at)) return true;
+  const w = watched[protocol];
+  if (w === undefined || w.status !== action) return false;
+  const slack = action === 'disconnected' ? WATCH_OUTWEIGHS_SCAN_MS : 0;
+  return Date.parse(w.at) > Date.parse(at) - slack;
 }

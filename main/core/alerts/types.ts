@@ -86,6 +86,12 @@ export type LatestDnsEvents = Partial<
   Record<Protocol, { action: string; occurredAt: string; eventId: number }>
 >;
 
+/**
+ * What the DNS watch says of each protocol now: its confirmed evidence and the time of the latest answer that
+ * agrees with it (lets health rules defer to what DNS answered after the scan).
+ */
+export type WatchedDns = Partial<Record<Protocol, { status: 'connected' | 'disconnected'; at: string }>>;
+
 /** Everything a rule may look at besides previous and next. Built by the mirror inside the write. */
 export interface RuleContext {
   accountId: number;
@@ -99,6 +105,8 @@ export interface RuleContext {
   openAlerts: ReadonlyMap<string, OpenAlertView>;
   settings: AlertSettings;
   latestDnsEvents: LatestDnsEvents;
+  /** The DNS watch's confirmed answers for the domain (empty when it has none). */
+  watchedDns?: WatchedDns;
 }
 
 /** A rule: a pure function of previous state, next state and context. */

@@ -16,6 +16,8 @@ export function toBridgeEvent(e: AuthwatchEvent): BridgeEvent | null {
       return checkedEvent('changed', { accountId: null, domainId: null, what: 'settings' });
     case 'panel_changed':
       return checkedEvent('changed', { accountId: e.accountId, domainId: e.domainId, what: 'panel' });
+    case 'dns_watch_changed':
+      return checkedEvent('changed', { accountId: e.accountId, domainId: e.domainId, what: 'dns_watch' });
     case 'alert_delivered':
       return checkedEvent('alert', e.alert);
     case 'accounts_changed':

@@ -20,6 +20,7 @@ import type { SyncEvent } from '../sync/events.ts';
 import type { LooseApi } from '../sync/looseApi.ts';
 import type { TickScheduler } from '../sync/scheduler.ts';
 import { SyncEngine } from '../sync/syncEngine.ts';
+import { DnsWatchRuntime, type DnsWatchOptions } from '../dnswatch/dnsWatchRuntime.ts';
 import { ConnectivityTracker } from './connectivity.ts';
 import { createDelivery, type Notifier } from './notificationDelivery.ts';
 import { notificationsHeld } from './preferences.ts';
@@ -47,6 +48,11 @@ export interface AuthwatchOptions {
   shell?: ShellHooks;
   /** Channels beyond the window (email, webhooks, Alertmanager) and their outbox sender. */
   delivery?: DeliveryOptions;
+  /**
+   * Runs the DNS watch (main/core/dnswatch) beside the sync: the shells pass it (with `--dns-server`'s list
+   * when given); absent, no DNS query is ever sent (tests of other parts stay off the network).
+   */
+  dnsWatch?: DnsWatchOptions;
 }
 
 /** Everything the facade reports to shells. Plain JSON. */
@@ -57,6 +63,7 @@ export type AuthwatchEvent =
   | { type: 'alerts_changed'; accountId: number | null }
   | { type: 'settings_changed' }
   | { type: 'panel_changed'; accountId: number; domainId: number | null }
+  | { type: 'dns_watch_changed'; accountId: number; domainId: number }
   | { type: 'connectivity'; state: Connectivity }
   /** A channel delivered (error null) or failed to (error in words); it keeps the delivery queued. */
   | { type: 'channel_state'; channel: string; error: string | null };
@@ -71,6 +78,8 @@ export interface Wiring {
   clock: ApiClock;
   accounts: AccountManager;
   engine: SyncEngine;
+  /** The DNS watch, or null when the shell did not ask for one. */
+  dnsWatch: DnsWatchRuntime | null;
   connectivity: ConnectivityTracker;
   /** Channels and the outbox sender. */
   delivery: DeliveryRuntime;
@@ -220,12 +229,31 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     ...(logger ? { logger } : {}),
   });
 
+  const dnsWatch = options.dnsWatch
+    ? new DnsWatchRuntime({
+        ...options.dnsWatch,
+        mirror,
+        clock,
+        afterWrite: async (result, domains) => {
+          for (const d of domains)
+            emit({ type: 'dns_watch_changed', accountId: d.accountId, domainId: d.domainId });
+          if (result.alerts.length > 0 || result.resolved.length > 0) {
+            for (const accountId of new Set(domains.map((d) => d.accountId)))
+              emit({ type: 'alerts_changed', accountId });
+          }
+          await deliver();
+        },
+        ...(logger ? { logger } : {}),
+      })
+    : null;
+
   return {
     options,
     mirror,
     clock,
     accounts,
     engine,
+    dnsWatch,
     connectivity,
     delivery,
     metrics,

@@ -375,6 +375,28 @@ CREATE TABLE source_polls (
 CREATE INDEX source_polls_by_sender ON source_polls (domain_id, source_name, fetched_at);
 `;
 
+// v7: the DNS watch (main/core/dnswatch): what DNS answers now for each protocol record of a domain, beside the
+// service's view. answer: the latest answer (present, invalid, absent, unknown); state: the confirmed
+// evidence the alert rules read (connected, disconnected; NULL before the first answer), since when
+// (state_since) and as of which answer (state_checked_at).
+const V7_DNS_WATCH = `
+CREATE TABLE dns_watch (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  protocol TEXT NOT NULL,
+  name TEXT NOT NULL,
+  answer TEXT NOT NULL CHECK (answer IN ('present', 'invalid', 'absent', 'unknown')),
+  value TEXT,
+  reason TEXT,
+  ttl INTEGER,
+  resolver TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  state TEXT CHECK (state IS NULL OR state IN ('connected', 'disconnected')),
+  state_since TEXT,
+  state_checked_at TEXT,
+  PRIMARY KEY (domain_id, protocol)
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -383,6 +405,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'why an alert ended', up: (db) => db.exec(V4_ALERT_END_REASON) },
   { version: 5, name: 'delivery channels and outbox', up: (db) => db.exec(V5_DELIVERY_OUTBOX) },
   { version: 6, name: 'sender polls', up: (db) => db.exec(V6_SOURCE_POLLS) },
+  { version: 7, name: 'DNS watch', up: (db) => db.exec(V7_DNS_WATCH) },
 ];
 
 /** The schema version this code writes. */

@@ -9,6 +9,7 @@ import { AccountsStore } from './accountsStore.ts';
 import { AlertStore } from './alertStore.ts';
 import { SqliteDeliveryStore } from './deliveryStore.ts';
 import { writeDerivedScore } from './derivedScore.ts';
+import { DnsWatchStore, type DnsWatchRecord, type ServiceView } from './dnsWatchStore.ts';
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
 import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
@@ -33,6 +34,7 @@ import type {
   Account,
   Alert,
   AlertDelivery,
+  DnsWatchWrite,
   DomainDetail,
   HistoryKind,
   HistoryQuery,
@@ -66,6 +68,7 @@ export class SqliteMirror implements Mirror {
   private readonly panels: PanelStore;
   /** Delivery channels and the outbox (rows written with the alerts, in the same transaction). */
   readonly delivery: SqliteDeliveryStore;
+  private readonly dnsWatch: DnsWatchStore;
 
   constructor(
     private readonly db: Database,
@@ -80,6 +83,7 @@ export class SqliteMirror implements Mirror {
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore);
     this.panels = new PanelStore(db);
     this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso());
+    this.dnsWatch = new DnsWatchStore(db);
   }
 
   /** Alert events applied, and their outbox rows written, inside the caller's transaction. */
@@ -246,6 +250,7 @@ export class SqliteMirror implements Mirror {
       openAlerts: this.alertStore.openAlerts(account.id, domain?.pk ?? null),
       settings: this.settings.alertSettings(),
       latestDnsEvents: domain ? latestDnsEvents(this.db, domain.pk) : {},
+      watchedDns: domain ? this.dnsWatch.watched(domain.pk) : {},
     };
   }
 
@@ -442,6 +447,51 @@ export class SqliteMirror implements Mirror {
     const fetchedAt = this.nowIso(input.fetchedAt);
     this.panels.put({ ...input, fetchedAt });
     return { fetchedAt, payload: input.payload };
+  }
+
+  writeDnsWatch(writes: DnsWatchWrite[], at?: Instant): WriteResult {
+    const when = this.nowIso(at);
+    return this.db.transaction((): WriteResult => {
+      const result: WriteResult = { alerts: [], resolved: [] };
+      const accounts = new Map(this.accounts.list().map((a) => [a.id, a]));
+      for (const write of writes) {
+        const account = accounts.get(write.accountId);
+        const domain = account ? this.domains.find(account.id, write.domainId) : undefined;
+        // The domain left the mirror (account removed, list changed) while its answers were on the way.
+        if (!account || !domain) continue;
+        const before = this.dnsWatch.reading(domain.pk);
+        const changed = write.records.some(
+          (r) => before?.protocols[r.protocol]?.status !== (r.state ?? undefined),
+        );
+        for (const record of write.records) this.dnsWatch.upsert(domain.pk, record);
+        if (!changed) continue;
+        const after = this.dnsWatch.reading(domain.pk);
+        if (!after) continue;
+        const ctx = this.context(account, domain, when);
+        const events = [
+          ...this.rules.protocolDisconnected(before, after, ctx),
+          ...this.rules.protocolRestored(before, after, ctx),
+        ];
+        const applied = this.applyAlerts(account.id, domain.pk, events, when);
+        result.alerts.push(...applied.alerts);
+        result.resolved.push(...applied.resolved);
+      }
+      return result;
+    })();
+  }
+
+  dnsWatchRecords(accountId: number, domainId: number): DnsWatchRecord[] {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? this.dnsWatch.list(domain.pk) : [];
+  }
+
+  serviceProtocolView(accountId: number, domainId: number): ServiceView | null {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? this.dnsWatch.serviceView(domain.pk) : null;
+  }
+
+  dnsWatchSummary(): ReturnType<Mirror['dnsWatchSummary']> {
+    return this.dnsWatch.summary();
   }
 
   close(): void {

@@ -1,4 +1,5 @@
 import type { DeliveryStore } from './deliveryTypes.ts';
+import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
@@ -313,6 +314,14 @@ export interface MuteDomainInput {
   until: Instant | null;
 }
 
+/** Input of writeDnsWatch: the latest answers for some records of one domain. */
+export interface DnsWatchWrite {
+  accountId: number;
+  /** The domain's remote id. */
+  domainId: number;
+  records: DnsWatchRecord[];
+}
+
 /**
  * The local mirror: every read the UI does and every write the pollers do. All methods are synchronous
  * (better-sqlite3); each write method is one transaction.
@@ -407,6 +416,23 @@ export interface Mirror {
     payload: unknown;
     fetchedAt?: Instant;
   }): { fetchedAt: string; payload: unknown };
+
+  /**
+   * Store the DNS watch's answers (all writes in one transaction); where a record's confirmed evidence
+   * changed, the protocol rules run on it as on the service's health (one episode per condition).
+   */
+  writeDnsWatch(writes: DnsWatchWrite[], at?: Instant): WriteResult;
+  /** The DNS watch's latest answers for a domain. */
+  dnsWatchRecords(accountId: number, domainId: number): DnsWatchRecord[];
+  /** What the service's health scans say of the domain's protocols (to set beside the DNS watch). */
+  serviceProtocolView(accountId: number, domainId: number): ServiceView | null;
+  /** How fresh the DNS watch is across every live domain. */
+  dnsWatchSummary(): {
+    records: number;
+    oldestCheckedAt: string | null;
+    newestCheckedAt: string | null;
+    unknown: number;
+  };
 
   /** Close the database (checkpoints the WAL). */
   close(): void;

@@ -11,25 +11,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writerLockPath } from '../../../main/core/mirror/writerLock.ts';
 import { cliEnv, runCliProcess, startCli, type RunningCli } from '../../support/cliProcess.ts';
 import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 
 describe('writer lock between two authwatch processes', () => {
   let world: EngineWorld;
   let db: string;
   let env: NodeJS.ProcessEnv;
+  let dns: ZoneDnsServer;
   const running: RunningCli[] = [];
 
   beforeAll(async () => {
     world = await startWorld(['lock.example']);
+    // `sync --watch` runs the DNS watch: it asks the service's zone, never the machine's resolvers.
+    dns = await startZoneDnsServer({ db: world.svc.db, port: 0 });
     db = join(world.dir, 'mirror.db');
     env = cliEnv({ AUTHWATCH_TOKEN: world.token, AUTHWATCH_DB: db, HOME: world.dir });
   });
   afterAll(async () => {
     for (const r of running) if (r.child.exitCode === null) r.child.kill('SIGKILL');
+    await dns.close();
     await world.close();
   });
 
   const watch = async () => {
-    const holder = startCli(['sync', '--watch', '--base-url', world.svc.baseUrl], { env });
+    const holder = startCli(
+      ['sync', '--watch', '--base-url', world.svc.baseUrl, '--dns-server', `127.0.0.1:${dns.port}`],
+      { env },
+    );
     running.push(holder);
     await holder.waitForStderr(/watching/);
     return holder;

@@ -14,8 +14,15 @@ describe('parseCommandLine', () => {
       db: '/tmp/aw.db',
       baseUrl: 'https://h/api/v1',
       label: 'Acme',
+      dnsServers: [],
     });
     expect(parseCommandLine(['sync', '--watch'], env)).toMatchObject({ name: 'sync', mode: 'watch' });
+    expect(
+      parseCommandLine(['sync', '--watch', '--dns-server', '1.1.1.1', '--dns-server', '[::1]:5353'], env),
+    ).toMatchObject({ dnsServers: ['1.1.1.1', '[::1]:5353'] });
+    expect(() => parseCommandLine(['status', '--dns-server', '1.1.1.1'], env)).toThrow(
+      '--dns-server does not apply to "status".',
+    );
     expect(parseCommandLine(['status', '--json', '--db', 'x.db'], env)).toEqual({
       name: 'status',
       json: true,

@@ -174,7 +174,8 @@ describe('authwatch command', () => {
   it('sync --watch keeps running until Ctrl-C, then stops cleanly with exit 0', async () => {
     const child = spawn(
       process.execPath,
-      ['bin/authwatch.mjs', 'sync', '--watch', '--db', db, '--label', 'Acme'],
+      // --dns-server keeps the DNS watch's queries on this machine (nothing answers there: it only waits).
+      ['bin/authwatch.mjs', 'sync', '--watch', '--db', db, '--label', 'Acme', '--dns-server', '127.0.0.1:9'],
       {
         cwd: repoRoot,
         env: { PATH: process.env.PATH ?? '', HOME: home, AUTHWATCH_TOKEN: token },

@@ -12,12 +12,19 @@ const SEVERITY: Record<Protocol, Severity> = {
   bimi: 'warning',
 };
 
+const SEEN_BY: Record<ProtocolReading['source'], string> = {
+  dns: 'a DNS change event',
+  health: 'the health scan',
+  dns_watch: "Authwatch's own DNS watch",
+};
+
 /**
  * protocol_disconnected: a new DNS event with action disconnected, or a health flag going true → false.
  * Both paths share one dedupe key per (account, domain, protocol), so whichever signal sees it first opens
- * the episode and the other only refreshes it. The first reading of a signal is a baseline (previous null)
+ * the episode and the other only refreshes it. The DNS watch (source dns_watch) is a third path with the same
+ * key: its readings change only once an answer is confirmed (main/core/dnswatch/confirmation.ts). The first reading of a signal is a baseline (previous null)
  * and raises nothing: a protocol that was never set up is not news. A health flip is ignored when a DNS
- * event newer than the scan says the protocol is connected (the scan is stale).
+ * event or watch answer newer than the scan says the protocol is connected (the scan is stale).
  */
 export const protocolDisconnected: AlertRuleFn<ProtocolReading | null, ProtocolReading> = (
   previous,
@@ -33,12 +40,15 @@ export const protocolDisconnected: AlertRuleFn<ProtocolReading | null, ProtocolR
     const before = previous.protocols[protocol];
     const isNew = next.source === 'dns' ? before?.eventId !== now.eventId : before?.status === 'connected';
     if (!isNew) continue;
-    if (next.source === 'health' && newerDnsEventSays(ctx.latestDnsEvents, protocol, now.at, 'connected'))
+    if (
+      next.source === 'health' &&
+      newerDnsEventSays(ctx.latestDnsEvents, protocol, now.at, 'connected', ctx.watchedDns)
+    )
       continue;
     const key = disconnectedKey(ctx.accountId, domain.fqdn, protocol);
     const open = ctx.openAlerts.get(key);
     const label = PROTOCOL_LABELS[protocol];
-    const seenBy = next.source === 'dns' ? 'a DNS change event' : 'the health scan';
+    const seenBy = SEEN_BY[next.source];
     events.push({
       type: 'raise',
       rule: 'protocol_disconnected',

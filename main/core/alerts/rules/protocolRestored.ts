@@ -11,7 +11,7 @@ import { durationWords } from '../../../../shared/time/timeWords.ts';
  * (nothing to clear) and its key names the episode, so each repair is announced once. This is state-based,
  * not transition-based: a health flag that stayed true through a short DNS outage still closes the episode
  * once a scan newer than the outage shows it. A health reading never closes an episode when a newer DNS
- * event says disconnected.
+ * event, or a DNS watch answer newer than the scan, says disconnected.
  */
 export const protocolRestored: AlertRuleFn<ProtocolReading | null, ProtocolReading> = (
   _previous,
@@ -30,7 +30,10 @@ export const protocolRestored: AlertRuleFn<ProtocolReading | null, ProtocolReadi
     const since =
       typeof open.details.disconnectedAt === 'string' ? open.details.disconnectedAt : open.firstSeenAt;
     if (!(Date.parse(now.at) > Date.parse(since))) continue;
-    if (next.source === 'health' && newerDnsEventSays(ctx.latestDnsEvents, protocol, now.at, 'disconnected'))
+    if (
+      next.source === 'health' &&
+      newerDnsEventSays(ctx.latestDnsEvents, protocol, now.at, 'disconnected', ctx.watchedDns)
+    )
       continue;
     const label = PROTOCOL_LABELS[protocol];
     events.push(

@@ -1,0 +1,275 @@
+/**
+ * The DNS watch: every domain in the mirror, its five protocol records asked of DNS directly, outside the
+ * API's rate budget and without a token. Each record is asked again when its answer's TTL runs out (within
+ * the user's floor and ceiling, plus up to 10 % jitter so thousands of records do not fall due together),
+ * sooner while a change waits for confirmation (confirmation.ts). Answers go to the mirror in one transaction
+ * per tick; a confirmed change runs the same protocol rules as the service's health.
+ */
+import type { ApiClock } from '../../../shared/api/clock.ts';
+import { PROTOCOLS, recordName, type Protocol } from '../../../shared/email-auth/protocols.ts';
+import type { DnsWatchRecord } from '../mirror/dnsWatchStore.ts';
+import type { DnsWatchWrite, Mirror, WriteResult } from '../mirror/types.ts';
+import {
+  DEFAULT_CONFIRM_RULES,
+  INITIAL_CONFIRM_STATE,
+  observe,
+  type ConfirmRules,
+  type ConfirmState,
+} from './confirmation.ts';
+import { Semaphore } from './rateCap.ts';
+import { judgeRecord } from './recordJudge.ts';
+import type { WatchResolver } from './watchResolver.ts';
+
+/** The watch's pacing, as the user sets it. */
+export interface WatchCadence {
+  /** Never ask a record again sooner than this (seconds), whatever its TTL. */
+  floorSeconds: number;
+  /** Ask at least this often (seconds), however long its TTL. */
+  ceilingSeconds: number;
+  /** Records checked at once. */
+  concurrency: number;
+}
+
+export interface DnsWatcherOptions {
+  mirror: Mirror;
+  resolver: WatchResolver;
+  clock: ApiClock;
+  cadence: WatchCadence;
+  /** Queries a second the resolver allows across its servers (sizes each tick's share). */
+  queriesPerSecond: number;
+  confirm?: ConfirmRules;
+  /** Called after each tick's write (deliver alerts, tell the UI of the domains whose answers changed). */
+  afterWrite?: (result: WriteResult, changed: { accountId: number; domainId: number }[]) => Promise<void>;
+  /** How often the list of domains is read again from the mirror (ms, default 30 s). */
+  domainsEveryMs?: number;
+}
+
+interface Owner {
+  accountId: number;
+  domainId: number;
+}
+
+interface Tracked {
+  fqdn: string;
+  protocol: Protocol;
+  due: number;
+  fresh: boolean;
+  confirm: ConfirmState;
+  /** The latest answer that agreed with the confirmed state (epoch ms). */
+  agreedAt: number | null;
+  /** What the last answer said (answer, value, reason, state): a change is news for the screens. */
+  said: string;
+  /** When it was last asked (epoch ms; -Infinity: not since this watcher started). */
+  askedAt: number;
+  owners: Owner[];
+}
+
+/** Freshness and pace of the watch, for Settings and `authwatch status`. */
+export interface DnsWatchStats {
+  servers: string[];
+  records: number;
+  queriesSent: number;
+  /** Queries a second over the last minute. */
+  queriesPerSecond: number;
+  /** Records asked per second over the last minute. */
+  checksPerSecond: number;
+  /** Seconds a full round of every record takes at the rate cap (0 with no records). */
+  roundSeconds: number;
+  lastTickAt: string | null;
+}
+
+/** Checks whose answers are still kept for the last-minute rates. */
+const RATE_WINDOW_MS = 60_000;
+
+/** Watches every domain of the mirror; call tick() once a second. */
+export class DnsWatcher {
+  private readonly tracked = new Map<string, Tracked>();
+  private readonly semaphore: Semaphore;
+  private domainsReadAt = -Infinity;
+  private lastTickAt: number | null = null;
+  private samples: { at: number; queries: number; checks: number }[] = [];
+  private checks = 0;
+
+  constructor(private readonly o: DnsWatcherOptions) {
+    this.semaphore = new Semaphore(o.cadence.concurrency);
+  }
+
+  /** Reads the mirror's live domains; new records fall due at once, records of gone domains are dropped. */
+  private readDomains(now: number): void {
+    const owners = new Map<string, Owner[]>();
+    for (const account of this.o.mirror.listAccounts()) {
+      for (const d of this.o.mirror.listDomains(account.id)) {
+        const fqdn = d.fqdn.toLowerCase();
+        const list = owners.get(fqdn) ?? [];
+        list.push({ accountId: account.id, domainId: d.domainId });
+        owners.set(fqdn, list);
+      }
+    }
+    for (const [key, t] of this.tracked) if (!owners.has(t.fqdn)) this.tracked.delete(key);
+    for (const [fqdn, list] of owners) {
+      for (const protocol of PROTOCOLS) {
+        const key = `${fqdn} ${protocol}`;
+        const existing = this.tracked.get(key);
+        if (existing) {
+          existing.owners = list;
+          continue;
+        }
+        this.tracked.set(key, this.resume(fqdn, protocol, list, now));
+      }
+    }
+    this.domainsReadAt = now;
+  }
+
+  /** A record as the mirror last knew it: its confirmed state survives a restart, its next ask follows its TTL. */
+  private resume(fqdn: string, protocol: Protocol, owners: Owner[], now: number): Tracked {
+    const first = owners[0]!;
+    const kept = this.o.mirror
+      .dnsWatchRecords(first.accountId, first.domainId)
+      .find((r) => r.protocol === protocol);
+    if (!kept || kept.state === null || kept.stateSince === null) {
+      return {
+        fqdn,
+        protocol,
+        due: now,
+        fresh: false,
+        confirm: INITIAL_CONFIRM_STATE,
+        agreedAt: null,
+        said: '',
+        askedAt: -Infinity,
+        owners,
+      };
+    }
+    const confirm: ConfirmState = {
+      confirmed: kept.state,
+      confirmedSince: Date.parse(kept.stateSince),
+      run: null,
+      transitions: [],
+    };
+    const due = Math.min(now + this.periodMs(kept.ttl), Date.parse(kept.checkedAt) + this.periodMs(kept.ttl));
+    const agreedAt = kept.stateCheckedAt === null ? null : Date.parse(kept.stateCheckedAt);
+    const said = JSON.stringify([kept.answer, kept.value, kept.reason, kept.state]);
+    return { fqdn, protocol, due, fresh: false, confirm, agreedAt, said, askedAt: -Infinity, owners };
+  }
+
+  private periodMs(ttl: number | null): number {
+    const { floorSeconds, ceilingSeconds } = this.o.cadence;
+    const seconds = Math.min(ceilingSeconds, Math.max(floorSeconds, ttl ?? floorSeconds));
+    // Jitter only upwards: asking before the TTL ran out would get the cached answer again.
+    return seconds * 1000 * (1 + 0.1 * this.o.clock.random());
+  }
+
+  /** One pass: ask the records due now (as many as the rate cap allows this second), store the answers. */
+  async tick(): Promise<WriteResult> {
+    const now = this.o.clock.now();
+    if (now - this.domainsReadAt >= (this.o.domainsEveryMs ?? 30_000)) this.readDomains(now);
+    const due = [...this.tracked.values()].filter((t) => t.due <= now).sort((a, b) => a.due - b.due);
+    // A second's worth of queries per tick: the rest stay due for the next ticks (the buckets would make
+    // them wait anyway, and a short tick writes its answers sooner).
+    const batch = due.slice(0, Math.max(1, Math.floor(this.o.queriesPerSecond)));
+    const sentBefore = this.o.resolver.queriesSent;
+    const answered = await Promise.all(batch.map((t) => this.semaphore.run(() => this.check(t))));
+    const writes = new Map<string, DnsWatchWrite>();
+    const changed = new Map<string, { accountId: number; domainId: number }>();
+    for (const item of answered) {
+      if (!item) continue;
+      const r = item.record;
+      const said = JSON.stringify([r.answer, r.value, r.reason, r.state]);
+      const news = said !== item.tracked.said;
+      item.tracked.said = said;
+      for (const owner of item.tracked.owners) {
+        const key = `${owner.accountId} ${owner.domainId}`;
+        if (news) changed.set(key, owner);
+        const write = writes.get(key) ?? { ...owner, records: [] };
+        write.records.push(item.record);
+        writes.set(key, write);
+      }
+    }
+    const end = this.o.clock.now();
+    this.lastTickAt = end;
+    this.checks += batch.length;
+    this.samples.push({ at: end, queries: this.o.resolver.queriesSent - sentBefore, checks: batch.length });
+    this.samples = this.samples.filter((s) => end - s.at <= RATE_WINDOW_MS);
+    if (writes.size === 0) return { alerts: [], resolved: [] };
+    const result = this.o.mirror.writeDnsWatch([...writes.values()], end);
+    await this.o.afterWrite?.(result, [...changed.values()]);
+    return result;
+  }
+
+  private async check(t: Tracked): Promise<{ tracked: Tracked; record: DnsWatchRecord } | null> {
+    const name = recordName(t.protocol, t.fqdn);
+    const lookup = await this.o.resolver.lookup(name, 'TXT', { fresh: t.fresh });
+    const judged = await judgeRecord(t.protocol, t.fqdn, lookup, this.o.resolver.asDnsResolve());
+    const at = this.o.clock.now();
+    t.askedAt = at;
+    const ttl = lookup.kind === 'unknown' ? null : lookup.ttl;
+    let recheck = false;
+    if (judged.answer !== 'unknown') {
+      const step = observe(
+        t.confirm,
+        judged.answer === 'present' ? 'connected' : 'disconnected',
+        at,
+        this.o.confirm ?? DEFAULT_CONFIRM_RULES,
+      );
+      t.confirm = step.state;
+      recheck = step.recheck;
+    }
+    const spacing = (this.o.confirm ?? DEFAULT_CONFIRM_RULES).confirmSpacingMs;
+    t.fresh = recheck;
+    t.due = recheck ? at + spacing : at + this.periodMs(ttl);
+    if (
+      t.confirm.run !== null &&
+      t.confirm.run.evidence === t.confirm.confirmed &&
+      judged.answer !== 'unknown'
+    )
+      t.agreedAt = at;
+    return {
+      tracked: t,
+      record: {
+        protocol: t.protocol,
+        name,
+        answer: judged.answer,
+        value: judged.value,
+        reason: judged.reason,
+        ttl,
+        resolver: lookup.server,
+        checkedAt: new Date(at).toISOString(),
+        state: t.confirm.confirmed,
+        stateSince:
+          t.confirm.confirmedSince === null ? null : new Date(t.confirm.confirmedSince).toISOString(),
+        stateCheckedAt: t.agreedAt === null ? null : new Date(t.agreedAt).toISOString(),
+      },
+    };
+  }
+
+  /** Asks every record of every domain once now (a one-shot sync's check), then returns what it raised. */
+  async round(): Promise<WriteResult> {
+    const start = this.o.clock.now();
+    this.readDomains(start);
+    for (const t of this.tracked.values()) t.due = Math.min(t.due, start);
+    const result: WriteResult = { alerts: [], resolved: [] };
+    while ([...this.tracked.values()].some((t) => t.askedAt < start)) {
+      const r = await this.tick();
+      result.alerts.push(...r.alerts);
+      result.resolved.push(...r.resolved);
+    }
+    return result;
+  }
+
+  /** Pace and freshness now. */
+  stats(): DnsWatchStats {
+    const seconds = RATE_WINDOW_MS / 1000;
+    const queries = this.samples.reduce((n, s) => n + s.queries, 0);
+    const checks = this.samples.reduce((n, s) => n + s.checks, 0);
+    const records = this.tracked.size;
+    const perCheck = this.checks > 0 ? Math.max(1, this.o.resolver.queriesSent / this.checks) : 1;
+    return {
+      servers: this.o.resolver.labels,
+      records,
+      queriesSent: this.o.resolver.queriesSent,
+      queriesPerSecond: queries / seconds,
+      checksPerSecond: checks / seconds,
+      roundSeconds: records === 0 ? 0 : (records * perCheck) / this.o.queriesPerSecond,
+      lastTickAt: this.lastTickAt === null ? null : new Date(this.lastTickAt).toISOString(),
+    };
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The DNS watch end to end: the engine against the reference service's DNS port (real UDP/TCP on 127.0.0.1),
+ * on the service's manual clock. A removal in the sandbox zone raises the disconnect alert within the TTL plus
+ * one watch period without an API request — also while the API answers 429 or is unreachable; the service's
+ * later health continues the same episode; restoring resolves it; a SERVFAIL-ing resolver raises nothing; a
+ * record the service calls connected but DNS answers invalid is a disagreement.
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import * as packet from 'dns-packet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
+import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
+import {
+  addSyncedAccount,
+  openEngine,
+  publish,
+  scan,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from './engineFixture.ts';
+
+const DOMAINS = ['watched.example', 'busy.example', 'down.example', 'flaky.example', 'odd.example'];
+const DMARC = 'v=DMARC1; p=reject; rua=mailto:dmarc@example.net';
+
+let world: EngineWorld;
+let dns: ZoneDnsServer;
+let engine: TestEngine;
+let accountId: number;
+const watchTicks = manualScheduler();
+const api: { requests: number; mode: 'ok' | '429' | 'down' } = { requests: 0, mode: 'ok' };
+
+beforeAll(async () => {
+  world = await startWorld(DOMAINS);
+  dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 60 });
+  const countingFetch: typeof fetch = async (input, init) => {
+    api.requests++;
+    if (api.mode === 'down') throw new TypeError('fetch failed: connect ECONNREFUSED');
+    if (api.mode === '429') {
+      return new Response(JSON.stringify({ error: { code: 'http_error', message: 'Too many requests' } }), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '60' },
+      });
+    }
+    return fetch(input, init);
+  };
+  engine = openEngine(world, {
+    fetch: countingFetch,
+    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: watchTicks },
+  });
+  accountId = await addSyncedAccount(engine, world);
+  await watchFor(5);
+}, 120_000);
+
+afterAll(async () => {
+  await engine?.close();
+  await dns?.close();
+  await world?.close();
+});
+
+/** One watch tick per second of the service's (virtual) clock, for `seconds`; `until` stops early. */
+async function watchFor(seconds: number, until?: () => boolean): Promise<number> {
+  const start = world.svc.clock.now().getTime();
+  for (let s = 0; s < seconds; s++) {
+    world.svc.clock.advance(1000);
+    await watchTicks.tick();
+    if (until?.()) break;
+  }
+  return (world.svc.clock.now().getTime() - start) / 1000;
+}
+
+function disconnects(fqdn: string) {
+  return engine.mirror.listAlerts({}).filter((a) => a.rule === 'protocol_disconnected' && a.fqdn === fqdn);
+}
+
+function openDisconnect(fqdn: string) {
+  return disconnects(fqdn).filter((a) => a.resolvedAt === null);
+}
+
+describe('the DNS watch against the service DNS port', () => {
+  it('sees every domain’s records as DNS answers them, with TTL and resolver', async () => {
+    const id = world.domainIds['watched.example']!;
+    const tab = await engine.app.domainDnsWatch({ accountId, domainId: id });
+    expect(tab.watching).toBe(true);
+    const dmarc = tab.records.find((r) => r.protocol === 'dmarc')!;
+    expect(dmarc).toMatchObject({
+      name: '_dmarc.watched.example',
+      answer: 'present',
+      value: DMARC,
+      ttl: 60,
+      resolver: `127.0.0.1:${dns.port}`,
+      serviceConnected: true,
+    });
+    expect(tab.records.find((r) => r.protocol === 'bimi')).toMatchObject({ answer: 'absent' });
+    expect(tab.disagreements).toEqual([]);
+  });
+
+  it('raises the DMARC disconnect within TTL + one watch period of the removal, spending no API request', async () => {
+    const before = api.requests;
+    await publish(world.svc, 'watched.example', 'dmarc', null);
+    const seconds = await watchFor(300, () => openDisconnect('watched.example').length > 0);
+    expect(openDisconnect('watched.example')).toHaveLength(1);
+    console.log(`DNS watch: removal → alert in ${seconds} s (TTL 60 s)`);
+    expect(seconds).toBeLessThan(120);
+    expect(api.requests).toBe(before);
+    expect(engine.notifier.notified.filter((a) => a.fqdn === 'watched.example')).toHaveLength(1);
+  });
+
+  it('takes the service’s later health as the same episode, not a second alert', async () => {
+    await scan(world.svc);
+    await engine.app.syncNow({ accountId });
+    expect(disconnects('watched.example')).toHaveLength(1);
+    expect(openDisconnect('watched.example')).toHaveLength(1);
+    // (The scan also lowers the health and the score: those are other rules' news.)
+    const told = engine.notifier.notified.filter(
+      (a) => a.fqdn === 'watched.example' && a.rule === 'protocol_disconnected',
+    );
+    expect(told).toHaveLength(1);
+  });
+
+  it('resolves the episode when the record is back', async () => {
+    await publish(world.svc, 'watched.example', 'dmarc', DMARC);
+    await watchFor(300, () => openDisconnect('watched.example').length === 0);
+    expect(openDisconnect('watched.example')).toEqual([]);
+    const restored = engine.mirror
+      .listAlerts({})
+      .filter((a) => a.rule === 'protocol_restored' && a.fqdn === 'watched.example');
+    expect(restored).toHaveLength(1);
+  });
+
+  it('alerts from DNS while every API request answers 429', async () => {
+    api.mode = '429';
+    const before = api.requests;
+    await publish(world.svc, 'busy.example', 'spf', null);
+    let seconds = 0;
+    for (; seconds < 300 && openDisconnect('busy.example').length === 0; seconds += 10) {
+      await watchFor(10);
+      await engine.scheduler.tick(); // the sync keeps trying the API, which refuses
+    }
+    api.mode = 'ok';
+    expect(openDisconnect('busy.example')).toHaveLength(1);
+    expect(seconds).toBeLessThan(120);
+    expect(api.requests).toBeGreaterThan(before); // the sync did try, and got 429s
+  });
+
+  it('alerts from DNS while the API is unreachable', async () => {
+    api.mode = 'down';
+    await publish(world.svc, 'down.example', 'dmarc', null);
+    let seconds = 0;
+    for (; seconds < 300 && openDisconnect('down.example').length === 0; seconds += 10) {
+      await watchFor(10);
+      await engine.scheduler.tick();
+    }
+    api.mode = 'ok';
+    expect(openDisconnect('down.example')).toHaveLength(1);
+    expect(seconds).toBeLessThan(120);
+  });
+
+  it('shows a record the service calls connected but DNS answers invalid as a disagreement', async () => {
+    // The service scanned while the record was good (and scans no more for now); DNS now answers it broken.
+    await scan(world.svc);
+    await engine.app.syncNow({ accountId });
+    await publish(world.svc, 'odd.example', 'dmarc', 'v=DMARC1; p=bogus');
+    await watchFor(120);
+    let tab = await engine.app.domainDnsWatch({ accountId, domainId: world.domainIds['odd.example']! });
+    // Not yet: the service has not had a scan period to see it.
+    expect(tab.disagreements).toEqual([]);
+    await watchFor(60 * 60);
+    tab = await engine.app.domainDnsWatch({ accountId, domainId: world.domainIds['odd.example']! });
+    const dmarc = tab.records.find((r) => r.protocol === 'dmarc')!;
+    expect(dmarc).toMatchObject({ answer: 'invalid', serviceConnected: true });
+    expect(dmarc.reason).toMatch(/p/);
+    expect(tab.disagreements).toEqual([
+      expect.objectContaining({
+        protocol: 'dmarc',
+        dns: 'invalid',
+        service: 'connected',
+        reason: dmarc.reason,
+      }),
+    ]);
+    // The service's scan saying "connected" does not close what DNS keeps answering invalid.
+    expect(openDisconnect('odd.example')).toHaveLength(1);
+  });
+});
+
+describe('a SERVFAIL-ing resolver', () => {
+  let servfail: Socket;
+
+  beforeAll(async () => {
+    servfail = createSocket('udp4');
+    servfail.on('message', (msg, from) => {
+      const q = packet.decode(msg);
+      const reply = packet.encode({ type: 'response', id: q.id, flags: 2, questions: q.questions });
+      servfail.send(reply, from.port, from.address);
+    });
+    await new Promise<void>((done) => servfail.bind(0, '127.0.0.1', () => done()));
+  });
+  afterAll(() => servfail.close());
+
+  it('raises nothing, even for a record removed meanwhile, and says the answer is unknown', async () => {
+    const { port } = servfail.address();
+    const status = await engine.app.updateDnsWatch({ servers: [`127.0.0.1:${port}`] });
+    // The run's --dns-server list wins over the settings: this engine was started with the zone's port.
+    expect(status.source).toBe('command line');
+    await engine.close();
+    engine = openEngine(world, { dnsWatch: { scheduler: watchTicks } });
+    expect((await engine.app.dnsWatchStatus()).servers).toEqual([`127.0.0.1:${port}`]);
+    const raised = engine.mirror.listAlerts({}).length;
+    await publish(world.svc, 'flaky.example', 'dmarc', null);
+    await watchFor(240);
+    expect(engine.mirror.listAlerts({}).length).toBe(raised);
+    const tab = await engine.app.domainDnsWatch({ accountId, domainId: world.domainIds['flaky.example']! });
+    expect(tab.records.find((r) => r.protocol === 'dmarc')).toMatchObject({
+      answer: 'unknown',
+      reason: 'the resolver answered SERVFAIL',
+      state: 'connected',
+    });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * A DNS server in memory for the watch's tests: TXT records by name with one TTL, NXDOMAIN for the rest,
+ * SERVFAIL or silence on demand, and a count of the questions it was asked.
+ */
+import type { DnsQuery, DnsReply, DnsServer } from '../../../../main/core/dnswatch/dnsQuery.ts';
+
+export interface FakeDns {
+  query: DnsQuery;
+  txt: Map<string, string[]>;
+  cname: Map<string, string>;
+  ttl: number;
+  mode: 'answer' | 'servfail' | 'timeout';
+  asked: number;
+  /** Answers instead of the zone when it returns a reply. */
+  intercept: ((server: DnsServer, name: string) => DnsReply | undefined) | null;
+}
+
+export function fakeDns(ttl = 60): FakeDns {
+  const dns: FakeDns = {
+    txt: new Map(),
+    cname: new Map(),
+    ttl,
+    mode: 'answer',
+    asked: 0,
+    intercept: null,
+    query: async (server: DnsServer, name: string, type): Promise<DnsReply> => {
+      dns.asked++;
+      const intercepted = dns.intercept?.(server, name);
+      if (intercepted) return intercepted;
+      if (dns.mode === 'timeout') throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' });
+      if (dns.mode === 'servfail') return { rcode: 'SERVFAIL', answers: [], negativeTtl: null, server };
+      const answers: DnsReply['answers'] = [];
+      let owner = name.toLowerCase();
+      const target = dns.cname.get(owner);
+      if (target) {
+        answers.push({ name: owner, type: 'CNAME', ttl: dns.ttl, data: [target] });
+        owner = target;
+      }
+      const values = type === 'TXT' ? dns.txt.get(owner) : undefined;
+      if (values && values.length > 0) {
+        answers.push(...values.map((v) => ({ name: owner, type: 'TXT', ttl: dns.ttl, data: [v] })));
+        return { rcode: 'NOERROR', answers, negativeTtl: null, server };
+      }
+      return { rcode: dns.txt.has(owner) ? 'NOERROR' : 'NXDOMAIN', answers, negativeTtl: dns.ttl, server };
+    },
+  };
+  return dns;
+}
+
+/** A clock that stands still until a test (or a sleep) moves it. */
+export function fakeClock(start = Date.parse('2026-06-15T12:00:00Z')) {
+  let t = start;
+  return {
+    now: () => t,
+    sleep: async (ms: number) => {
+      t += Math.max(0, ms);
+    },
+    random: () => 0.5,
+    advance(ms: number) {
+      t += ms;
+    },
+  };
+}
