@@ -26,9 +26,16 @@ export interface RunningCli {
   done: Promise<CliRun>;
 }
 
-/** Environment of a run: no inherited token or mirror location, a private HOME. */
+/**
+ * Environment of a run: no inherited token or mirror location, a private HOME, and the DNS watch of
+ * `sync --watch` pointed at a loopback port nothing answers on (a test never asks the machine's resolvers).
+ */
 export function cliEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, LANG: 'C.UTF-8' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+    AUTHWATCH_DNS_SERVERS: '127.0.0.1:9',
+  };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

@@ -5,6 +5,7 @@ import {
   PASS_RATE_LIMIT_PATIENCE_MS,
   type AccountBlockReason,
 } from '../../core/sync/failurePolicy.ts';
+import { dnsServersFromEnv } from '../../core/dnswatch/watchSettings.ts';
 import type { CommonOptions, MetricsOptions } from '../args.ts';
 import { openContext, resolveSyncAccount, takeWriterLock, type CliContext } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
@@ -110,11 +111,10 @@ export async function syncWatch(options: SyncOptions, io: CliIo): Promise<number
 }
 
 async function syncWatchLocked(options: SyncOptions, io: CliIo): Promise<number> {
-  // The DNS watch runs beside the sync: --dns-server's resolvers, else the settings', else the system's.
-  const ctx = openContext(options, io, {
-    notifier: terminalNotifier(io),
-    dnsWatch: { servers: options.dnsServers },
-  });
+  // The DNS watch runs beside the sync: --dns-server's resolvers (else AUTHWATCH_DNS_SERVERS'), else the
+  // settings', else the system's.
+  const servers = options.dnsServers.length ? options.dnsServers : dnsServersFromEnv(io.env);
+  const ctx = openContext(options, io, { notifier: terminalNotifier(io), dnsWatch: { servers } });
   try {
     const account = await resolveSyncAccount(ctx, options);
     const stopProgress = progressPrinter(ctx.app, io, account.label);
