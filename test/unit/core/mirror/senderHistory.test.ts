@@ -60,6 +60,20 @@ describe('senders over time', () => {
       ['Google', false, false],
       ['Mailchimp', false, false],
     ]);
+    // Listed among failed sources for a few failed messages but compliant: not marked failing.
+    write(
+      mirror,
+      accountId,
+      'failed_sources',
+      failedSources(source('spoofer.example', true, 30), source('legacy-relay', false, 120), {
+        ...source('Google', false, 900),
+        dmarc: { pass: 890, fail: 10 },
+        compliance: 98.9,
+        status: 'compliant',
+      }),
+      at,
+    );
+    expect(mirror.domainSenders(accountId, DOMAIN_ID).find((s) => s.name === 'Google')!.failing).toBe(false);
     // A failing-only sender's trend comes from the failed-sources polls.
     expect(senders[1]!.trend.map((p) => [p.kind, p.total])).toEqual([['failed', 120]]);
     // Listed by both answers with the same figures at different times: one point, not two.
