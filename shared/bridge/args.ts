@@ -70,6 +70,7 @@ export const updateSettingsArgs = z
         scoreFloor: z.number().min(0).max(10).nullable().optional(),
         quietHours: z.strictObject({ startHour: hour, endHour: hour }).nullable().optional(),
         timeZone: z.string().min(1).max(100).nullable().optional(),
+        quietHoldsCriticals: z.boolean().optional(),
       })
       .optional(),
     sync: syncSettingsSchema

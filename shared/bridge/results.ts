@@ -208,6 +208,8 @@ export const alertSettingsSchema = z.object({
   scoreFloor: z.number().nullable(),
   quietHours: z.object({ startHour: z.number(), endHour: z.number() }).nullable(),
   timeZone: z.string().nullable(),
+  /** Whether quiet hours hold critical alerts too (the user's explicit choice; off by default). */
+  quietHoldsCriticals: z.boolean(),
 });
 export type SyncSettings = z.infer<typeof syncSettingsSchema>;
 export type AppPreferences = z.infer<typeof appPreferencesSchema>;

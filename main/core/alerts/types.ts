@@ -71,6 +71,8 @@ export interface AlertSettings {
   quietHours: { startHour: number; endHour: number } | null;
   /** IANA zone for quiet hours; null: the machine's zone. */
   timeZone: string | null;
+  /** Quiet hours hold critical alerts too — only when the user chose so; by default criticals always notify. */
+  quietHoldsCriticals: boolean;
 }
 
 /** The defaults: step 1.0, floor 5.0 (half the 0–10 scale), no quiet hours. */
@@ -78,6 +80,7 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   scoreStep: 1,
   scoreFloor: 5,
   quietHours: null,
+  quietHoldsCriticals: false,
   timeZone: null,
 };
 

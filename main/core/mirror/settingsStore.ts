@@ -20,6 +20,7 @@ const alertSettingsSchema = z.object({
   scoreFloor: z.number().min(0).max(10).nullable(),
   quietHours: z.object({ startHour: hour, endHour: hour }).nullable(),
   timeZone: z.string().refine(isTimeZone, 'not an IANA time zone').nullable(),
+  quietHoldsCriticals: z.boolean(),
 });
 
 /** The settings key holding the alert settings. */

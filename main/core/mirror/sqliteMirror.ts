@@ -402,9 +402,11 @@ export class SqliteMirror implements Mirror {
   pendingDeliveries(now?: Instant): Alert[] {
     const at = toIso(now ?? this.clock.now());
     const settings = this.settings.alertSettings();
-    // Quiet hours hold everything: nothing is lost, it is all pending again when they end.
-    if (inQuietHours(Date.parse(at), settings.quietHours, settings.timeZone)) return [];
-    return this.alertStore.pending(at);
+    // Quiet hours hold warnings and notices (nothing is lost: they are pending again when the hours end);
+    // a critical alert still notifies, unless the user chose to hold criticals too.
+    const pending = this.alertStore.pending(at);
+    if (!inQuietHours(Date.parse(at), settings.quietHours, settings.timeZone)) return pending;
+    return settings.quietHoldsCriticals ? [] : pending.filter((alert) => alert.severity === 'critical');
   }
 
   markDelivered(ids: number[], channel: string, at?: Instant): void {

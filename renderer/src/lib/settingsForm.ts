@@ -7,6 +7,8 @@ export interface SettingsForm {
   floorOn: boolean;
   scoreFloor: string;
   quietOn: boolean;
+  /** Quiet hours hold critical alerts too (off: a critical always notifies). */
+  holdCriticals: boolean;
   startHour: string;
   endHour: string;
   timeZone: string;
@@ -24,6 +26,7 @@ export interface SettingsUpdate {
     scoreFloor: number | null;
     quietHours: { startHour: number; endHour: number } | null;
     timeZone: string | null;
+    quietHoldsCriticals: boolean;
   };
   sync: { ratePerMinute: number; headroom: number };
 }
@@ -36,6 +39,7 @@ export function formFromSettings(settings: Settings): SettingsForm {
     floorOn: a.scoreFloor !== null,
     scoreFloor: a.scoreFloor === null ? '5' : String(a.scoreFloor),
     quietOn: a.quietHours !== null,
+    holdCriticals: a.quietHoldsCriticals,
     startHour: String(a.quietHours?.startHour ?? 22),
     endHour: String(a.quietHours?.endHour ?? 7),
     timeZone: a.timeZone ?? '',
@@ -105,7 +109,13 @@ export function validateSettings(form: SettingsForm): {
   if (Object.keys(errors).length > 0) return { update: null, errors };
   return {
     update: {
-      alerts: { scoreStep: step!, scoreFloor: floor, quietHours: quiet, timeZone: zone || null },
+      alerts: {
+        scoreStep: step!,
+        scoreFloor: floor,
+        quietHours: quiet,
+        timeZone: zone || null,
+        quietHoldsCriticals: quiet !== null && form.holdCriticals,
+      },
       sync: { ratePerMinute: rate!, headroom: headroom! },
     },
     errors,
@@ -148,23 +158,23 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Display names of the polled signals. */
+/** What each schedule watches, for people (never the signal's internal name). */
 const SIGNAL_WORDS: Record<string, string> = {
-  domains: 'Domain list',
-  health: 'Health',
-  health_history: 'Health history',
-  security_score: 'Security score',
-  score_history: 'Score history',
-  failed_sources: 'Failed sources',
-  sending_services: 'Sending services',
-  mail_volume: 'Mail volume',
-  dns_changes: 'DNS changes',
-  dns_timeline: 'DNS timeline',
-  dns_current: 'Current DNS',
-  dns_history: 'DNS history',
-  dns_snapshots: 'DNS snapshots',
-  tls_rpt: 'TLS-RPT',
-  dashboard_cache: 'Dashboard cache',
+  domains: 'Domains added to or removed from the account',
+  health: 'Whether each protocol passes (DMARC, SPF, MTA-STS, TLS-RPT, BIMI)',
+  health_history: 'How each domain’s protocols passed over time',
+  security_score: 'Each domain’s security score',
+  score_history: 'How the security score moved',
+  failed_sources: 'Servers failing authentication, and registered threats sending as a domain',
+  sending_services: 'The services sending mail as each domain',
+  mail_volume: 'How much mail passes and fails each day',
+  dns_changes: 'Records published or removed in DNS',
+  dns_timeline: 'When each protocol connected or disconnected',
+  dns_current: 'The DNS records published now',
+  dns_history: 'Earlier values of the DNS records',
+  dns_snapshots: 'Daily copies of the DNS records',
+  tls_rpt: 'Reports of failed encrypted deliveries (TLS-RPT)',
+  dashboard_cache: 'Each domain’s mail summary for the chosen days',
 };
 
 type AccountSync = SyncStatus['accounts'][number];
@@ -189,8 +199,8 @@ export function budgetWords(account: AccountSync): {
   const stretch = account.stretchFactor;
   const summary =
     stretch > 1.05
-      ? `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits), but keeping every signal at its wanted period would need about ${demand}. Every period is stretched ×${stretch.toFixed(1)}: data is refreshed less often than wanted, and the limit is never exceeded.`
-      : `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits) and needs about ${demand}: every signal is refreshed at its wanted period.`;
+      ? `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits), but checking everything as often as wanted would need about ${demand}. Every period is stretched ×${stretch.toFixed(1)}: data is refreshed less often than wanted, and the limit is never exceeded.`
+      : `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits) and needs about ${demand}: everything is checked as often as wanted.`;
   const periods = Object.entries(account.periods)
     .filter((entry): entry is [string, NonNullable<(typeof entry)[1]>] => entry[1] !== undefined)
     .map(([signal, p]) => ({

@@ -9,7 +9,13 @@ import {
 } from '../../../renderer/src/lib/settingsForm.ts';
 
 const SETTINGS: Settings = {
-  alerts: { scoreStep: 1, scoreFloor: null, quietHours: { startHour: 22, endHour: 7 }, timeZone: null },
+  alerts: {
+    scoreStep: 1,
+    scoreFloor: null,
+    quietHours: { startHour: 22, endHour: 7 },
+    timeZone: null,
+    quietHoldsCriticals: false,
+  },
   sync: { ratePerMinute: 60, headroom: 6 },
   app: { startAtLogin: false, notifications: true },
   notificationsPausedUntil: null,
@@ -21,7 +27,13 @@ describe('settings form', () => {
     expect(form.floorOn).toBe(false);
     expect(validateSettings(form)).toEqual({
       update: {
-        alerts: { scoreStep: 1, scoreFloor: null, quietHours: { startHour: 22, endHour: 7 }, timeZone: null },
+        alerts: {
+          scoreStep: 1,
+          scoreFloor: null,
+          quietHours: { startHour: 22, endHour: 7 },
+          timeZone: null,
+          quietHoldsCriticals: false,
+        },
         sync: { ratePerMinute: 60, headroom: 6 },
       },
       errors: {},
@@ -63,6 +75,7 @@ describe('settings form', () => {
       scoreFloor: null,
       quietHours: null,
       timeZone: 'Europe/Berlin',
+      quietHoldsCriticals: false,
     });
   });
 
@@ -121,7 +134,7 @@ describe('budget in words', () => {
     expect(words.periods).toEqual([
       {
         signal: 'health',
-        label: 'Health',
+        label: 'Whether each protocol passes (DMARC, SPF, MTA-STS, TLS-RPT, BIMI)',
         target: '15 min',
         effective: '38 min',
         stretched: true,
@@ -131,6 +144,6 @@ describe('budget in words', () => {
   });
 
   it('says when the budget suffices', () => {
-    expect(budgetWords(account(1)).summary).toMatch(/every signal is refreshed at its wanted period/);
+    expect(budgetWords(account(1)).summary).toMatch(/everything is checked as often as wanted/);
   });
 });

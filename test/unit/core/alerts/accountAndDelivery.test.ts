@@ -203,9 +203,13 @@ describe('deliveries', () => {
     ]);
   });
 
-  it('quiet hours hold notifications and release them, none lost, when they end', () => {
+  it('quiet hours chosen to hold criticals too hold every notification and release them, none lost, when they end', () => {
     const { mirror, alert, accountId } = withDisconnect();
-    mirror.setAlertSettings({ quietHours: { startHour: 22, endHour: 7 }, timeZone: 'Europe/Paris' });
+    mirror.setAlertSettings({
+      quietHours: { startHour: 22, endHour: 7 },
+      timeZone: 'Europe/Paris',
+      quietHoldsCriticals: true,
+    });
     // 22:30 UTC = 23:30 in Paris (winter, UTC+1): quiet.
     write(
       mirror,
@@ -234,7 +238,23 @@ describe('deliveries', () => {
       scoreFloor: 5,
       quietHours: null,
       timeZone: null,
+      quietHoldsCriticals: false,
     });
+  });
+
+  it('quiet hours never hold a critical alert unless the user chose so; warnings wait until they end', () => {
+    const { mirror, alert, accountId } = withDisconnect();
+    mirror.markDelivered([alert.id], 'native', '2025-03-01T09:06:00Z');
+    mirror.setAlertSettings({ quietHours: { startHour: 22, endHour: 7 }, timeZone: 'UTC' });
+    const critical = write(
+      mirror,
+      accountId,
+      'dns_changes',
+      [dnsEvent(7, 'spf', 'disconnected', '2025-03-01T22:20:00Z')],
+      '2025-03-01T22:25:00Z',
+    ).alerts[0]!;
+    expect(critical.severity).toBe('critical');
+    expect(mirror.pendingDeliveries('2025-03-01T22:30:00Z').map((a) => a.id)).toEqual([critical.id]);
   });
 });
 
