@@ -67,8 +67,8 @@ describe('the domain page', () => {
     // The chart is described in words for screen readers.
     expect(await score.getByRole('img').getAttribute('aria-label')).toMatch(/score/i);
 
-    const cache = domain.panel('Dashboard cache');
-    await domain.panelAge('Dashboard cache').waitFor();
+    const cache = domain.panel('Mail summary');
+    await domain.panelAge('Mail summary').waitFor();
     expect(await cache.innerText()).toMatch(/Messages\s+[\d,]+/);
   });
 

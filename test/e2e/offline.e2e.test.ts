@@ -21,7 +21,7 @@ const TABS: DataTab[] = ['Summary', 'Mail & senders', 'DNS', 'TLS-RPT', 'BIMI'];
  * domain with a registered threat. (The summary's "Open alerts" is the app's own.)
  */
 const PANELS: Record<DataTab, string[]> = {
-  Summary: ['Health and protocols', 'Security score', 'Dashboard cache'],
+  Summary: ['Health and protocols', 'Security score', 'Mail summary'],
   'Mail & senders': ['Mail volume', 'Senders'],
   DNS: ['Current records', 'Connection timeline', 'Record history'],
   'TLS-RPT': [
