@@ -43,6 +43,13 @@ const NOUNS: Record<string, string> = {
   include: 'SPF include',
   token: 'API token',
   user: 'team member',
+  dmarc: 'DMARC',
+  spf: 'SPF',
+  vmc: 'the BIMI certificate',
+  svg: 'the BIMI logo',
+  me: 'own profile',
+  permissions: 'permissions',
+  security: 'security settings',
 };
 const VERBS: Record<string, string> = {
   list: 'Listed',
@@ -53,6 +60,16 @@ const VERBS: Record<string, string> = {
   delete: 'Deleted',
   revoke: 'Revoked',
   invite: 'Invited',
+  recommend: 'Asked for a recommendation on',
+  verify: 'Checked the records of',
+  check: 'Checked',
+  check_dns: 'Checked the DNS of',
+  flatten: 'Previewed the flattened',
+  setup: 'Set up',
+  reset: 'Reset',
+  svg_convert: 'Converted the logo of',
+  inspect: 'Inspected',
+  reinvite: 'Invited again',
 };
 
 /** An action label (domain.hosted_spf.update) in words, for calls no form of the app makes. */
@@ -60,7 +77,10 @@ export function actionWords(action: string): string {
   const parts = action.split('.').filter(Boolean);
   const verb = parts.at(-1) ?? '';
   const noun = parts.at(-2);
-  const thing = noun ? (NOUNS[noun] ?? noun.replace(/_/g, ' ')) : '';
+  const word = noun ? (NOUNS[noun] ?? noun.replace(/_/g, ' ')) : '';
+  // A list is of many: "Listed API tokens".
+  const thing =
+    verb === 'list' && word && !word.startsWith('the ') && !word.endsWith('s') ? `${word}s` : word;
   const done = VERBS[verb] ?? verb.replace(/_/g, ' ');
   return `${done.charAt(0).toUpperCase()}${done.slice(1)}${thing ? ` ${thing}` : ''}`;
 }

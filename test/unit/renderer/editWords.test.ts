@@ -83,3 +83,66 @@ describe('the account’s lists', () => {
     ).toEqual([{ value: '9', label: 'Backup', hint: 'ends …ab12, does not expire' }]);
   });
 });
+
+describe('the audit log in words', () => {
+  it('tells an entry as who did what to which domain, from the operation the app knows', async () => {
+    const { describeAudit, actionWords } = await import('../../../renderer/src/lib/auditHistory.ts');
+    const row = {
+      id: 1,
+      requestId: 'req_1',
+      action: 'domain_group.domain.add',
+      method: 'POST',
+      path: '/api/v1/domain-groups/3/domains',
+      statusCode: 200,
+      ipAddress: '127.0.0.1',
+      tokenId: 9,
+      tokenName: 'e2e',
+      userId: 5,
+      createdAt: '2026-11-26T08:00:00Z',
+    };
+    const names = {
+      operations: [
+        {
+          name: 'addDomainToGroup' as const,
+          method: 'POST',
+          path: '/domain-groups/{group_id}/domains',
+          summary: 'Put a domain in a group',
+          takesBody: true,
+          affects: [],
+        },
+      ],
+      domains: new Map([[7, 'acme.example']]),
+      members: new Map([[5, 'Olivia Owner']]),
+      groups: new Map([[3, 'Brands']]),
+      tokens: new Map<number, string>(),
+    };
+    expect(describeAudit(row, names)).toMatchObject({
+      what: 'Put a domain in a group',
+      object: 'group Brands',
+      who: 'Olivia Owner · token “e2e”',
+      domain: null,
+      outcome: 'done',
+    });
+    const spf = describeAudit(
+      {
+        ...row,
+        action: 'domain.hosted_spf.update',
+        method: 'PATCH',
+        path: '/api/v1/domains/7/hosted-spf',
+        statusCode: 422,
+      },
+      names,
+    );
+    expect(spf).toMatchObject({ domain: { id: 7, fqdn: 'acme.example' }, outcome: 'refused' });
+    expect(spf.what).toBe('Changed hosted SPF');
+    // /domains/12 is not acme.example's (/domains/1…): the id is read whole.
+    expect(
+      describeAudit({ ...row, path: '/api/v1/domains/12/dns/history', method: 'GET' }, names).domain,
+    ).toEqual({
+      id: 12,
+      fqdn: null,
+    });
+    expect(actionWords('auth.token.list')).toBe('Listed API tokens');
+    expect(actionWords('domain.dmarc.recommend')).toBe('Asked for a recommendation on DMARC');
+  });
+});
