@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
 import { CHANNELS_USAGE, parseChannelsArgs, type ChannelsCommand } from './channelArgs.ts';
 import { parseServer } from '../core/dnswatch/watchSettings.ts';
+import { DIGEST_USAGE, parseDigestArgs, type DigestCommand } from './commands/digest.ts';
 
 /** Raised for a command line we cannot run; the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {
@@ -33,6 +34,7 @@ export type Command =
   | ({ name: 'alerts'; json: boolean; open: boolean } & CommonOptions)
   | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
   | ChannelsCommand
+  | DigestCommand
   | { name: 'help' };
 
 const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
@@ -51,6 +53,7 @@ Commands:
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
 ${CHANNELS_USAGE}
+${DIGEST_USAGE}
 
 Options:
   --db FILE        mirror database (default $AUTHWATCH_DB or ~/.authwatch/mirror.db)
@@ -75,6 +78,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   // Subcommands with options of their own parse them themselves.
   if (argv[0] === 'channels') return parseChannelsArgs(argv.slice(1), env);
+  if (argv[0] === 'digest') return parseDigestArgs(argv.slice(1), env);
   let parsed;
   try {
     parsed = parseArgs({

@@ -2,6 +2,7 @@ import { AuthwatchError } from '../core/app.ts';
 import { parseCommandLine, USAGE, UsageError } from './args.ts';
 import { alerts } from './commands/alerts.ts';
 import { channels } from './commands/channels.ts';
+import { digest } from './commands/digest.ts';
 import { exportCommand } from './commands/export.ts';
 import { status } from './commands/status.ts';
 import { syncOnce, syncWatch } from './commands/sync.ts';
@@ -29,6 +30,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await exportCommand(command, io);
       case 'channels':
         return await channels(command, io);
+      case 'digest':
+        return await digest(command, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,0 +1,78 @@
+/**
+ * `authwatch digest --preview --out FILE.html`: the week of an account from the mirror — score changes,
+ * protocols that changed, DNS changes and the week's alerts — written as link-free HTML with local times.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../main/cli/run.ts';
+import { openMirror } from '../../../main/core/mirror/openMirror.ts';
+import { dnsEvent, DOMAIN_ID, domainsPayload, health, score } from '../core/mirror/payloads.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'authwatch-digest-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function io() {
+  let out = '';
+  let err = '';
+  return {
+    io: {
+      env: {},
+      stdout: { write: (t: string) => (out += t) },
+      stderr: { write: (t: string) => (err += t) },
+      interrupted: () => new Promise<void>(() => undefined),
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('authwatch digest --preview', () => {
+  it('writes the week’s changes and alerts of the account', async () => {
+    const db = join(dir, 'mirror.db');
+    const now = Date.now();
+    const at = (hoursAgo: number) => new Date(now - hoursAgo * 3_600_000).toISOString();
+    const mirror = openMirror(db);
+    const account = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://app.example.net/api/v1' });
+    mirror.writeSignal({
+      accountId: account.id,
+      domainId: null,
+      signal: 'domains',
+      payload: domainsPayload(),
+      fetchedAt: now,
+    });
+    const write = (signal: 'health' | 'security_score' | 'dns_changes', payload: unknown, fetched: string) =>
+      mirror.writeSignal({
+        accountId: account.id,
+        domainId: DOMAIN_ID,
+        signal,
+        payload: payload as never,
+        fetchedAt: fetched,
+      });
+    write('health', health(at(48)), at(48));
+    write('security_score', score(8.5, at(48)), at(48));
+    write('health', health(at(2), { spf: false }), at(2));
+    write('security_score', score(4, at(2)), at(2));
+    write('dns_changes', [dnsEvent(7, 'spf', 'disconnected', at(3))], at(2));
+    mirror.close();
+
+    const out = join(dir, 'digest.html');
+    const run = io();
+    expect(await runCli(['digest', '--preview', '--out', out, '--db', db], run.io), run.err()).toBe(0);
+    expect(run.out()).toBe(`Wrote the weekly digest of “Acme” to ${out}.\n`);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('Authwatch weekly digest — Acme');
+    expect(html).toContain('example.com: 8.5 → 4.0');
+    expect(html).toContain('example.com: SPF now failing');
+    expect(html).toContain('example.com: SPF disconnected');
+    expect(html).toContain('SPF record of example.com disconnected — open');
+    expect(html).not.toMatch(/<a\s|https?:\/\/(?!adaptivecards)/);
+  });
+
+  it('asks for --preview and --out', async () => {
+    const run = io();
+    expect(await runCli(['digest', '--out', 'x.html'], run.io)).toBe(2);
+    expect(run.err()).toContain('digest needs --preview and --out FILE.html.');
+  });
+});
