@@ -31,7 +31,8 @@ export function digestContent(mirror: Mirror, account: Account, now: number): Di
   };
   for (const d of mirror.listDomains(account.id)) {
     const q = { accountId: account.id, domainId: d.domainId, since };
-    const scores = mirror.history('score', q);
+    // Measured scores only: derived points (estimated from health) would report changes nobody measured.
+    const scores = mirror.history('score', q).filter((p) => p.kind === 'measured');
     const first = scores[0];
     const last = scores.at(-1);
     if (first && last && first.score !== last.score)
