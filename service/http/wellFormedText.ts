@@ -24,7 +24,14 @@ function fieldOf(visit: Visit): string {
   return steps.reverse().join('');
 }
 
-/** Problems for the strings of `value` (a parsed JSON body) that hold a lone surrogate. */
+/**
+ * Control characters no stored text needs (C0 but tab, newline and carriage return; DEL; C1): in a name they
+ * hide text or drive the terminal of whoever reads it later (NUL, ESC sequences).
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** Problems for the strings of `value` (a parsed JSON body): a lone surrogate, a control character. */
 export function unicodeProblems(value: unknown, root = 'body'): FieldProblem[] {
   const problems: FieldProblem[] = [];
   // An explicit stack, not recursion: a 1 MB body can nest arrays 500,000 deep.
@@ -35,6 +42,12 @@ export function unicodeProblems(value: unknown, root = 'body'): FieldProblem[] {
     if (typeof item === 'string') {
       if (LONE_SURROGATE.test(item))
         problems.push({ field: fieldOf(visit), message: 'must be valid Unicode (lone surrogate)' });
+      const control = CONTROL_CHARACTER.exec(item)?.[0];
+      if (control !== undefined)
+        problems.push({
+          field: fieldOf(visit),
+          message: `must not contain control characters (U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`,
+        });
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--)
         stack.push({ value: item[i], parent: visit, step: `[${i}]` });
