@@ -28,7 +28,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const host = (args: string[]) =>
-  startCli(['--no-open', '--renderer', renderer, ...args], { env, nodeArgs: ['--import', 'tsx'], entry: HOST });
+  startCli(['--no-open', '--renderer', renderer, ...args], {
+    env,
+    nodeArgs: ['--import', 'tsx'],
+    entry: HOST,
+  });
 
 /** The run failed with exactly `pattern` as its plain line, and nothing that looks like a stack trace. */
 function expectPlainFailure(run: CliRun, pattern: RegExp): void {
@@ -61,7 +65,10 @@ describe('the browser host process', () => {
     const port = (taken.address() as { port: number }).port;
     try {
       const run = await host(['--db', join(dir, 'port.db'), '--port', String(port)]).done;
-      expectPlainFailure(run, new RegExp(`^authwatch-host: Port ${port} on 127\\.0\\.0\\.1 is already in use`));
+      expectPlainFailure(
+        run,
+        new RegExp(`^authwatch-host: Port ${port} on 127\\.0\\.0\\.1 is already in use`),
+      );
     } finally {
       taken.close();
     }
@@ -78,7 +85,10 @@ describe('the browser host process', () => {
     );
     const folder = join(dir, 'folder.db');
     mkdirSync(folder);
-    expectPlainFailure(await host(['--db', folder]).done, /^authwatch-host: Cannot open the mirror .*folder\.db/);
+    expectPlainFailure(
+      await host(['--db', folder]).done,
+      /^authwatch-host: Cannot open the mirror .*folder\.db/,
+    );
     const newer = join(dir, 'newer.db');
     const d = new Database(newer);
     d.pragma('user_version = 9999');
