@@ -23,7 +23,7 @@ import { desktopNotifier, type NotificationClass } from './notifications.ts';
 import { createRendererHandler } from './rendererProtocol.ts';
 import type { SafeStorageLike } from './safeStorageSecretStore.ts';
 import { createTrayController, type MenuApi, type TrayLike } from './tray.ts';
-import type { TrayStatus } from './trayStatus.ts';
+import type { TrayStatus } from '../core/status/tray.ts';
 import {
   denyAllPermissions,
   hardenWebContents,

@@ -1,5 +1,5 @@
 import type { Authwatch } from '../core/app.ts';
-import { trayStatus, type TrayStatus } from './trayStatus.ts';
+import { trayStatus, type TrayStatus } from '../core/status/tray.ts';
 
 /** The parts of Electron's Tray and Menu we use. */
 export interface TrayLike {
@@ -19,7 +19,10 @@ export interface MenuApi {
   buildFromTemplate(template: MenuItemTemplate[]): unknown;
 }
 
-export type TrayFacade = Pick<Authwatch, 'listAlerts' | 'getSettings' | 'pauseNotifications' | 'on'>;
+export type TrayFacade = Pick<
+  Authwatch,
+  'overview' | 'listAlerts' | 'getSettings' | 'pauseNotifications' | 'on'
+>;
 
 export const PAUSE_MS = 60 * 60 * 1000;
 
@@ -66,9 +69,19 @@ export function createTrayController(options: {
   };
 
   const render = async () => {
-    const [open, settings] = await Promise.all([facade.listAlerts({ open: true }), facade.getSettings()]);
+    // The same verdicts the window's rows and headers show (main/core/status), plus the account alerts.
+    const [rows, open, settings] = await Promise.all([
+      facade.overview(undefined),
+      facade.listAlerts({ open: true }),
+      facade.getSettings(),
+    ]);
     const paused = settings.notificationsPausedUntil;
-    const { status, tooltip } = trayStatus(open, paused);
+    const domains = rows.map((r) => ({ fqdn: r.fqdn, verdict: r.posture.verdict }));
+    const { status, tooltip } = trayStatus(
+      domains,
+      open.filter((a) => a.domainId === null),
+      paused,
+    );
     tray.setImage(options.icons[status]);
     tray.setToolTip(tooltip);
     tray.setContextMenu(

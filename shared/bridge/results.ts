@@ -56,6 +56,70 @@ export const signalAgeSchema = z.object({
   lastError: syncErrorSchema.nullable(),
 });
 
+/** Where a status fact came from and when (main/core/status/evidence.ts). */
+const evidenceRefSchema = z.object({ source: z.string(), label: z.string(), at: iso });
+export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
+
+export const PROTOCOL_STATES = ['passing', 'failing', 'not_set_up', 'unknown'] as const;
+export type ProtocolState = (typeof PROTOCOL_STATES)[number];
+export const VERDICT_LEVELS = ['problem', 'warning', 'unknown', 'good'] as const;
+export type VerdictLevel = (typeof VERDICT_LEVELS)[number];
+
+const protocolViewSchema = z.object({
+  protocol,
+  label: z.string(),
+  required: z.boolean(),
+  state: z.enum(PROTOCOL_STATES),
+  words: z.string(),
+  finding: z.enum(['valid', 'invalid', 'absent', 'published', 'not_passing']).nullable(),
+  record: z.string().nullable(),
+  evidence: evidenceRefSchema.nullable(),
+  pending: z
+    .object({
+      summary: z.string(),
+      changedAt: iso,
+      state: z.enum(['waiting', 'contradicted']),
+      words: z.string(),
+      evidence: evidenceRefSchema.nullable(),
+    })
+    .nullable(),
+});
+export type ProtocolView = z.infer<typeof protocolViewSchema>;
+
+/** A domain's one status (main/core/status): every surface shows this, never a word of its own. */
+export const domainStatusSchema = z.object({
+  protocols: z.object({
+    dmarc: protocolViewSchema,
+    spf: protocolViewSchema,
+    mta_sts: protocolViewSchema,
+    tls_rpt: protocolViewSchema,
+    bimi: protocolViewSchema,
+  }),
+  verdict: z.object({
+    level: z.enum(VERDICT_LEVELS),
+    words: z.string(),
+    reasons: z.array(z.string()),
+  }),
+  dmarc: z
+    .object({
+      policy: z.enum(['none', 'quarantine', 'reject']),
+      subdomainPolicy: z.enum(['none', 'quarantine', 'reject']),
+      pct: z.number(),
+    })
+    .nullable(),
+  counts: z.object({
+    requiredPassing: z.number(),
+    requiredTotal: z.number(),
+    optionalPassing: z.number(),
+    optionalFailing: z.number(),
+    optionalTotal: z.number(),
+    unknown: z.number(),
+  }),
+  protocolsText: z.string(),
+  newest: evidenceRefSchema.nullable(),
+});
+export type DomainStatusView = z.infer<typeof domainStatusSchema>;
+
 export const overviewRowSchema = z.object({
   accountId: z.number(),
   accountLabel: z.string(),
@@ -84,6 +148,7 @@ export const overviewRowSchema = z.object({
     })
     .nullable(),
   openAlerts: z.number(),
+  posture: domainStatusSchema,
   data: z.partialRecord(signalName, signalAgeSchema),
   lastError: syncErrorSchema.extend({ signal: signalName }).nullable(),
 });
@@ -154,6 +219,7 @@ export const domainDetailSchema = z.object({
   syncStates: z.array(syncStateSchema),
   openAlerts: z.array(alertSchema),
   muted: z.object({ until: isoOrNull }).nullable(),
+  posture: domainStatusSchema,
 });
 export type DomainDetail = z.infer<typeof domainDetailSchema>;
 

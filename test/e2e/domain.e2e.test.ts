@@ -57,7 +57,12 @@ describe('the domain page', () => {
     await health.waitFor();
     for (const [key, passing] of Object.entries(r.health!.protocols)) {
       const line = health.getByRole('row').filter({ hasText: new RegExp(`^\\s*${PROTOCOL_NAMES[key]}\\b`) });
-      expect(await line.innerText(), key).toContain(passing ? 'passing' : 'failing');
+      // The status model's words (a scan's pass flag is "passing"; an optional protocol without one is
+      // "not set up", a required one failing), with the source of the fact beside them.
+      const s = r.posture.protocols[key as keyof typeof r.posture.protocols];
+      if (passing) expect(s.state, key).toBe('passing');
+      expect(await line.innerText(), key).toContain(s.words);
+      expect(await line.innerText(), key).toContain(s.evidence!.label);
     }
     expect(await health.innerText()).toContain(r.health!.dmarcRecord!);
 

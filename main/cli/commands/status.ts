@@ -27,6 +27,27 @@ export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
   return lines.join('\n') + '\n';
 }
 
+import { portfolioCounts } from '../../core/status/index.ts';
+import type { OverviewRow } from '../../core/mirror/types.ts';
+
+const MARK = { problem: '✕', warning: '!', unknown: '?', good: '✓' } as const;
+
+/** One account's domains by the one status model: counts that add up, then each domain not all clear. */
+function domainStatus(rows: readonly OverviewRow[]) {
+  const counts = portfolioCounts(rows.map((r) => r.posture));
+  const notClear = rows
+    .filter((r) => r.posture.verdict.level !== 'good')
+    .sort((a, b) => a.fqdn.localeCompare(b.fqdn))
+    .map((r) => ({
+      fqdn: r.fqdn,
+      level: r.posture.verdict.level,
+      words: r.posture.verdict.words,
+      reasons: r.posture.verdict.reasons,
+      protocols: r.posture.protocolsText,
+    }));
+  return { counts, notClear };
+}
+
 /** `authwatch status`: accounts, freshness, effective periods and errors, from the mirror (no network). */
 export async function status(options: CommonOptions & { json: boolean }, io: CliIo): Promise<number> {
   const ctx = openContext(options, io);
@@ -38,6 +59,8 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
       ids.has(a.accountId),
     );
     // Domains that left an account's list stay in the mirror with their history and alerts: say so.
+    const rows = ctx.mirror.overview();
+    const domainsOf = (accountId: number) => domainStatus(rows.filter((r) => r.accountId === accountId));
     const removedDomains = (accountId: number) =>
       ctx.mirror
         .listDomains(accountId, { includeRemoved: true })
@@ -51,6 +74,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
         removedDomains: removedDomains(a.accountId),
         // The watch covers every account's domains; each entry carries it so the array stays the shape it was.
         dnsWatch,
+        domains: domainsOf(a.accountId),
       }));
       io.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return 0;
@@ -69,6 +93,18 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
         `  domains backfilled ${a.backfill.domainsDone}/${a.backfill.domainsTotal}; last success ${a.lastSuccessAt ?? 'never'}; ` +
           `open alerts ${openAlerts.filter((x) => x.accountId === a.accountId).length}\n`,
       );
+      const d = domainsOf(a.accountId);
+      const v = d.counts.byVerdict;
+      io.stdout.write(
+        `  ${d.counts.domains} domains: ${v.problem} with problems, ${v.warning} with warnings, ` +
+          `${v.good} no problems found${v.unknown ? `, ${v.unknown} not checked yet` : ''}; ` +
+          `${d.counts.failingAny} failing a protocol, ${d.counts.optionalNotSetUpAny} without an optional protocol (not a failure)\n`,
+      );
+      for (const x of d.notClear) {
+        io.stdout.write(
+          `    ${MARK[x.level]} ${x.fqdn}: ${x.reasons.length ? x.reasons.join('; ') : x.words}\n`,
+        );
+      }
       io.stdout.write(
         `  demand ${a.demandPerMinute}/min of ${a.capacityPerMinute}/min` +
           (a.stretchFactor > 1 ? ` — periods stretched ×${a.stretchFactor}` : '') +

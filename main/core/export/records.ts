@@ -7,6 +7,13 @@ export const EXPORT_COLUMNS = [
   'account',
   'domain_id',
   'fqdn',
+  'status',
+  'status_words',
+  'status_reasons',
+  'status_from',
+  'status_at',
+  'protocols',
+  'dmarc_policy',
   'health_result',
   'protocols_passing',
   'total_protocols',
@@ -29,21 +36,33 @@ type ExportedRow = Omit<OverviewRow, 'removedAt'> & { removedAt?: string | null 
 /** An alert; why and when it ended are there when it comes from the mirror. */
 type ExportedAlert = Omit<Alert, 'endReason' | 'endedAt'> & Partial<Pick<Alert, 'endReason' | 'endedAt'>>;
 
-/** One domain's posture as a flat record. */
+/**
+ * One domain's posture as a flat record. The status columns and the five protocol columns are the one
+ * status model's (passing | failing | not_set_up | unknown, the verdict in words and where its newest
+ * evidence came from); health_result is the service's own label, kept as data, not as the verdict.
+ */
 export function exportRecord(row: ExportedRow): Record<(typeof EXPORT_COLUMNS)[number], unknown> {
-  const p = row.health?.protocols ?? {};
+  const s = row.posture;
+  const p = s.protocols;
   return {
     account: row.accountLabel,
     domain_id: row.domainId,
     fqdn: row.fqdn,
+    status: s.verdict.level,
+    status_words: s.verdict.words,
+    status_reasons: s.verdict.reasons.join('; '),
+    status_from: s.newest?.label ?? null,
+    status_at: s.newest?.at ?? null,
+    protocols: s.protocolsText,
+    dmarc_policy: s.dmarc ? `p=${s.dmarc.policy}${s.dmarc.pct < 100 ? `; pct=${s.dmarc.pct}` : ''}` : null,
     health_result: row.health?.result ?? null,
     protocols_passing: row.health?.passing ?? null,
     total_protocols: row.health?.total ?? null,
-    dmarc: p.dmarc ?? null,
-    spf: p.spf ?? null,
-    mta_sts: p.mta_sts ?? null,
-    tls_rpt: p.tls_rpt ?? null,
-    bimi: p.bimi ?? null,
+    dmarc: p.dmarc.state,
+    spf: p.spf.state,
+    mta_sts: p.mta_sts.state,
+    tls_rpt: p.tls_rpt.state,
+    bimi: p.bimi.state,
     scanned_at: row.health?.scannedAt ?? null,
     score: row.score?.score ?? null,
     max_score: row.score?.maxScore ?? null,

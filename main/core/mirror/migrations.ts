@@ -397,6 +397,20 @@ CREATE TABLE dns_watch (
 );
 `;
 
+// v8: edits written but not yet seen by the service's checks (main/core/status/pending.ts). One row per
+// domain and protocol: a newer edit of the same protocol replaces the older one.
+const V8_PENDING_CHANGES = `
+CREATE TABLE pending_changes (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  protocol TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  changed_at TEXT NOT NULL,
+  baseline_at TEXT,
+  expect_json TEXT NOT NULL,
+  PRIMARY KEY (domain_id, protocol)
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -406,6 +420,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'delivery channels and outbox', up: (db) => db.exec(V5_DELIVERY_OUTBOX) },
   { version: 6, name: 'sender polls', up: (db) => db.exec(V6_SOURCE_POLLS) },
   { version: 7, name: 'DNS watch', up: (db) => db.exec(V7_DNS_WATCH) },
+  { version: 8, name: 'pending changes', up: (db) => db.exec(V8_PENDING_CHANGES) },
 ];
 
 /** The schema version this code writes. */

@@ -18,6 +18,8 @@ import type {
 } from './types.ts';
 import { toIsoOrNull } from './isoTime.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+import { domainStatus } from '../status/index.ts';
+import { statusInputs } from './statusEvidence.ts';
 
 type Json = Record<string, unknown>;
 
@@ -29,6 +31,8 @@ function protocolFlags(text: string): Partial<Record<Protocol, boolean>> {
   for (const p of PROTOCOLS) if (typeof raw[p] === 'boolean') flags[p] = raw[p];
   return flags;
 }
+
+const NO_INPUTS = { evidence: [], openAlerts: [] } as const;
 
 // Histories are returned oldest first; the limit keeps the newest rows (what a chart's right edge shows).
 const DEFAULT_HISTORY_LIMIT = 10_000;
@@ -124,6 +128,7 @@ export class ReadQueries {
       args,
     );
     const openCounts = this.alerts.openCounts();
+    const inputs = statusInputs(this.db, { accountId });
     const states = new Map<number, StoredSyncState[]>();
     for (const s of this.syncStates.list(accountId)) {
       if (s.domainPk === null) continue;
@@ -178,6 +183,7 @@ export class ReadQueries {
             }
           : null,
         openAlerts: openCounts.get(d.pk) ?? 0,
+        posture: domainStatus(inputs.get(d.pk) ?? NO_INPUTS),
         data,
         lastError,
       };
@@ -233,6 +239,7 @@ export class ReadQueries {
       syncStates: this.syncStates.listForDomain(accountId, pk).map(publicSyncState),
       openAlerts: this.alerts.list({ accountId, domainId, open: true, limit: 1000 }),
       muted: this.alerts.muteOf(pk, now),
+      posture: domainStatus(statusInputs(this.db, { domainPk: pk }).get(pk) ?? NO_INPUTS),
     };
   }
 

@@ -28,6 +28,7 @@ import {
   rememberThreats,
 } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
+import { statusInputs } from './statusEvidence.ts';
 import { writeSignalRows } from './signalRows.ts';
 import { sharedPublicSyncState, SyncStateStore } from './syncStateStore.ts';
 import type {
@@ -54,6 +55,8 @@ import type {
   WriteSignalInput,
 } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+
+const PENDING_KEPT_MS = 7 * 24 * 3600 * 1000;
 
 const DNS_SIGNALS: readonly SignalName[] = ['dns_changes', 'dns_timeline'];
 
@@ -356,6 +359,33 @@ export class SqliteMirror implements Mirror {
 
   history<K extends HistoryKind>(kind: K, query: HistoryQuery): HistoryRows[K][] {
     return this.reads.history(kind, query);
+  }
+
+  recordPendingChange(input: Parameters<Mirror['recordPendingChange']>[0]): void {
+    const domain = this.domains.find(input.accountId, input.domainId);
+    if (!domain)
+      throw new MirrorError('unknown_domain', `no domain ${input.domainId} in account ${input.accountId}`);
+    const at = this.nowIso(input.at);
+    const evidence = statusInputs(this.db, { domainPk: domain.pk }).get(domain.pk)?.evidence ?? [];
+    const baseline = evidence
+      .filter((e) => e.protocol === input.protocol)
+      .reduce<string | null>(
+        (newest, e) => (!newest || Date.parse(e.at) > Date.parse(newest) ? e.at : newest),
+        null,
+      );
+    this.db.transaction(() => {
+      // A change nobody confirmed in a week is history, not pending.
+      prepared(this.db, 'DELETE FROM pending_changes WHERE changed_at < ?').run(
+        toIso(Date.parse(at) - PENDING_KEPT_MS),
+      );
+      prepared(
+        this.db,
+        `INSERT INTO pending_changes (domain_id, protocol, summary, changed_at, baseline_at, expect_json)
+           VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (domain_id, protocol) DO UPDATE SET summary = excluded.summary,
+             changed_at = excluded.changed_at, baseline_at = excluded.baseline_at, expect_json = excluded.expect_json`,
+      ).run(domain.pk, input.protocol, input.summary, at, baseline, JSON.stringify(input.expect));
+    })();
   }
 
   listAlerts(query: ListAlertsQuery = {}): Alert[] {

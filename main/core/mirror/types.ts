@@ -5,6 +5,7 @@ import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import type { RecordObservation } from './recordObservations.ts';
 import type { SenderPoll, SenderSummary } from './senderHistory.ts';
+import type { DomainStatus, Expectation } from '../status/index.ts';
 
 export type { AccountAlertKind } from '../alerts/types.ts';
 
@@ -202,6 +203,8 @@ export interface OverviewRow {
   } | null;
   score: { score: number; maxScore: number | null; interpretation: string | null; computedAt: string } | null;
   openAlerts: number;
+  /** The one status (main/core/status): protocols from the newest evidence, verdict, pending changes. */
+  posture: DomainStatus;
   /** Per signal fetched at least once (or failed): its age and last error. */
   data: Partial<Record<SignalName, SignalAge>>;
   /** The most recent error among this domain's signals that has not been followed by a success. */
@@ -235,6 +238,8 @@ export interface DomainDetail {
   syncStates: SyncState[];
   openAlerts: Alert[];
   muted: { until: string | null } | null;
+  /** The one status (main/core/status), the same the overview row shows. */
+  posture: DomainStatus;
 }
 
 /** Which history to read. */
@@ -368,6 +373,18 @@ export interface Mirror {
   overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[];
   /** Everything mirrored about one domain, or null when unknown. */
   domainDetail(accountId: number, domainId: number): DomainDetail | null;
+  /**
+   * Remember a successful write of a protocol until the evidence confirms or contradicts it (replaces an
+   * older pending change of the same protocol). Its baseline is the newest evidence held now.
+   */
+  recordPendingChange(input: {
+    accountId: number;
+    domainId: number;
+    protocol: Protocol;
+    summary: string;
+    expect: Expectation;
+    at?: Instant;
+  }): void;
   /** A history series of a domain, oldest first. */
   history<K extends HistoryKind>(kind: K, query: HistoryQuery): HistoryRows[K][];
 

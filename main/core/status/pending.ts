@@ -89,7 +89,9 @@ export function pendingView(
     .filter(
       (e) =>
         e.protocol === change.protocol &&
-        (change.baselineAt === null || Date.parse(e.at) > Date.parse(change.baselineAt)),
+        // Observed after the write, on both clocks: the service's (the baseline) and ours (the change).
+        (change.baselineAt === null || Date.parse(e.at) > Date.parse(change.baselineAt)) &&
+        Date.parse(e.at) >= Date.parse(change.changedAt),
     )
     .sort(byObservation);
   for (let i = after.length - 1; i >= 0; i--) {

@@ -1,17 +1,26 @@
 import { parseDmarcRecord } from '../../../shared/email-auth/dmarcRecord.ts';
-import type { OverviewRow } from '../../../shared/bridge/results.ts';
+import {
+  VERDICT_LEVELS,
+  type DomainStatusView,
+  type OverviewRow,
+  type VerdictLevel,
+} from '../../../shared/bridge/results.ts';
 
 /** A domain's DMARC state for the overview's icon and filter. */
 export type DmarcState = 'reject' | 'quarantine' | 'none' | 'missing' | 'invalid' | 'unknown';
 
-/** Reads the effective policy out of the newest scan's DMARC record (with pct below 100 noted). */
-export function dmarcState(row: OverviewRow): {
+/**
+ * The DMARC policy of the newest DMARC record the status holds (a scan's copy, or a DNS event's when newer),
+ * with pct below 100 noted.
+ */
+export function dmarcState(posture: DomainStatusView): {
   state: DmarcState;
   pct: number | null;
   record: string | null;
 } {
-  if (!row.health) return { state: 'unknown', pct: null, record: null };
-  const record = row.health.dmarcRecord;
+  const dmarc = posture.protocols.dmarc;
+  if (dmarc.finding === null) return { state: 'unknown', pct: null, record: null };
+  const record = dmarc.finding === 'absent' ? null : dmarc.record;
   if (!record) return { state: 'missing', pct: null, record: null };
   const parsed = parseDmarcRecord(record);
   if (!parsed.ok || !parsed.value) return { state: 'invalid', pct: null, record };
@@ -31,6 +40,8 @@ export interface OverviewFilter {
   /** A protocol that must be failing, or 'any' for "some protocol fails". */
   failing: string | 'any' | 'all';
   alertsOnly: boolean;
+  /** Only domains with this verdict, or 'all'. */
+  verdict: VerdictLevel | 'all';
   showParked: boolean;
   sort: SortKey;
   descending: boolean;
@@ -41,6 +52,7 @@ export const DEFAULT_FILTER: OverviewFilter = {
   dmarc: 'all',
   failing: 'all',
   alertsOnly: false,
+  verdict: 'all',
   showParked: false,
   sort: 'fqdn',
   descending: false,
@@ -78,11 +90,23 @@ export function toItems(rows: readonly OverviewRow[]): OverviewItem[] {
   return rows.map((row) => ({
     row,
     key: `${row.accountId}:${row.domainId}`,
-    dmarc: dmarcState(row),
+    dmarc: dmarcState(row.posture),
     age: dataAge(row),
     parked: isParked(row),
     search: `${row.fqdn} ${row.group?.name ?? ''} ${row.accountLabel}`.toLowerCase(),
   }));
+}
+
+// Required protocols passing weigh more than optional ones set up.
+function protocolRank(p: DomainStatusView): number {
+  return p.counts.requiredPassing * 10 + p.counts.optionalPassing;
+}
+
+/** The protocols failing in a domain's status (optional protocols not set up are not failing). */
+export function failingProtocols(posture: DomainStatusView): string[] {
+  return Object.values(posture.protocols)
+    .filter((p) => p.state === 'failing')
+    .map((p) => p.protocol);
 }
 
 function compare(a: OverviewItem, b: OverviewItem, key: SortKey): number {
@@ -94,9 +118,13 @@ function compare(a: OverviewItem, b: OverviewItem, key: SortKey): number {
     case 'score':
       return (a.row.score?.score ?? -1) - (b.row.score?.score ?? -1);
     case 'protocols':
-      return (a.row.health?.passing ?? -1) - (b.row.health?.passing ?? -1);
+      return protocolRank(a.row.posture) - protocolRank(b.row.posture);
     case 'result':
-      return (a.row.health?.result ?? '').localeCompare(b.row.health?.result ?? '');
+      // Ascending puts the worst verdict first.
+      return (
+        VERDICT_LEVELS.indexOf(a.row.posture.verdict.level) -
+        VERDICT_LEVELS.indexOf(b.row.posture.verdict.level)
+      );
     case 'alerts':
       return a.row.openAlerts - b.row.openAlerts;
     case 'age':
@@ -111,14 +139,12 @@ export function applyFilter(items: readonly OverviewItem[], f: OverviewFilter): 
     if (!f.showParked && item.parked) return false;
     if (needle && !item.search.includes(needle)) return false;
     if (f.alertsOnly && item.row.openAlerts === 0) return false;
+    if (f.verdict !== 'all' && item.row.posture.verdict.level !== f.verdict) return false;
     if (f.dmarc === 'enforced' && item.dmarc.state !== 'reject' && item.dmarc.state !== 'quarantine')
       return false;
     if (f.dmarc !== 'all' && f.dmarc !== 'enforced' && item.dmarc.state !== f.dmarc) return false;
     if (f.failing !== 'all') {
-      const protocols = item.row.health?.protocols ?? {};
-      const failing = Object.entries(protocols)
-        .filter(([, ok]) => ok === false)
-        .map(([p]) => p);
+      const failing = failingProtocols(item.row.posture);
       if (f.failing === 'any' ? failing.length === 0 : !failing.includes(f.failing)) return false;
     }
     return true;
@@ -127,7 +153,11 @@ export function applyFilter(items: readonly OverviewItem[], f: OverviewFilter): 
   return out.sort((a, b) => sign * compare(a, b, f.sort) || a.row.fqdn.localeCompare(b.row.fqdn));
 }
 
-/** Headline figures across the visible portfolio. */
+/**
+ * Headline figures across the visible portfolio, from the statuses main derived: every domain has exactly
+ * one verdict (the verdict counts add up to the domains shown); optional protocols not set up are counted
+ * apart from failures.
+ */
 export function headline(items: readonly OverviewItem[]) {
   const byPolicy: Record<DmarcState, number> = {
     reject: 0,
@@ -137,24 +167,31 @@ export function headline(items: readonly OverviewItem[]) {
     missing: 0,
     unknown: 0,
   };
+  const byVerdict = Object.fromEntries(VERDICT_LEVELS.map((l) => [l, 0])) as Record<VerdictLevel, number>;
   let scoreSum = 0;
   let scored = 0;
   let alerts = 0;
   let failingAny = 0;
+  let optionalNotSetUp = 0;
   for (const item of items) {
     byPolicy[item.dmarc.state]++;
+    byVerdict[item.row.posture.verdict.level]++;
     if (item.row.score) {
       scoreSum += item.row.score.score;
       scored++;
     }
     alerts += item.row.openAlerts;
-    if (Object.values(item.row.health?.protocols ?? {}).some((ok) => ok === false)) failingAny++;
+    const states = Object.values(item.row.posture.protocols);
+    if (states.some((p) => p.state === 'failing')) failingAny++;
+    if (states.some((p) => p.state === 'not_set_up')) optionalNotSetUp++;
   }
   return {
     total: items.length,
     byPolicy,
+    byVerdict,
     averageScore: scored ? scoreSum / scored : null,
     alerts,
     failingAny,
+    optionalNotSetUp,
   };
 }

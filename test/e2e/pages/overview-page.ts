@@ -3,14 +3,14 @@ import type { Locator, Page } from 'playwright-core';
 import { BasePage } from './base-page.ts';
 
 /** The table's columns, as their headers read. */
-export type OverviewColumn = 'Domain' | 'DMARC' | 'Score' | 'Protocols' | 'Health' | 'Alerts' | 'Data';
+export type OverviewColumn = 'Domain' | 'DMARC' | 'Score' | 'Protocols' | 'Status' | 'Alerts' | 'Data';
 
 /** One domain row as a user reads it. */
 export interface OverviewRowText {
   domain: string;
   dmarc: string;
   score: string;
-  health: string;
+  status: string;
   alerts: string;
   data: string;
 }
@@ -79,7 +79,7 @@ export class OverviewPage extends BasePage {
         domain: (await row.getByRole('link').first().innerText()).trim(),
         dmarc: cells[1] ?? '',
         score: cells[2] ?? '',
-        health: cells[4] ?? '',
+        status: cells[4] ?? '',
         alerts: cells[5] ?? '',
         data: cells[6] ?? '',
       });

@@ -130,7 +130,7 @@ describe('authwatch command', () => {
     const csv = await authwatch(['export', '--format', 'csv', '--db', db]);
     expect(csv.code).toBe(0);
     const lines = csv.stdout.trim().split('\r\n');
-    expect(lines[0]).toMatch(/^account,domain_id,fqdn,health_result/);
+    expect(lines[0]).toMatch(/^account,domain_id,fqdn,status,status_words,/);
     expect(
       lines
         .slice(1)
@@ -141,10 +141,10 @@ describe('authwatch command', () => {
     const out = join(home, 'export.json');
     const json = await authwatch(['export', '--format', 'json', '--out', out, '--db', db]);
     expect(json.code).toBe(0);
-    const rows = JSON.parse(readFileSync(out, 'utf8')) as { fqdn: string; spf: boolean }[];
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as { fqdn: string; spf: string }[];
     expect(rows.map((r) => [r.fqdn, r.spf]).sort()).toEqual([
-      ['alpha.example', true],
-      ['beta.example', true],
+      ['alpha.example', 'passing'],
+      ['beta.example', 'passing'],
     ]);
   });
 
@@ -169,6 +169,22 @@ describe('authwatch command', () => {
 
     const text = await authwatch(['alerts', '--open', '--db', db]);
     expect(text.stdout).toMatch(/beta\.example .*protocol_disconnected/);
+
+    // status says the same as the alert, in the status model's words, with counts that add up.
+    const status = await authwatch(['status', '--db', db]);
+    expect(status.stdout).toMatch(/ 2 domains: 1 with problems, \d with warnings, \d no problems found/);
+    expect(status.stdout).toContain('✕ beta.example: SPF disconnected');
+    const json = JSON.parse((await authwatch(['status', '--json', '--db', db])).stdout) as {
+      domains: {
+        counts: { domains: number; byVerdict: Record<string, number> };
+        notClear: { fqdn: string; words: string }[];
+      };
+    }[];
+    const counts = json[0]!.domains.counts;
+    expect(Object.values(counts.byVerdict).reduce((a, b) => a + b, 0)).toBe(counts.domains);
+    expect(json[0]!.domains.notClear).toContainEqual(
+      expect.objectContaining({ fqdn: 'beta.example', words: 'SPF disconnected' }),
+    );
   });
 
   it('sync --watch keeps running until Ctrl-C, then stops cleanly with exit 0', async () => {

@@ -230,7 +230,7 @@ describe('Electron main (fake electron)', () => {
     const tray = e.trays[0]!;
     await vi.waitFor(() => expect(tray.menu).not.toBeNull());
     expect(tray.image).toMatch(/tray[\\/]ok\.png$/);
-    expect(tray.tooltip).toBe('Authwatch — all good');
+    expect(tray.tooltip).toBe('Authwatch — no domains yet');
     expect(tray.menu!.template.map((i) => i.label ?? '—')).toEqual([
       'Open Authwatch',
       'Sync now',

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { DOMAIN_ID, dnsEvent, failedSources, health, mirrorWithDomain, source, write } from './payloads.ts';
+
+/** example.com with a baseline: DNS feed fetched once (SPF connected long ago), one scan, all passing. */
+function baseline() {
+  const m = mirrorWithDomain();
+  write(
+    m.mirror,
+    m.accountId,
+    'dns_changes',
+    [dnsEvent(100, 'spf', 'connected', '2025-02-01T00:00:00Z')],
+    '2025-03-01T08:00:00Z',
+  );
+  write(m.mirror, m.accountId, 'health', health('2025-03-01T08:00:00Z'), '2025-03-01T08:01:00Z');
+  return m;
+}
+const postureOf = (m: ReturnType<typeof baseline>) => {
+  const row = m.mirror.overview(m.accountId).find((r) => r.domainId === DOMAIN_ID)!;
+  const detail = m.mirror.domainDetail(m.accountId, DOMAIN_ID)!;
+  // The row and the header read the same status.
+  expect(row.posture).toEqual(detail.posture);
+  return row.posture;
+};
+
+describe('the status the mirror serves', () => {
+  it('all passing with p=reject: all clear, the scan named as the evidence', () => {
+    const p = postureOf(baseline());
+    expect(p.verdict).toEqual({ level: 'good', words: 'No problems found', reasons: [] });
+    expect(p.protocols.spf.evidence).toEqual({
+      source: 'service_scan',
+      label: 'service scan',
+      at: '2025-03-01T08:00:00.000Z',
+    });
+    expect(p.dmarc?.policy).toBe('reject');
+  });
+
+  it('a DNS event newer than the scan overrides it at once (same write as the alert); a later scan overrides the event', () => {
+    const m = baseline();
+    const { alerts } = write(
+      m.mirror,
+      m.accountId,
+      'dns_changes',
+      [dnsEvent(101, 'spf', 'disconnected', '2025-03-01T08:30:00Z')],
+      '2025-03-01T08:35:00Z',
+    );
+    expect(alerts.map((a) => a.title)).toEqual(['SPF record of example.com disconnected']);
+    let p = postureOf(m);
+    expect([p.protocols.spf.state, p.protocols.spf.words, p.protocols.spf.evidence?.source]).toEqual([
+      'failing',
+      'disconnected',
+      'dns_event',
+    ]);
+    expect([p.verdict.level, p.verdict.words]).toEqual(['problem', 'SPF disconnected']);
+    expect(p.protocolsText).toBe('1 of 2 required pass · 3 of 3 optional set up');
+    write(m.mirror, m.accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
+    p = postureOf(m);
+    expect([p.protocols.spf.state, p.protocols.spf.evidence?.source]).toEqual(['passing', 'service_scan']);
+  });
+
+  it('a registered threat: never all clear while its alert is open', () => {
+    const m = baseline();
+    write(
+      m.mirror,
+      m.accountId,
+      'failed_sources',
+      failedSources(source('BadMailer', true)),
+      '2025-03-01T08:10:00Z',
+    );
+    expect(postureOf(m).verdict).toMatchObject({ level: 'problem', words: 'Threat sending as this domain' });
+  });
+
+  it('optional protocols not set up are neutral', () => {
+    const m = mirrorWithDomain();
+    write(
+      m.mirror,
+      m.accountId,
+      'health',
+      health('2025-03-01T08:00:00Z', { bimi: false, mta_sts: false, tls_rpt: false }),
+      '2025-03-01T08:01:00Z',
+    );
+    const p = postureOf(m);
+    expect([p.protocols.bimi.state, p.protocols.mta_sts.state, p.protocols.tls_rpt.state]).toEqual([
+      'not_set_up',
+      'not_set_up',
+      'not_set_up',
+    ]);
+    expect(p.verdict.level).toBe('good');
+  });
+
+  it('a pending change waits for evidence newer than the write, then is confirmed or contradicted', () => {
+    const m = baseline();
+    m.mirror.recordPendingChange({
+      accountId: m.accountId,
+      domainId: DOMAIN_ID,
+      protocol: 'dmarc',
+      summary: 'p=none',
+      expect: { kind: 'present', tags: { p: 'none' } },
+      at: '2025-03-01T08:40:00Z',
+    });
+    expect(postureOf(m).protocols.dmarc.pending).toMatchObject({
+      summary: 'p=none',
+      state: 'waiting',
+      changedAt: '2025-03-01T08:40:00.000Z',
+    });
+    // The next scan still shows p=reject: said plainly.
+    write(m.mirror, m.accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
+    expect(postureOf(m).protocols.dmarc.pending).toMatchObject({
+      state: 'contradicted',
+      words: 'the service scan after the change still shows p=reject',
+    });
+    // A later scan with the new record confirms it: no longer pending.
+    const confirmed = { ...health('2025-03-01T09:30:00Z'), dmarc_record: 'v=DMARC1; p=none' };
+    write(m.mirror, m.accountId, 'health', confirmed, '2025-03-01T09:31:00Z');
+    const p = postureOf(m);
+    expect(p.protocols.dmarc.pending).toBeNull();
+    expect(p.verdict.words).toBe('DMARC not enforced (p=none)');
+  });
+
+  it('a pending change of an unknown domain is refused', () => {
+    const m = baseline();
+    expect(() =>
+      m.mirror.recordPendingChange({
+        accountId: m.accountId,
+        domainId: 1,
+        protocol: 'spf',
+        summary: 'x',
+        expect: { kind: 'checked' },
+      }),
+    ).toThrow(/no domain 1/);
+  });
+});

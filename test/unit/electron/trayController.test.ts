@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { createTrayController, type TrayFacade } from '../../../main/electron/tray.ts';
+import { domainStatus } from '../../../main/core/status/index.ts';
+import type { OverviewRow } from '../../../main/core/mirror/types.ts';
+
+const AT = '2026-06-15T10:00:00Z';
+function row(fqdn: string, spfRemoved: boolean): OverviewRow {
+  const posture = domainStatus({
+    evidence: [
+      { protocol: 'dmarc', source: 'service_scan', at: AT, finding: 'valid', record: 'v=DMARC1; p=reject' },
+      { protocol: 'spf', source: 'service_scan', at: AT, finding: 'valid' },
+      ...(spfRemoved
+        ? [
+            {
+              protocol: 'spf' as const,
+              source: 'dns_event' as const,
+              at: '2026-06-15T10:05:00Z',
+              finding: 'absent' as const,
+              record: null,
+            },
+          ]
+        : []),
+    ],
+    openAlerts: [],
+  });
+  return { fqdn, posture } as OverviewRow;
+}
+
+function fakeTray() {
+  const tray = {
+    image: '',
+    tooltip: '',
+    setImage(i: string) {
+      tray.image = i;
+    },
+    setToolTip(t: string) {
+      tray.tooltip = t;
+    },
+    setContextMenu() {},
+    on() {
+      return tray;
+    },
+    destroy() {},
+  };
+  return tray;
+}
+
+describe('the tray controller', () => {
+  it('shows the same verdicts as the window: a domain whose SPF was removed makes it "alerts", named', async () => {
+    let rows = [row('a.example', false), row('b.example', false)];
+    const facade = {
+      overview: async () => rows,
+      listAlerts: async () => [],
+      getSettings: async () => ({ notificationsPausedUntil: null }),
+      pauseNotifications: async () => undefined,
+      on: () => () => undefined,
+    } as unknown as TrayFacade;
+    const tray = fakeTray();
+    const controller = createTrayController({
+      tray,
+      Menu: { buildFromTemplate: (t) => t },
+      icons: { ok: 'ok.png', warnings: 'warnings.png', alerts: 'alerts.png' },
+      facade,
+      open() {},
+      syncNow() {},
+      quit() {},
+      now: () => Date.parse(AT),
+      onError: (what, error) => {
+        throw error;
+      },
+    });
+    await controller.refresh();
+    expect([tray.image, tray.tooltip]).toEqual(['ok.png', 'Authwatch — no problems found on 2 domains']);
+    rows = [row('a.example', false), row('b.example', true)];
+    await controller.refresh();
+    expect([tray.image, tray.tooltip]).toEqual(['alerts.png', 'Authwatch — b.example: SPF disconnected']);
+    controller.dispose();
+  });
+});
