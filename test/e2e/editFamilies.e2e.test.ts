@@ -115,7 +115,14 @@ async function confirmSend(page: Page, form: Locator, names: string[], shot: str
   const text = await dialog.textContent();
   for (const name of names) expect(text).toContain(name);
   await shoot(page, shot);
-  await dialog.getByRole('button', { name: /^Yes, / }).click();
+  // Deleting a domain or a hosted record asks for the domain's name, typed.
+  const typed = dialog.getByRole('textbox');
+  if ((await typed.count()) > 0) await typed.fill((await dialog.locator('label strong').textContent())!);
+  // The confirm button is named for the action, never "OK".
+  await dialog
+    .getByRole('button')
+    .filter({ hasNotText: /^Cancel$/ })
+    .click();
   await dialog.waitFor({ state: 'hidden' });
 }
 

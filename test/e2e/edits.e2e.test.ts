@@ -62,7 +62,14 @@ describe('edit forms', () => {
     await page.screenshot({ path: join(SHOTS, 'dmarc-policy-dark.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
 
-    await form.getByRole('button', { name: 'Publish DMARC policy quarantine' }).click();
+    // Raising enforcement asks first, with the impact in numbers and a button named for the action.
+    await form.getByRole('button', { name: 'Publish DMARC policy quarantine…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toMatch(
+      /would have quarantined about [\d,]+ messages? from \d+ senders?/,
+    );
+    await dialog.getByRole('button', { name: 'Publish p=quarantine' }).click();
     const status = form.getByRole('status').filter({ hasText: /status 200/ });
     await status.waitFor();
     expect(await status.textContent()).toMatch(/request\s+\S+/);

@@ -59,13 +59,18 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
     for (const protocol of PROTOCOLS) {
       const flag = flags[protocol];
       if (typeof flag !== 'boolean') continue;
+      if (protocol === 'dmarc') {
+        // The scan carries the DMARC record ('' reads as none published): it tells absent from invalid.
+        const record = h.dmarc_record || null;
+        const finding = flag ? 'valid' : record === null ? 'absent' : 'invalid';
+        evidence.push({ protocol, source: 'service_scan', at: h.scanned_at, finding, record });
+        continue;
+      }
       evidence.push({
         protocol,
         source: 'service_scan',
         at: h.scanned_at,
         finding: flag ? 'valid' : 'not_passing',
-        // The scan carries the DMARC record ('' reads as none published).
-        ...(protocol === 'dmarc' ? { record: h.dmarc_record || null } : {}),
       });
     }
   }

@@ -105,7 +105,8 @@ export function protocolStatus(
   context: ProtocolContext,
 ): ProtocolStatus {
   const required = REQUIRED_PROTOCOLS.has(protocol);
-  const merged = mergeFindings(evidence.filter((e) => e.protocol === protocol));
+  const own = evidence.filter((e) => e.protocol === protocol);
+  const merged = mergeFindings(own);
   const base = {
     protocol,
     label: PROTOCOL_WORDS[protocol],
@@ -114,8 +115,12 @@ export function protocolStatus(
     record: merged.record,
     evidence: merged.newest ? evidenceRef(merged.newest) : null,
   };
-  // A removal the app saw happen (a disconnected event, or an episode still open) is "disconnected".
-  const removed = context.disconnectAlertOpen || merged.presence?.source === 'dns_event';
+  // A removal the evidence shows happening (the newest connection change is a disconnection, or an episode is
+  // still open) is "disconnected"; a record never seen is "not set up".
+  const changes = own
+    .filter((e) => e.source === 'dns_event' || e.source === 'dns_status')
+    .sort(byObservation);
+  const removed = context.disconnectAlertOpen || changes.at(-1)?.finding === 'absent';
   const state = (s: ProtocolState, words: string): ProtocolStatus => ({ ...base, state: s, words });
   switch (merged.finding) {
     case null:

@@ -61,6 +61,67 @@ describe('edits through the facade, against the reference service', () => {
     expect(JSON.stringify(all.data)).toContain('~all');
   });
 
+  it('a DMARC policy edit is pending until the next scan confirms it (or says it did not happen)', async () => {
+    const domainId = world.domainIds['alpha.example']!;
+    const postureOf = async () =>
+      (await engine.app.overview({ accountId })).find((r) => r.domainId === domainId)!.posture;
+    await engine.app.edit({ operation: 'createHostedDmarc', accountId, domainId, body: { p: 'none' } });
+    // The customer points _dmarc at the hosted record (a CNAME), as its dns_targets say.
+    const delegated = await world.svc.sandbox('PUT', '/delegations/alpha.example/dmarc', { delegated: true });
+    expect(delegated.status).toBe(200);
+    world.svc.clock.advance(MIN);
+    await scan(world.svc);
+    world.svc.clock.advance(MIN);
+    await engine.app.syncNow({ accountId });
+    expect((await postureOf()).dmarc?.policy).toBe('none');
+
+    world.svc.clock.advance(MIN);
+    await engine.app.edit({
+      operation: 'updateDmarcPolicy',
+      accountId,
+      domainId,
+      body: { policy: 'reject' },
+    });
+    let dmarc = (await postureOf()).protocols.dmarc;
+    // The header and the row keep the evidence (p=none) and say a change is on its way.
+    expect(dmarc.pending).toMatchObject({
+      summary: 'p=reject',
+      state: 'waiting',
+      words: 'waiting for the next check',
+    });
+    expect((await postureOf()).dmarc?.policy).toBe('none');
+
+    // The service's next scan shows p=reject: confirmed, no longer pending.
+    world.svc.clock.advance(MIN);
+    await scan(world.svc);
+    world.svc.clock.advance(16 * MIN);
+    await engine.app.syncNow({ accountId });
+    const after = await postureOf();
+    expect(after.protocols.dmarc.pending).toBeNull();
+    expect(after.dmarc?.policy).toBe('reject');
+
+    // A change the service does not carry out: the scan after it still shows the old record, said plainly.
+    await engine.app.edit({
+      operation: 'updateDmarcPolicy',
+      accountId,
+      domainId,
+      body: { policy: 'quarantine' },
+    });
+    // The customer stops delegating _dmarc and publishes a record of their own: the edit never shows.
+    await world.svc.sandbox('PUT', '/delegations/alpha.example/dmarc', { delegated: false });
+    await publish(world.svc, 'alpha.example', 'dmarc', 'v=DMARC1; p=reject');
+    world.svc.clock.advance(MIN);
+    await scan(world.svc);
+    world.svc.clock.advance(16 * MIN);
+    await engine.app.syncNow({ accountId });
+    dmarc = (await postureOf()).protocols.dmarc;
+    expect(dmarc.pending).toMatchObject({
+      summary: 'p=quarantine',
+      state: 'contradicted',
+      words: 'the service scan after the change still shows p=reject',
+    });
+  });
+
   it('an invalid edit is refused before any request and the service is not called', async () => {
     const before = world.svc.clock.now().getTime();
     await expect(

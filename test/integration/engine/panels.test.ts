@@ -91,6 +91,25 @@ describe('readPanel', () => {
     expect(bad.error).toMatchObject({ status: 422 });
   });
 
+  it('asks a panel once when several screens ask it at the same time (one recommendation POST, not four)', async () => {
+    const recommendations = async () => {
+      const res = await world.svc.call('GET', '/audit-logs', {
+        token: world.token,
+        query: { path: `/domains/${domainId}/dmarc/recommendation`, limit: 100 },
+      });
+      return (res.body.data as { method: string }[]).filter((r) => r.method === 'POST').length;
+    };
+    const before = await recommendations();
+    const asks = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        engine.app.readPanel({ panel: 'dmarc_recommendation', accountId, domainId, mode: 'refresh' }),
+      ),
+    );
+    expect(asks.map((a) => a.source)).toEqual(['live', 'live', 'live', 'live']);
+    expect(new Set(asks.map((a) => a.fetchedAt)).size).toBe(1);
+    expect(await recommendations()).toBe(before + 1);
+  });
+
   it('keeps no token in the mirror, its WAL or an export, whatever panels were read', async () => {
     for (const panel of ['auth_me', 'audit_logs', 'me', 'scopes'] as const)
       expect((await engine.app.readPanel({ panel, accountId, mode: 'refresh' })).error).toBeNull();

@@ -5,6 +5,7 @@ import type { SignalName } from '../../signals/catalog.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { EDIT_OPERATIONS, EDIT_OPERATION_NAMES, pathParameters } from '../editOperations.ts';
 import { guard, parse } from '../guard.ts';
+import { editExpectation } from '../../status/editExpectation.ts';
 import type { Wiring } from '../wiring.ts';
 
 /** The owner's writes: validated, sent with foreground priority, then the affected signals re-polled. */
@@ -63,6 +64,8 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
         }
         const api = engine.syncer(account).api;
         const method = op.method.toLowerCase() as 'post' | 'patch' | 'delete';
+        // Evidence observed before the request was sent cannot confirm it (main/core/status/pending.ts).
+        const sentAt = w.clock.now();
         const result = await api[method](op.path, {
           params: { path },
           ...(body !== undefined ? { body } : {}),
@@ -73,6 +76,12 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
         w.readSinceEdit.set(account.id, new Set());
         const repolled: SignalName[] = [];
         const domainId = path.domain_id;
+        // The protocol it changed shows the change as pending until a later check confirms or contradicts it.
+        const expectation = editExpectation(name, body, op.summary);
+        if (expectation && domainId !== undefined && mirror.domainDetail(account.id, domainId)) {
+          mirror.recordPendingChange({ accountId: account.id, domainId, ...expectation, at: sentAt });
+          w.emit({ type: 'changed', accountId: account.id, domainId, signal: 'health' });
+        }
         if (op.affects.length > 0 && domainId !== undefined && mirror.domainDetail(account.id, domainId)) {
           repolled.push(...(await engine.refresh(account, domainId, op.affects, { priority: 'foreground' })));
         }

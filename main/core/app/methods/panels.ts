@@ -27,6 +27,7 @@ const sorted = (o: Record<string, unknown> | undefined) =>
  */
 export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
   const { mirror, engine, clock } = w;
+  const inFlight = new Map<string, Promise<PanelResult>>();
   return {
     readPanel: (a) =>
       guard(async () => {
@@ -67,37 +68,53 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
         if (mode === 'auto' && kept && keptSinceEdit && clock.now() - Date.parse(kept.fetchedAt) < FRESH_MS)
           return fromCache(null);
 
+        // Two screens (or two re-reads of one) asking the same panel at once share one request: a POST that
+        // only reads (the DMARC recommendation) is asked once, not once per re-render.
+        const flight = `${account.id} ${requestKey}`;
+        const running = inFlight.get(flight);
+        if (running) return running;
+        const live = (async (): Promise<PanelResult> => {
+          try {
+            const api = engine.syncer(account).api;
+            const result =
+              'method' in spec && spec.method === 'POST'
+                ? await api.post(spec.path, { params: { path }, body: p.query ?? {}, priority: 'foreground' })
+                : await api.get(spec.path, {
+                    params: { path, ...(p.query ? { query: p.query } : {}) },
+                    priority: 'foreground',
+                  });
+            const payload: StoredPayload = {
+              data: result.data ?? null,
+              pagination: result.pagination ?? null,
+            };
+            const stored = mirror.putPanel({
+              accountId: account.id,
+              requestKey,
+              panel: p.panel,
+              domainId: p.domainId ?? null,
+              payload,
+            });
+            sinceEdit?.add(requestKey);
+            w.emit({ type: 'panel_changed', accountId: account.id, domainId: p.domainId ?? null });
+            return { ...payload, fetchedAt: stored.fetchedAt, source: 'live', error: null };
+          } catch (error) {
+            if (!isApiError(error)) throw error;
+            return fromCache({
+              code: error.code,
+              message: error.message,
+              status: error.status,
+              missingScope:
+                error.code === 'insufficient_scope'
+                  ? missingScope('method' in spec ? spec.method : 'GET', spec.path, error.message)
+                  : null,
+            });
+          }
+        })();
+        inFlight.set(flight, live);
         try {
-          const api = engine.syncer(account).api;
-          const result =
-            'method' in spec && spec.method === 'POST'
-              ? await api.post(spec.path, { params: { path }, body: p.query ?? {}, priority: 'foreground' })
-              : await api.get(spec.path, {
-                  params: { path, ...(p.query ? { query: p.query } : {}) },
-                  priority: 'foreground',
-                });
-          const payload: StoredPayload = { data: result.data ?? null, pagination: result.pagination ?? null };
-          const stored = mirror.putPanel({
-            accountId: account.id,
-            requestKey,
-            panel: p.panel,
-            domainId: p.domainId ?? null,
-            payload,
-          });
-          sinceEdit?.add(requestKey);
-          w.emit({ type: 'panel_changed', accountId: account.id, domainId: p.domainId ?? null });
-          return { ...payload, fetchedAt: stored.fetchedAt, source: 'live', error: null };
-        } catch (error) {
-          if (!isApiError(error)) throw error;
-          return fromCache({
-            code: error.code,
-            message: error.message,
-            status: error.status,
-            missingScope:
-              error.code === 'insufficient_scope'
-                ? missingScope('method' in spec ? spec.method : 'GET', spec.path, error.message)
-                : null,
-          });
+          return await live;
+        } finally {
+          inFlight.delete(flight);
         }
       }),
   };

@@ -69,6 +69,29 @@ describe('protocol status', () => {
     expect(s.state).toBe('unknown');
   });
 
+  it('a removal stays "disconnected" after later scans confirm the record is gone', () => {
+    const s = protocolStatus(
+      'dmarc',
+      [
+        ev('dmarc', 'absent', '2026-06-12T10:00:00Z', 'dns_event', null),
+        ev('dmarc', 'absent', '2026-06-15T10:00:00Z', 'service_scan', null),
+      ],
+      { disconnectAlertOpen: false },
+    );
+    expect([s.state, s.words, s.evidence?.source]).toEqual(['failing', 'disconnected', 'service_scan']);
+    // Restored since (the newest connection change is a connection): a later absence is not that removal.
+    const again = protocolStatus(
+      'dmarc',
+      [
+        ev('dmarc', 'absent', '2026-06-12T10:00:00Z', 'dns_event', null),
+        ev('dmarc', 'published', '2026-06-13T10:00:00Z', 'dns_event', 'v=DMARC1; p=none'),
+        ev('dmarc', 'not_passing', '2026-06-15T10:00:00Z'),
+      ],
+      { disconnectAlertOpen: false },
+    );
+    expect([again.state, again.words]).toEqual(['failing', 'invalid record']);
+  });
+
   it('a required record removed as a DNS event saw it is "disconnected" even before any alert', () => {
     const s = protocolStatus('spf', [ev('spf', 'absent', '2026-06-15T10:00:00Z', 'dns_event', null)], {
       disconnectAlertOpen: false,
