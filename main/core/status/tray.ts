@@ -2,6 +2,8 @@ import type { Verdict } from './verdict.ts';
 
 /** The tray icon's three states. */
 export type TrayStatus = 'ok' | 'warnings' | 'alerts';
+/** Every tray state (one icon file each). */
+export const TRAY_STATUSES: readonly TrayStatus[] = ['ok', 'warnings', 'alerts'];
 
 /** A domain as the tray reads it. */
 export interface TrayDomain {
