@@ -1,6 +1,6 @@
 import { defaultDbPath } from '../core/mirror/defaultPath.ts';
 import { parseArgs } from 'node:util';
-import { PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
+import { PASS_BASE_TIME_LIMIT_MS, PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
 import { CHANNELS_USAGE, parseChannelsArgs, type ChannelsCommand } from './channelArgs.ts';
 import { parseServer } from '../core/dnswatch/watchSettings.ts';
 import { DIGEST_USAGE, parseDigestArgs, type DigestCommand } from './commands/digest.ts';
@@ -38,6 +38,7 @@ export type Command =
   | { name: 'help' };
 
 const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
+const PASS_LIMIT = `${PASS_BASE_TIME_LIMIT_MS / 60_000} min`;
 
 export const USAGE = `Usage: authwatch <command> [options]
 
@@ -45,7 +46,10 @@ Commands:
   sync --once | --watch [--metrics-port PORT [--metrics-host HOST] [--metrics-token-env VAR]]
                             one full sync now, or keep syncing on the schedule until interrupted;
                             --once waits out rate limiting (429) for at most ${PATIENCE} with nothing
-                            getting through, then exits 1 "rate limited" (--watch keeps backing off)
+                            getting through, then exits 1 "rate limited" (--watch keeps backing off);
+                            a refused connection stops it at once ("service unreachable"), and the
+                            whole pass stops after ${PASS_LIMIT} plus twice the budget's time for its
+                            signals ("time limit"), naming what was not synced
                             --dns-server HOST[:PORT] (repeatable): the resolvers the DNS watch asks
                             (default: the app's setting, else the system's); --watch runs the watch
                             beside the sync, --once with --dns-server checks every record once

@@ -343,7 +343,8 @@ export const passResultSchema = z.object({
   /** Jobs a pass did not reach (paused, rate limited, aborted): not counted as synced. */
   heldBack: z.array(
     z.object({ domainId: z.number().nullable(), fqdn: z.string().nullable(), signal: signalName }),
-  ),
+  ) /** Why the pass stopped early (rate limited, service unreachable, time limit), in one plain line, or null. */,
+  stopped: z.string().nullable(),
 });
 
 export const accountSyncStatusSchema = z.object({

@@ -1,15 +1,11 @@
 import type { Alert } from '../../core/mirror/types.ts';
 import type { PassResult } from '../../core/sync/accountSyncer.ts';
-import {
-  accountBlockText,
-  PASS_RATE_LIMIT_PATIENCE_MS,
-  type AccountBlockReason,
-} from '../../core/sync/failurePolicy.ts';
+import { accountBlockText, type AccountBlockReason } from '../../core/sync/failurePolicy.ts';
 import { dnsServersFromEnv } from '../../core/dnswatch/watchSettings.ts';
 import type { CommonOptions, MetricsOptions } from '../args.ts';
 import { openContext, resolveSyncAccount, takeWriterLock, type CliContext } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
-import { formatDuration, progressPrinter } from '../progressPrinter.ts';
+import { progressPrinter } from '../progressPrinter.ts';
 
 /** A notifier for the terminal: each new alert becomes one line on stderr. */
 function terminalNotifier(io: CliIo) {
@@ -87,13 +83,8 @@ async function syncOnceLocked(options: SyncOptions, io: CliIo): Promise<number> 
     if (result.paused) {
       throw new CommandFailed(accountBlockText(result.paused as AccountBlockReason, account.label).body);
     }
-    if (result.rateLimitedUntil) {
-      throw new CommandFailed(
-        `rate limited: the service refused requests for longer than a one-shot sync waits ` +
-          `(${formatDuration(PASS_RATE_LIMIT_PATIENCE_MS / 1000)} without progress) and asks to wait until ` +
-          `${new Date(result.rateLimitedUntil).toISOString()}; the rest syncs next time.`,
-      );
-    }
+    // Rate limited, unreachable or out of time: the pass words it, the same line the app shows.
+    if (result.stopped) throw new CommandFailed(result.stopped);
     return result.failed > 0 || result.heldBack.length > 0 ? 1 : 0;
   } finally {
     await ctx.close();

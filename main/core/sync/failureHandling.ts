@@ -42,7 +42,10 @@ export async function handleFailure(
       case 'rate_limited': {
         // Nothing is wrong with the signal: the token's budget is spent. The transport already penalized
         // the bucket on a 429; hold every job of the account until the server's Retry-After.
-        holds.heldUntil = Math.max(holds.heldUntil, at + outcome.retryAfterMs);
+        // Counted from now, not from the job's start: the client may have spent longer than Retry-After
+        // waiting out earlier 429s of the same call, and a hold already over would hold nothing.
+        const failedAt = Math.max(at, ctx.o.clock.now());
+        holds.heldUntil = Math.max(holds.heldUntil, failedAt + outcome.retryAfterMs);
         holds.serialUntil = Math.max(holds.serialUntil, holds.heldUntil + SERIAL_AFTER_429_MS);
         ctx.emit({ type: 'rate_limited', accountId, until: holds.heldUntil });
         break;

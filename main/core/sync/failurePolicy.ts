@@ -26,6 +26,18 @@ export const DEFAULT_RATE_LIMIT_HOLD_MS = 60_000;
  */
 export const PASS_RATE_LIMIT_PATIENCE_MS = 5 * 60_000;
 
+/** A manual pass takes at least this long before its time limit can stop it. */
+export const PASS_BASE_TIME_LIMIT_MS = 5 * 60_000;
+
+/**
+ * The whole manual pass's time limit: 5 min, plus twice the time the budget needs for the pass's jobs (a
+ * first sync of 1,000 domains legitimately takes 80 min at 50 requests a minute). A server that answers
+ * each call slowly (but within the per-call timeout) stops there, saying what was not synced.
+ */
+export function passTimeLimitMs(jobs: number, ratePerMinute: number): number {
+  return PASS_BASE_TIME_LIMIT_MS + Math.ceil((2 * jobs * 60_000) / Math.max(1, ratePerMinute));
+}
+
 /** Maps any error of one signal fetch to what the sync does next. */
 export function classifyFailure(
   error: unknown,

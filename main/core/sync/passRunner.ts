@@ -2,6 +2,7 @@ import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
 import {
   PASS_RATE_LIMIT_PATIENCE_MS,
+  passTimeLimitMs,
   type AccountBlockReason,
   type FailureOutcome,
 } from './failurePolicy.ts';
@@ -45,6 +46,11 @@ export interface PassResult {
    * counted as fetched: a pass that holds anything back did not sync everything.
    */
   heldBack: { domainId: number | null; fqdn: string | null; signal: SignalName }[];
+  /**
+   * Why the pass stopped early, in one plain line the CLI and the app show as they are (rate limited,
+   * service unreachable, out of time), or null when it ran to the end.
+   */
+  stopped: string | null;
 }
 
 /**
@@ -63,6 +69,7 @@ export async function runPass(ctx: SyncContext, runner: JobRunner, abort?: Abort
     paused: null,
     rateLimitedUntil: null,
     heldBack: [],
+    stopped: null,
   };
   const attempted = new Set<string>();
   const isLeft = (job: SyncJob, now: number) => !attempted.has(job.key) && inPass(job, now);
@@ -71,26 +78,46 @@ export async function runPass(ctx: SyncContext, runner: JobRunner, abort?: Abort
   // without Retry-After holds a minute), so the pass is bounded by the time since then, waits in the API
   // client included: a server that refuses everything ends the pass, a slow one does not.
   let progressAt = startedAt;
+  // Set by a 429 that came after the last fetch that got through. The client waits out a short Retry-After
+  // itself, so the account's hold may already be over when the call fails: patience is checked either way.
+  let limited = false;
+  let unreachable: string | null = null;
+  let outOfTime = false;
+  // The pass's own bound (a slow server answering each call just in time must not keep it going for ever);
+  // the user's abort stops it too. Checked between jobs: at most the calls in flight run over.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  abort?.addEventListener('abort', onAbort);
+  let limitMs = passTimeLimitMs(0, ctx.syncCapacity());
+  const overTime = (now: number) => {
+    if (now - startedAt <= limitMs) return false;
+    outOfTime = true;
+    stop.abort();
+    return true;
+  };
   // A manual pass is the user asking: a paused account is tried again (one request tells).
   const account = ctx.account();
   if (account?.pausedReason) ctx.o.mirror.setAccountPaused(ctx.o.accountId, null);
   ctx.holds.heldUntil = 0;
 
   for (;;) {
-    if (abort?.aborted) break;
+    if (stop.signal.aborted) break;
     const now = ctx.o.clock.now();
     const heldUntil = ctx.holds.heldUntil;
+    if (limited && Math.max(heldUntil, now) - progressAt > patience) {
+      result.rateLimitedUntil = Math.max(heldUntil, now);
+      break;
+    }
+    if (overTime(now)) break;
     if (heldUntil > now) {
-      if (heldUntil - progressAt > patience) {
-        result.rateLimitedUntil = heldUntil;
-        break;
-      }
-      await ctx.o.clock.sleep(heldUntil - now, abort).catch(() => undefined);
+      const wake = Math.min(heldUntil, startedAt + limitMs + 1);
+      await ctx.o.clock.sleep(Math.max(0, wake - now), stop.signal).catch(() => undefined);
       continue;
     }
     const all = ctx.jobs(now);
     const due = all.filter((job) => isLeft(job, now));
     if (due.length === 0) break;
+    limitMs = passTimeLimitMs(all.filter((job) => inPass(job, now)).length, ctx.syncCapacity());
     due.sort((a, b) => compareUrgency(a, b, now, 1));
     // The domain list first, alone, whatever its age: it decides which domains the rest of the pass covers
     // (a domain deleted on the service must not be asked for).
@@ -101,24 +128,35 @@ export async function runPass(ctx: SyncContext, runner: JobRunner, abort?: Abort
       ctx.stretch(all),
       () => emitPassProgress(ctx, all, start, startedAt, isLeft),
       (job, done) => {
-        if (done.kind === 'rate_limited') return; // waited out, then fetched again
+        if (done.kind === 'rate_limited') {
+          limited = true; // the patience (checked first) says whether the pass waits or stops
+          return; // waited out, then fetched again
+        }
+        overTime(ctx.o.clock.now());
         attempted.add(job.key);
         if (done.kind === 'ok') {
           result.fetched += 1;
           progressAt = ctx.o.clock.now();
+          limited = false;
         } else if (done.kind !== 'domain_gone') {
           result.failed += 1;
           result.errors.push(passError(job, done));
+          // Nothing listens on the service's port: every further call would be refused the same way.
+          if (isConnectionRefused(done)) {
+            unreachable ??= done.message;
+            stop.abort();
+          }
         }
       },
-      abort,
+      stop.signal,
     );
     if (outcome === 'paused') {
       result.paused = (ctx.account()?.pausedReason as AccountBlockReason | null) ?? 'token_invalid';
       break;
     }
   }
-  if (result.paused || result.rateLimitedUntil !== null || abort?.aborted) {
+  abort?.removeEventListener('abort', onAbort);
+  if (result.paused || result.rateLimitedUntil !== null || stop.signal.aborted) {
     const now = ctx.o.clock.now();
     result.heldBack = ctx
       .jobs(now)
@@ -126,7 +164,36 @@ export async function runPass(ctx: SyncContext, runner: JobRunner, abort?: Abort
       .map((job) => ({ domainId: job.domainId, fqdn: job.fqdn, signal: job.signal }));
   }
   result.requestsSpent = ctx.requests - start;
+  result.stopped = stopLine(result, { unreachable, outOfTime, limitMs, patience });
   return result;
+}
+
+/** A failure of the connection itself: nothing listens at the service's address and port. */
+function isConnectionRefused(outcome: FailureOutcome): boolean {
+  return outcome.code === 'network_error' && /ECONNREFUSED/.test(outcome.message);
+}
+
+/** The one line that says why a pass stopped early, or null. */
+function stopLine(
+  result: PassResult,
+  why: { unreachable: string | null; outOfTime: boolean; limitMs: number; patience: number },
+): string | null {
+  const left = result.heldBack.length ? ` ${result.heldBack.length} not synced.` : '';
+  if (why.unreachable !== null) return `service unreachable: ${why.unreachable}${left}`;
+  if (result.rateLimitedUntil !== null)
+    return (
+      `rate limited: the service refused every request for ${minutes(why.patience)} (the longest a manual ` +
+      `sync waits without a fetch getting through) and asks to wait until ` +
+      `${new Date(result.rateLimitedUntil).toISOString()}.${left}`
+    );
+  if (why.outOfTime)
+    return `time limit: the sync stopped after ${minutes(why.limitMs)} (the service answers too slowly).${left}`;
+  return null;
+}
+
+function minutes(ms: number): string {
+  const m = ms / 60_000;
+  return `${Number.isInteger(m) ? m : m.toFixed(1)} min`;
 }
 
 /**
