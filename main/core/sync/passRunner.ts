@@ -182,8 +182,8 @@ function stopLine(
   if (why.unreachable !== null) return `service unreachable: ${why.unreachable}${left}`;
   if (result.rateLimitedUntil !== null)
     return (
-      `rate limited: the service refused every request for ${minutes(why.patience)} (the longest a manual ` +
-      `sync waits without a fetch getting through) and asks to wait until ` +
+      `rate limited: the service refused requests longer than a manual sync waits (${minutes(why.patience)} ` +
+      `without a fetch getting through) and asks to wait until ` +
       `${new Date(result.rateLimitedUntil).toISOString()}.${left}`
     );
   if (why.outOfTime)

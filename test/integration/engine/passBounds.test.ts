@@ -113,7 +113,9 @@ describe('a manual pass against a misbehaving service', () => {
       expect(result.fetched).toBe(0);
       expect(result.rateLimitedUntil).not.toBeNull();
       expect(result.heldBack.length).toBeGreaterThan(0);
-      expect(result.stopped).toMatch(/^rate limited: the service refused every request for 5 min/);
+      expect(result.stopped).toMatch(
+        /^rate limited: .* \(5 min without a fetch getting through\) and asks to wait until /,
+      );
       expect(result.stopped).not.toContain('\n');
       // About the patience: it stops as soon as the next hold would take it past it, or when the call in
       // flight (3 attempts, 2 s apart) ends past it.
