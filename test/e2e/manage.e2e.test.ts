@@ -181,7 +181,10 @@ describe('Manage', () => {
     await revoke.getByRole('button', { name: 'Revoke token…' }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.textContent()).toContain('e2e manage token');
-    await dialog.getByRole('button', { name: /^Yes, / }).click();
+    // The confirm button is named for the action (kit/Dialog), never "Yes" or "OK".
+    const confirm = dialog.getByRole('button').filter({ hasNotText: /^Cancel$/ });
+    expect(await confirm.textContent()).toMatch(/^(Remove|Revoke)\b/);
+    await confirm.click();
     await revoke
       .getByRole('status')
       .filter({ hasText: /status 200/ })
