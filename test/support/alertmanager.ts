@@ -4,11 +4,11 @@
  * webhook receiver (send_resolved) pointing back at the test, so the test sees what Alertmanager itself
  * concluded: firing, then resolved. Stopped by close().
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startReadyDaemon } from './readyDaemon.ts';
 
 export const ALERTMANAGER_BIN = '/usr/bin/prometheus-alertmanager';
 
@@ -66,46 +66,21 @@ receivers:
   );
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let stderr = '';
-  const child: ChildProcess = spawn(
-    ALERTMANAGER_BIN,
-    [
+  const { stop } = await startReadyDaemon({
+    name: 'Alertmanager',
+    bin: ALERTMANAGER_BIN,
+    args: [
       `--config.file=${config}`,
       `--storage.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--cluster.listen-address=',
       '--log.level=warn',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const ended = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([ended, new Promise((r) => setTimeout(r, 5_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`Alertmanager exited at start: ${stderr}`);
-    }
-    try {
-      const res = await fetch(`${url}/-/ready`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`Alertmanager not ready within 20 s: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    dir,
+    url,
+    readyWithinMs: 20_000,
+    pollMs: 200,
+  });
   return {
     url,
     async alerts() {

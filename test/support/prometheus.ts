@@ -3,11 +3,12 @@
  * second, listens on 127.0.0.1 on a free port with a private TSDB folder, answers PromQL over its HTTP API.
  * Also `promtool check metrics` on a scrape. Stopped by close().
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './alertmanager.ts';
+import { startReadyDaemon } from './readyDaemon.ts';
 
 export const PROMETHEUS_BIN = '/usr/bin/prometheus';
 export const PROMTOOL_BIN = '/usr/bin/promtool';
@@ -48,44 +49,20 @@ ${bearerToken ? `    authorization:\n      credentials: '${bearerToken}'\n` : ''
   );
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  let stderr = '';
-  const child: ChildProcess = spawn(
-    PROMETHEUS_BIN,
-    [
+  const { stop } = await startReadyDaemon({
+    name: 'Prometheus',
+    bin: PROMETHEUS_BIN,
+    args: [
       `--config.file=${config}`,
       `--storage.tsdb.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--log.level=warn',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const ended = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([ended, new Promise((r) => setTimeout(r, 5_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`Prometheus exited at start: ${stderr}`);
-    }
-    try {
-      if ((await fetch(`${url}/-/ready`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`Prometheus not ready within 30 s: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+    dir,
+    url,
+    readyWithinMs: 30_000,
+    pollMs: 250,
+  });
   return {
     url,
     async query(promql) {
