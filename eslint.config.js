@@ -35,7 +35,8 @@ export default tseslint.config(
     // DESIGN.md's import map: main/core imports neither electron nor service/ nor the shells; the renderer
     // only shared/ (no Node built-ins); service/ and shared/ nothing of main/; nothing outside test/ imports
     // test/. Only main/electron may import Electron. See scripts/eslint/layering.js.
+    // And the shells see main/core only through its public surface, main/core/index.ts.
     plugins: { layering },
-    rules: { 'layering/imports': 'error' },
+    rules: { 'layering/imports': 'error', 'layering/public-surface': 'error' },
   },
 );

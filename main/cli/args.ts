@@ -1,8 +1,11 @@
-import { defaultDbPath } from '../core/mirror/defaultPath.ts';
+import {
+  defaultDbPath,
+  parseServer,
+  PASS_BASE_TIME_LIMIT_MS,
+  PASS_RATE_LIMIT_PATIENCE_MS,
+} from '../core/index.ts';
 import { parseArgs } from 'node:util';
-import { PASS_BASE_TIME_LIMIT_MS, PASS_RATE_LIMIT_PATIENCE_MS } from '../core/sync/failurePolicy.ts';
 import { CHANNELS_USAGE, parseChannelsArgs, type ChannelsCommand } from './channelArgs.ts';
-import { parseServer } from '../core/dnswatch/watchSettings.ts';
 import { DIGEST_USAGE, parseDigestArgs, type DigestCommand } from './commands/digest.ts';
 
 /** Raised for a command line we cannot run; the CLI prints the message and exits with status 2. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { defaultDbPath } from '../core/mirror/defaultPath.ts';
+import { defaultDbPath } from '../core/index.ts';
 import type { CommonOptions } from './args.ts';
 import { UsageError } from './args.ts';
 

@@ -1,20 +1,20 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { normalizeBaseUrl } from '../../shared/api/baseUrl.ts';
 import { createApiClient } from '../../shared/api/client.ts';
-import { accountKey } from '../core/accounts/accountKey.ts';
-import { TOKEN_ENV_VAR } from '../core/accounts/envSecretStore.ts';
-import { headlessSecretStore } from '../core/accounts/headlessSecretStore.ts';
-import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
-import { parseIdentity } from '../core/accounts/identity.ts';
-import type { SecretStore } from '../core/accounts/secretStore.ts';
-import { createAuthwatch, type Authwatch, type Notifier } from '../core/app.ts';
-import { describeStartupError } from '../core/app/startupError.ts';
-import { openMirror } from '../core/mirror/index.ts';
-import { acquireWriterLock, describeHolder, type WriterLock } from '../core/mirror/writerLock.ts';
-import type { Account, Mirror } from '../core/mirror/types.ts';
-import type { TickScheduler } from '../core/sync/scheduler.ts';
-import type { DnsWatchOptions } from '../core/dnswatch/dnsWatchRuntime.ts';
+import {
+  type Account,
+  accountKey,
+  type Authwatch,
+  describeStartupError,
+  type DnsWatchOptions,
+  type Mirror,
+  MirrorBusyError,
+  type Notifier,
+  openRuntime,
+  parseIdentity,
+  type Runtime,
+  type SecretStore,
+  TOKEN_ENV_VAR,
+} from '../core/index.ts';
 import { UsageError, type CommonOptions } from './args.ts';
 import { CommandFailed, type CliIo } from './io.ts';
 
@@ -27,77 +27,47 @@ export interface CliContext {
 }
 
 /**
+ * Opens the mirror file (creating its folder, private to the user) and the facade over it. Tokens:
  * AUTHWATCH_TOKEN when set (CI, servers), else the OS keychain; when keytar is missing or no keychain
  * answers, one line on stderr says so and tokens live for this run only (never a plain-text file).
+ * `writer` (sync) makes this run the mirror's one writer, or fails naming the process that is: two syncing
+ * processes would spend the token's rate limit twice and notify every alert twice. Freed on close().
  */
-export function chooseSecretStore(env: NodeJS.ProcessEnv, say: (line: string) => void): SecretStore {
-  return headlessSecretStore(env, say);
-}
-
-/**
- * Makes this run the mirror's one writer (sync), or fails naming the process that is: two syncing processes
- * would spend the token's rate limit twice and notify every alert twice. Freed when the command exits.
- */
-export function takeWriterLock(db: string, purpose: string, io: CliIo): WriterLock | null {
-  if (db === ':memory:') return null;
-  let attempt: ReturnType<typeof acquireWriterLock>;
-  try {
-    mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
-    attempt = acquireWriterLock(db, { purpose });
-  } catch (error) {
-    throw new CommandFailed(describeStartupError(error, { db }));
-  }
-  if (!attempt.ok) {
-    throw new CommandFailed(
-      `Another Authwatch process is syncing ${db}: ${describeHolder(attempt.holder)}. ` +
-        'Stop it or let it finish; status, alerts and export work meanwhile.',
-    );
-  }
-  if (attempt.tookOverFrom)
-    io.stderr.write(
-      `authwatch: took over the mirror's writer lock from ${describeHolder(attempt.tookOverFrom)}, which is no longer running.\n`,
-    );
-  return attempt.lock;
-}
-
-/** Opens the mirror file (creating its folder, private to the user) and the facade over it. */
 export function openContext(
   options: CommonOptions,
   io: CliIo,
-  extra: { notifier?: Notifier; scheduler?: TickScheduler; dnsWatch?: DnsWatchOptions } = {},
+  extra: { notifier?: Notifier; writer?: string; dnsWatch?: DnsWatchOptions } = {},
 ): CliContext {
-  let mirror: Mirror;
+  let runtime: Runtime;
   try {
-    if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true, mode: 0o700 });
-    mirror = openMirror(options.db);
+    runtime = openRuntime({
+      db: options.db,
+      role: extra.writer ? 'writer' : 'reader',
+      purpose: extra.writer ?? 'authwatch',
+      secrets: 'headless',
+      env: io.env,
+      say: (line) => io.stderr.write(`${line}\n`),
+      ...(extra.notifier ? { notifier: extra.notifier } : {}),
+      ...(extra.dnsWatch ? { dnsWatch: extra.dnsWatch } : {}),
+      logger: {
+        info: () => undefined,
+        warn: () => undefined,
+        error: (message, fields) =>
+          io.stderr.write(`authwatch: ${message} ${fields ? JSON.stringify(fields) : ''}\n`),
+      },
+    });
   } catch (error) {
+    if (error instanceof MirrorBusyError)
+      throw new CommandFailed(
+        `${error.message} Stop it or let it finish; status, alerts and export work meanwhile.`,
+      );
     throw new CommandFailed(describeStartupError(error, { db: options.db }));
   }
-  const secrets = chooseSecretStore(io.env, (line) => io.stderr.write(`${line}\n`));
-  const app = createAuthwatch({
-    mirror,
-    secretStore: secrets,
-    ...(extra.notifier ? { notifier: extra.notifier } : {}),
-    ...(extra.scheduler ? { scheduler: extra.scheduler } : {}),
-    // Channel secrets: the keychain itself, then the variables the channels name (never AUTHWATCH_TOKEN,
-    // which the token store answers every key with).
-    delivery: { secretStore: keytarSecretStore(), env: io.env },
-    ...(extra.dnsWatch ? { dnsWatch: extra.dnsWatch } : {}),
-    logger: {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (message, fields) =>
-        io.stderr.write(`authwatch: ${message} ${fields ? JSON.stringify(fields) : ''}\n`),
-    },
-  });
   return {
-    mirror,
-    app,
-    secrets,
-    async close() {
-      await app.stop();
-      mirror.close();
-    },
+    mirror: runtime.mirror,
+    app: runtime.app,
+    secrets: runtime.secrets,
+    close: () => runtime.close(),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Authwatch } from '../core/app.ts';
+import type { Authwatch } from '../core/index.ts';
 import type { CliIo } from './io.ts';
 
 /** Prints sync progress to stderr: when a domain completes, and at most every 2 s otherwise. */

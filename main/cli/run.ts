@@ -1,4 +1,4 @@
-import { AuthwatchError } from '../core/app.ts';
+import { AuthwatchError } from '../core/index.ts';
 import { parseCommandLine, USAGE, UsageError } from './args.ts';
 import { alerts } from './commands/alerts.ts';
 import { channels } from './commands/channels.ts';

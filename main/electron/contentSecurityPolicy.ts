@@ -1,4 +1,4 @@
-import { rendererContentSecurityPolicy } from '../core/app/rendererFiles.ts';
+import { rendererContentSecurityPolicy } from '../core/index.ts';
 
 /** The renderer's Content-Security-Policy (the bridge is IPC, so connect-src needs nothing beyond 'self'). */
 export const CONTENT_SECURITY_POLICY = rendererContentSecurityPolicy("'self'");

@@ -1,18 +1,12 @@
-import { dnsServersFromEnv } from '../core/dnswatch/watchSettings.ts';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  type Authwatch,
+  defaultDbPath,
+  dnsServersFromEnv,
+  openRuntime,
+  type TrayStatus,
+} from '../core/index.ts';
 import { EVENT_CHANNEL } from '../../shared/bridge/methodNames.ts';
 import { checkedEvent } from '../../shared/bridge/serve.ts';
-import { createAuthwatch, type Authwatch } from '../core/app.ts';
-import { toBridgeEvent } from '../core/app/bridgeEvents.ts';
-import { defaultDbPath } from '../core/mirror/defaultPath.ts';
-import { openMirror } from '../core/mirror/index.ts';
-import {
-  acquireWriterLock,
-  describeHolder,
-  type LockHolder,
-  type WriterLock,
-} from '../core/mirror/writerLock.ts';
 import { APP_ENTRY_URL, APP_SCHEME, PRODUCT_NAME } from './appIdentity.ts';
 import { enforceContentSecurityPolicy, type HeaderHook } from './contentSecurityPolicy.ts';
 import { desktopSecretStore } from './desktopSecretStore.ts';
@@ -23,7 +17,6 @@ import { desktopNotifier, type NotificationClass } from './notifications.ts';
 import { createRendererHandler } from './rendererProtocol.ts';
 import type { SafeStorageLike } from './safeStorageSecretStore.ts';
 import { createTrayController, type MenuApi, type TrayLike } from './tray.ts';
-import type { TrayStatus } from '../core/status/tray.ts';
 import {
   denyAllPermissions,
   hardenWebContents,
@@ -80,9 +73,6 @@ export interface DesktopPaths {
   db?: string;
 }
 
-/** How often a reader tries to become the mirror's writer. */
-const LOCK_RETRY_MS = 30_000;
-
 /** The running shell (tests inspect it). */
 export interface DesktopApp {
   facade: Authwatch;
@@ -126,17 +116,6 @@ export async function startDesktopApp(
   // Any other webContents (none is expected) gets the same rules as the window.
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal, blocked));
 
-  const db = paths.db ?? defaultDbPath(options.env ?? process.env);
-  mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
-  const purpose = 'Authwatch desktop app';
-  const first = acquireWriterLock(db, { purpose });
-  let lock: WriterLock | null = first.ok ? first.lock : null;
-  let holder: LockHolder | null = first.ok ? null : first.holder;
-  if (holder)
-    say(
-      `Authwatch: ${describeHolder(holder)} is syncing ${db}; this window shows its data and syncs once it stops.`,
-    );
-  const mirror = openMirror(db);
   const sendEvent = eventSender(() => window?.webContents ?? null, EVENT_CHANNEL);
   const navigate = (route: string) => {
     showWindow();
@@ -144,22 +123,20 @@ export async function startDesktopApp(
     if (event) sendEvent(event);
   };
   const notifier = desktopNotifier({ Notification: electron.Notification, open: navigate });
-  const facade = createAuthwatch({
-    mirror,
-    secretStore: desktopSecretStore({
+  // A standby while another process syncs the mirror: it shows that process's data, takes over when it
+  // stops, and only then syncs and notifies (alerts stay pending meanwhile).
+  const runtime = openRuntime({
+    db: paths.db ?? defaultDbPath(options.env ?? process.env),
+    role: 'standby',
+    purpose: 'Authwatch desktop app',
+    secrets: desktopSecretStore({
       safeStorage: electron.safeStorage,
       userDataDir: app.getPath('userData'),
       platform: process.platform,
       say,
     }),
-    // Only the writer notifies (it is the process whose sync raises the alerts); until then alerts stay pending.
-    notifier: {
-      channel: notifier.channel,
-      notify(alert) {
-        if (!lock) throw new Error('another process notifies while it syncs this mirror');
-        return notifier.notify(alert);
-      },
-    },
+    say,
+    notifier,
     shell: {
       setStartAtLogin: startAtLoginHook(app),
       openExternal: (url) => openHttpsLink(electron.shell, url),
@@ -172,6 +149,7 @@ export async function startDesktopApp(
     // The DNS watch: the settings' resolvers (else the system's), or those the demo hands over.
     dnsWatch: { servers: dnsServersFromEnv(options.env ?? process.env) },
   });
+  const facade = runtime.app;
 
   const win = new electron.BrowserWindow({
     width: 1200,
@@ -197,10 +175,7 @@ export async function startDesktopApp(
     onRefused: (url) => say(`Authwatch: refused a bridge call from ${url ?? 'an unknown frame'}.`),
     onInternalError: (method, message) => say(`Authwatch: ${method}: ${message}`),
   });
-  facade.on((event) => {
-    const bridgeEvent = toBridgeEvent(event);
-    if (bridgeEvent) sendEvent(bridgeEvent);
-  });
+  runtime.onBridgeEvent(sendEvent);
 
   const tray = createTrayController({
     tray: new electron.Tray(paths.trayIcons.ok),
@@ -209,10 +184,8 @@ export async function startDesktopApp(
     facade,
     open: showWindow,
     syncNow: () => {
-      if (!lock) {
-        say(
-          `Authwatch: ${holder ? describeHolder(holder) : 'another process'} syncs this mirror; Sync now is left to it.`,
-        );
+      if (!runtime.writer) {
+        say(`Authwatch: ${runtime.syncedBy ?? 'another process'} syncs this mirror; Sync now is left to it.`);
         return;
       }
       facade.syncNow().catch((error: unknown) => say(`Authwatch: sync failed: ${(error as Error).message}`));
@@ -224,7 +197,7 @@ export async function startDesktopApp(
 
   // The OS login item follows the stored preference (only for the installed app: a dev run would register
   // the bare Electron binary).
-  if (app.isPackaged) startAtLoginHook(app)((await facade.getSettings()).app.startAtLogin);
+  if (app.isPackaged) await runtime.applyPreferences();
 
   let closed = false;
   app.on('will-quit', (event) => {
@@ -232,34 +205,19 @@ export async function startDesktopApp(
     event.preventDefault();
     void (async () => {
       tray.dispose();
-      await facade.stop().catch(() => undefined);
-      mirror.close();
-      clearInterval(retry);
-      lock?.release();
+      await runtime.close().catch(() => undefined);
       closed = true;
       app.quit();
     })();
   });
 
-  // While another process syncs, try again now and then: when it stops (or dies), this app takes over.
-  const retry = setInterval(() => {
-    if (lock) return;
-    const attempt = acquireWriterLock(db, { purpose });
-    if (!attempt.ok) return;
-    lock = attempt.lock;
-    holder = null;
-    say('Authwatch: the other process stopped; this app syncs the mirror now.');
-    facade.start();
-  }, LOCK_RETRY_MS);
-  retry.unref?.();
-
   await win.loadURL(APP_ENTRY_URL);
-  if (lock) facade.start();
+  runtime.start();
   return {
     facade,
     window: win,
     get writer() {
-      return lock !== null;
+      return runtime.writer;
     },
     showWindow,
     navigate,

@@ -1,7 +1,9 @@
-import { fallbackSecretStore } from '../core/accounts/fallbackSecretStore.ts';
-import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
-import type { SecretStore } from '../core/accounts/secretStore.ts';
-import { sessionSecretStore } from '../core/accounts/sessionSecretStore.ts';
+import {
+  fallbackSecretStore,
+  keytarSecretStore,
+  type SecretStore,
+  sessionSecretStore,
+} from '../core/index.ts';
 import {
   safeStorageProblem,
   safeStorageSecretStore,

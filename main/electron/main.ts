@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_SCHEME_PRIVILEGES } from './rendererProtocol.ts';
 import { startDesktopApp, type DesktopElectron } from './desktopApp.ts';
-import { addDemoAccount } from '../core/app/demoAccount.ts';
-import { TRAY_STATUSES, type TrayStatus } from '../core/status/tray.ts';
+import { addDemoAccount, TRAY_STATUSES, type TrayStatus } from '../core/index.ts';
 
 // Must happen before the app is ready: app:// becomes a standard, secure origin.
 electron.protocol.registerSchemesAsPrivileged(APP_SCHEME_PRIVILEGES);

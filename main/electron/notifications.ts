@@ -1,5 +1,5 @@
 import type { Alert } from '../../shared/bridge/results.ts';
-import { notificationText, type Notifier } from '../core/app.ts';
+import { notificationText, type Notifier } from '../core/index.ts';
 
 /** The part of Electron's Notification class we use. */
 export interface NotificationLike {

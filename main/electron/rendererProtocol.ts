@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { APP_HOST, APP_SCHEME } from './appIdentity.ts';
 import { CONTENT_SECURITY_POLICY } from './contentSecurityPolicy.ts';
-import { rendererFilePath, rendererFileType } from '../core/app/rendererFiles.ts';
+import { rendererFilePath, rendererFileType } from '../core/index.ts';
 
 /**
  * How the app:// scheme is registered before the app is ready: standard (real origin, relative URLs) and

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SecretStore } from '../core/accounts/secretStore.ts';
-import { SecretStoreError } from '../core/accounts/secretStore.ts';
+import { type SecretStore, SecretStoreError } from '../core/index.ts';
 
 /** The part of Electron's safeStorage we use. */
 export interface SafeStorageLike {

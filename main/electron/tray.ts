@@ -1,5 +1,4 @@
-import type { Authwatch } from '../core/app.ts';
-import { trayStatus, type TrayStatus } from '../core/status/tray.ts';
+import { trayStatus, type Authwatch, type TrayStatus } from '../core/index.ts';
 
 /** The parts of Electron's Tray and Menu we use. */
 export interface TrayLike {

@@ -6,9 +6,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { defaultDbPath } from '../core/mirror/defaultPath.ts';
-import { describeStartupError } from '../core/app/startupError.ts';
-import { dnsServersFromEnv } from '../core/dnswatch/watchSettings.ts';
+import { defaultDbPath, describeStartupError, dnsServersFromEnv } from '../core/index.ts';
 import { openWindow, runHost, type HostRun } from './run.ts';
 
 const say = (line: string) => process.stderr.write(line + '\n');

@@ -1,18 +1,17 @@
-import type { DnsWatchOptions } from '../core/dnswatch/dnsWatchRuntime.ts';
+import {
+  type Authwatch,
+  type DnsWatchOptions,
+  type Mirror,
+  MirrorBusyError,
+  openRuntime,
+  type Runtime,
+  type SecretStore,
+} from '../core/index.ts';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fallbackSecretStore } from '../core/accounts/fallbackSecretStore.ts';
-import { keytarSecretStore } from '../core/accounts/keytarSecretStore.ts';
-import type { SecretStore } from '../core/accounts/secretStore.ts';
-import { sessionSecretStore } from '../core/accounts/sessionSecretStore.ts';
-import { createAuthwatch, type Authwatch } from '../core/app.ts';
-import { toBridgeEvent } from '../core/app/bridgeEvents.ts';
-import { openMirror } from '../core/mirror/index.ts';
-import type { Mirror } from '../core/mirror/types.ts';
-import { acquireWriterLock, describeHolder } from '../core/mirror/writerLock.ts';
 import { startHost, type RunningHost } from './server.ts';
 
 /** What the browser host needs to run. */
@@ -45,29 +44,17 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
     throw new Error(
       `The renderer is not built (${options.rendererDir} is missing): run npm run build first.`,
     );
-  if (options.db !== ':memory:') mkdirSync(dirname(options.db), { recursive: true, mode: 0o700 });
-  // The host syncs, so it is the mirror's one writer (the CLI's status, alerts and export still read).
-  const attempt =
-    options.db === ':memory:' ? null : acquireWriterLock(options.db, { purpose: 'Authwatch (browser host)' });
-  if (attempt && !attempt.ok)
-    throw new Error(
-      `Another Authwatch process is syncing ${options.db}: ${describeHolder(attempt.holder)}. Stop it first.`,
-    );
-  if (attempt?.tookOverFrom)
-    say(
-      `Took over the mirror's writer lock from ${describeHolder(attempt.tookOverFrom)}, which is no longer running.`,
-    );
-  const lock = attempt?.lock ?? null;
-  // What was opened so far is closed again when a later step fails (a port in use, a mirror it cannot read).
-  const opened: { mirror?: Mirror; app?: Authwatch } = {};
+  let windows = () => 0;
+  let runtime: Runtime;
   try {
-    const mirror = (opened.mirror = openMirror(options.db));
-    let windows = () => 0;
-    const app = (opened.app = createAuthwatch({
-      mirror,
+    // The host syncs, so it is the mirror's one writer (the CLI's status, alerts and export still read).
+    runtime = openRuntime({
+      db: options.db,
+      role: 'writer',
+      purpose: 'Authwatch (browser host)',
       // The OS keychain, else tokens for this session only (never a file): said once, in one line.
-      secretStore:
-        options.secretStore ?? fallbackSecretStore(keytarSecretStore(), () => sessionSecretStore(), say),
+      secrets: options.secretStore ?? 'keychain',
+      say,
       notifier: {
         channel: 'browser',
         notify: () => {
@@ -76,38 +63,38 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       },
       logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
       ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
-    }));
-    const host = await startHost({
+    });
+  } catch (error) {
+    if (error instanceof MirrorBusyError) throw new Error(`${error.message} Stop it first.`);
+    throw error;
+  }
+  const { app, mirror } = runtime;
+  // What was opened so far is closed again when a later step fails (a port in use).
+  let host: RunningHost;
+  try {
+    host = await startHost({
       methods: app,
-      subscribe: (listener) =>
-        app.on((event) => {
-          const bridgeEvent = toBridgeEvent(event);
-          if (bridgeEvent) listener(bridgeEvent);
-        }),
+      subscribe: (listener) => runtime.onBridgeEvent(listener),
       rendererDir: options.rendererDir,
       ...(options.port !== undefined ? { port: options.port } : {}),
       log: say,
       onConnect: () => void app.deliverPending(),
     });
-    windows = host.windows;
-    app.start();
-    return {
-      app,
-      mirror,
-      host,
-      async stop() {
-        await host.close();
-        await app.stop();
-        mirror.close();
-        lock?.release();
-      },
-    };
   } catch (error) {
-    await opened.app?.stop().catch(() => undefined);
-    opened.mirror?.close();
-    lock?.release();
+    await runtime.close().catch(() => undefined);
     throw error;
   }
+  windows = host.windows;
+  runtime.start();
+  return {
+    app,
+    mirror,
+    host,
+    async stop() {
+      await host.close();
+      await runtime.close();
+    },
+  };
 }
 
 /** Chromium-family browsers that can open the host as an app window, in order of preference. */

@@ -7,7 +7,7 @@ import { BRIDGE_PROTOCOL, CLOSE_UNAUTHORISED, presentedSecret } from '../../shar
 import { MAX_BRIDGE_MESSAGE_BYTES } from '../../shared/bridge/messageLimit.ts';
 import { createBridgeDispatcher } from '../../shared/bridge/serve.ts';
 import { newSecret, secretMatches } from './secret.ts';
-import { readRendererFile, rendererContentSecurityPolicy } from '../core/app/rendererFiles.ts';
+import { readRendererFile, rendererContentSecurityPolicy } from '../core/index.ts';
 
 /** What the host serves: the bridge's methods, its events and the built renderer. */
 export interface HostOptions {

@@ -128,5 +128,53 @@ const rule = {
   },
 };
 
+/** The shells over the app core, and the one module of it they may import. */
+const SHELLS = ['main/electron', 'main/host', 'main/cli', 'scripts'];
+const CORE_SURFACE = ['main/core', 'main/core/index', 'main/core/index.ts'];
+
+/** Visits every import-like specifier of a file (static, dynamic, re-export, require). */
+function visitImports(check) {
+  return {
+    ImportDeclaration: (node) => check(node.source),
+    ExportNamedDeclaration: (node) => check(node.source),
+    ExportAllDeclaration: (node) => check(node.source),
+    ImportExpression: (node) => check(node.source),
+    CallExpression: (node) => {
+      if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node.arguments[0]);
+    },
+  };
+}
+
+const publicSurface = {
+  meta: {
+    type: 'problem',
+    docs: {
+      description:
+        'Shells (main/electron, main/host, main/cli, scripts) import main/core only through main/core/index.ts',
+    },
+    schema: [],
+    messages: {
+      surface:
+        '{{from}} must import main/core through its public surface, main/core/index.ts, not {{target}} ' +
+        '(export what the shell needs there; openRuntime() assembles the app).',
+    },
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = context.filename;
+    const from = layerOf(relative(root, file));
+    if (!SHELLS.includes(from)) return {};
+    return visitImports((source) => {
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      if (!source.value.startsWith('.') && !source.value.startsWith('/')) return;
+      const target = relative(root, resolve(dirname(file), source.value))
+        .split(sep)
+        .join('/');
+      if (layerOf(target) !== 'main/core' || CORE_SURFACE.includes(target)) return;
+      context.report({ node: source, messageId: 'surface', data: { from, target } });
+    });
+  },
+};
+
 /** The plugin object eslint.config.js registers as "layering". */
-export default { rules: { imports: rule } };
+export default { rules: { imports: rule, 'public-surface': publicSurface } };

@@ -1,5 +1,4 @@
-import { alertJson } from '../../core/export/records.ts';
-import type { Alert } from '../../core/mirror/types.ts';
+import { type Alert, alertJson } from '../../core/index.ts';
 import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';

@@ -1,8 +1,10 @@
-import type { Severity } from '../../core/alerts/types.ts';
-import type { ChannelDraft } from '../../core/delivery/channelDraft.ts';
-import { DeliveryError } from '../../core/delivery/deliveryError.ts';
-import { describeChannel } from '../../core/delivery/channelWords.ts';
-import type { Channel } from '../../core/mirror/deliveryTypes.ts';
+import {
+  type Channel,
+  type ChannelDraft,
+  DeliveryError,
+  describeChannel,
+  type Severity,
+} from '../../core/index.ts';
 import type { ChannelsCommand } from '../channelArgs.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { digestContent, digestHtml } from '../../core/delivery/digest.ts';
-import { defaultDbPath } from '../../core/mirror/defaultPath.ts';
+import { defaultDbPath, digestContent, digestHtml } from '../../core/index.ts';
 import { UsageError, type CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { EXPORT_COLUMNS, exportRecord } from '../../core/export/records.ts';
+import { EXPORT_COLUMNS, exportRecord, toCsv } from '../../core/index.ts';
 import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
-import { toCsv } from '../../core/export/csv.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
 
 /** `authwatch export --format csv|json [--out FILE]`: every domain's posture from the mirror. */

@@ -27,8 +27,7 @@ export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
   return lines.join('\n') + '\n';
 }
 
-import { portfolioCounts } from '../../core/status/index.ts';
-import type { OverviewRow } from '../../core/mirror/types.ts';
+import { portfolioCounts, type OverviewRow } from '../../core/index.ts';
 
 const MARK = { problem: '✕', warning: '!', unknown: '?', good: '✓' } as const;
 

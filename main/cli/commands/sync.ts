@@ -1,9 +1,12 @@
-import type { Alert } from '../../core/mirror/types.ts';
-import type { PassResult } from '../../core/sync/accountSyncer.ts';
-import { accountBlockText, type AccountBlockReason } from '../../core/sync/failurePolicy.ts';
-import { dnsServersFromEnv } from '../../core/dnswatch/watchSettings.ts';
+import {
+  accountBlockText,
+  type AccountBlockReason,
+  type Alert,
+  dnsServersFromEnv,
+  type PassResult,
+} from '../../core/index.ts';
 import type { CommonOptions, MetricsOptions } from '../args.ts';
-import { openContext, resolveSyncAccount, takeWriterLock, type CliContext } from '../context.ts';
+import { openContext, resolveSyncAccount, type CliContext } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
 import { progressPrinter } from '../progressPrinter.ts';
 
@@ -38,18 +41,13 @@ type SyncOptions = CommonOptions & { dnsServers: string[]; metrics?: MetricsOpti
 
 /** `authwatch sync --once`: fetches everything stale now; exit 1 when anything failed. */
 export async function syncOnce(options: SyncOptions, io: CliIo): Promise<number> {
-  const lock = takeWriterLock(options.db, 'authwatch sync --once', io);
-  try {
-    return await syncOnceLocked(options, io);
-  } finally {
-    lock?.release();
-  }
-}
-
-async function syncOnceLocked(options: SyncOptions, io: CliIo): Promise<number> {
   // A one-shot sync asks DNS only when told which resolvers to ask (the watch is a continuous thing).
   const dnsWatch = options.dnsServers.length > 0 ? { servers: options.dnsServers } : undefined;
-  const ctx = openContext(options, io, { notifier: terminalNotifier(io), ...(dnsWatch ? { dnsWatch } : {}) });
+  const ctx = openContext(options, io, {
+    notifier: terminalNotifier(io),
+    writer: 'authwatch sync --once',
+    ...(dnsWatch ? { dnsWatch } : {}),
+  });
   try {
     const account = await resolveSyncAccount(ctx, options);
     const stopProgress = progressPrinter(ctx.app, io, account.label);
@@ -93,19 +91,14 @@ async function syncOnceLocked(options: SyncOptions, io: CliIo): Promise<number> 
 
 /** `authwatch sync --watch`: syncs on the schedule until interrupted; progress and alerts on stderr. */
 export async function syncWatch(options: SyncOptions, io: CliIo): Promise<number> {
-  const lock = takeWriterLock(options.db, 'authwatch sync --watch', io);
-  try {
-    return await syncWatchLocked(options, io);
-  } finally {
-    lock?.release();
-  }
-}
-
-async function syncWatchLocked(options: SyncOptions, io: CliIo): Promise<number> {
   // The DNS watch runs beside the sync: --dns-server's resolvers (else AUTHWATCH_DNS_SERVERS'), else the
   // settings', else the system's.
   const servers = options.dnsServers.length ? options.dnsServers : dnsServersFromEnv(io.env);
-  const ctx = openContext(options, io, { notifier: terminalNotifier(io), dnsWatch: { servers } });
+  const ctx = openContext(options, io, {
+    notifier: terminalNotifier(io),
+    writer: 'authwatch sync --watch',
+    dnsWatch: { servers },
+  });
   try {
     const account = await resolveSyncAccount(ctx, options);
     const stopProgress = progressPrinter(ctx.app, io, account.label);

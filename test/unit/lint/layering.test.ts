@@ -108,7 +108,7 @@ describe('ESLint layering rules', () => {
     const allowed: [string, string][] = [
       [
         'main/electron/probe.ts',
-        "import { app } from 'electron';\nimport { createAuthwatch } from '../core/app.ts';\nexport const x = [app, createAuthwatch];\n",
+        "import { app } from 'electron';\nimport { openRuntime } from '../core/index.ts';\nexport const x = [app, openRuntime];\n",
       ],
       [
         'main/core/probe.ts',
@@ -128,5 +128,72 @@ describe('ESLint layering rules', () => {
       ],
     ];
     for (const [file, code] of allowed) expect(await layeringMessages(file, code), file).toEqual([]);
+  });
+});
+
+/** The shells see the app core only through main/core/index.ts (rule "layering/public-surface"). */
+const PAST_THE_SURFACE: { file: string; code: string; target: string }[] = [
+  {
+    file: 'main/electron/probe.ts',
+    code: "import { openMirror } from '../core/mirror/openMirror.ts';\nexport const x = openMirror;\n",
+    target: 'main/core/mirror/openMirror.ts',
+  },
+  {
+    file: 'main/host/probe.ts',
+    code: "export { createAuthwatch } from '../core/app.ts';\n",
+    target: 'main/core/app.ts',
+  },
+  {
+    file: 'main/cli/commands/probe.ts',
+    code: "import type { Mirror } from '../../core/mirror/types.ts';\nexport type X = Mirror;\n",
+    target: 'main/core/mirror/types.ts',
+  },
+  {
+    file: 'scripts/probe.ts',
+    code: "export async function f() {\n  return import('../main/core/sync/planner.ts');\n}\n",
+    target: 'main/core/sync/planner.ts',
+  },
+];
+
+describe('ESLint public-surface rule', () => {
+  let eslint: ESLint;
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: root });
+  });
+
+  async function surfaceMessages(file: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
+    return (result?.messages ?? [])
+      .filter((m) => m.ruleId === 'layering/public-surface')
+      .map((m) => m.message);
+  }
+
+  it.each(PAST_THE_SURFACE)('$file may not import $target', async ({ file, code, target }) => {
+    const messages = await surfaceMessages(file, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain(`not ${target}`);
+    expect(messages[0]).toContain('main/core/index.ts');
+  });
+
+  it('lets shells import main/core/index.ts, and core and tests import core modules directly', async () => {
+    const allowed: [string, string][] = [
+      [
+        'main/host/probe.ts',
+        "import { openRuntime } from '../core/index.ts';\nexport const x = openRuntime;\n",
+      ],
+      [
+        'scripts/probe.ts',
+        "import { openRuntime } from '../main/core/index.ts';\nexport const x = openRuntime;\n",
+      ],
+      [
+        'main/core/app/probe.ts',
+        "import { openMirror } from '../mirror/openMirror.ts';\nexport const x = openMirror;\n",
+      ],
+      [
+        'test/unit/probe.ts',
+        "import { openMirror } from '../../main/core/mirror/openMirror.ts';\nexport const x = openMirror;\n",
+      ],
+    ];
+    for (const [file, code] of allowed) expect(await surfaceMessages(file, code), file).toEqual([]);
   });
 });
