@@ -9,6 +9,7 @@ import { exportMethods } from './app/methods/exports.ts';
 import { panelMethods } from './app/methods/panels.ts';
 import { readMethods } from './app/methods/reads.ts';
 import { senderMethods } from './app/methods/senders.ts';
+import { auditMethods } from './app/methods/audit.ts';
 import { settingsMethods } from './app/methods/settings.ts';
 import { syncMethods } from './app/methods/sync.ts';
 import { guard, parse } from './app/guard.ts';
@@ -71,6 +72,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...panelMethods(w),
     ...exportMethods(w),
     ...dnsWatchMethods(w),
+    ...auditMethods(w),
     openExternal: (a) =>
       guard(async () => {
         const { url } = parse(openExternalArgs, a);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as args from './args.ts';
+import { auditChangeSchema, auditChangesArgs } from './auditChanges.ts';
 import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from './dnsWatch.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
 import {
@@ -85,6 +86,7 @@ export const BRIDGE_METHODS = {
   domainDnsWatch: { args: args.domainRef, result: domainDnsWatchSchema },
   dnsWatchStatus: { args: none, result: dnsWatchStatusSchema },
   updateDnsWatch: { args: updateDnsWatchArgs, result: dnsWatchStatusSchema },
+  auditChanges: { args: auditChangesArgs, result: z.array(auditChangeSchema) },
 } as const;
 
 /** Name of a bridge method. */

@@ -41,6 +41,7 @@ export const METHOD_NAMES = [
   'domainDnsWatch',
   'dnsWatchStatus',
   'updateDnsWatch',
+  'auditChanges',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -411,6 +411,21 @@ CREATE TABLE pending_changes (
 );
 `;
 
+// v9: what the app's own edits changed (main/core/app/editChanges.ts), by the request id the audit log keeps:
+// the audit page tells "p: quarantine → reject" or "role: Viewer → Admin" beside the entry. changes_json is a
+// list of { field, before, after } (strings or null); rows older than a year are dropped on write.
+const V9_CHANGE_JOURNAL = `
+CREATE TABLE change_journal (
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  request_id TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  changed_at TEXT NOT NULL,
+  changes_json TEXT NOT NULL,
+  PRIMARY KEY (account_id, request_id)
+);
+CREATE INDEX change_journal_by_time ON change_journal (changed_at);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -421,6 +436,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'sender polls', up: (db) => db.exec(V6_SOURCE_POLLS) },
   { version: 7, name: 'DNS watch', up: (db) => db.exec(V7_DNS_WATCH) },
   { version: 8, name: 'pending changes', up: (db) => db.exec(V8_PENDING_CHANGES) },
+  { version: 9, name: 'change journal', up: (db) => db.exec(V9_CHANGE_JOURNAL) },
 ];
 
 /** The schema version this code writes. */

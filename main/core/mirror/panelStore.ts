@@ -44,4 +44,15 @@ export class PanelStore {
       JSON.stringify(input.payload ?? null),
     );
   }
+
+  /** Every kept answer of a panel for the account (and domain, when given), newest first. */
+  named(accountId: number, panel: string, domainId: number | null): StoredPanel[] {
+    const rows = prepared(
+      this.db,
+      `SELECT fetched_at, payload_json FROM panel_cache
+         WHERE account_id = ? AND panel = ? AND (? IS NULL OR domain_id = ?)
+         ORDER BY fetched_at DESC LIMIT 50`,
+    ).all(accountId, panel, domainId, domainId) as { fetched_at: string; payload_json: string }[];
+    return rows.map((r) => ({ fetchedAt: r.fetched_at, payload: JSON.parse(r.payload_json) as unknown }));
+  }
 }

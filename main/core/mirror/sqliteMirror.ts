@@ -13,6 +13,7 @@ import { DnsWatchStore, type DnsWatchRecord, type ServiceView } from './dnsWatch
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
 import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
+import { ChangeJournal, type JournalEntry } from './changeJournal.ts';
 import { PanelStore, type StoredPanel } from './panelStore.ts';
 import { recordObservations, type RecordObservation } from './recordObservations.ts';
 import { domainSenders, senderPolls, type SenderPoll, type SenderSummary } from './senderHistory.ts';
@@ -72,6 +73,7 @@ export class SqliteMirror implements Mirror {
   /** Delivery channels and the outbox (rows written with the alerts, in the same transaction). */
   readonly delivery: SqliteDeliveryStore;
   private readonly dnsWatch: DnsWatchStore;
+  private readonly journal: ChangeJournal;
 
   constructor(
     private readonly db: Database,
@@ -87,6 +89,7 @@ export class SqliteMirror implements Mirror {
     this.panels = new PanelStore(db);
     this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso());
     this.dnsWatch = new DnsWatchStore(db);
+    this.journal = new ChangeJournal(db);
   }
 
   /** Alert events applied, and their outbox rows written, inside the caller's transaction. */
@@ -479,6 +482,18 @@ export class SqliteMirror implements Mirror {
     const fetchedAt = this.nowIso(input.fetchedAt);
     this.panels.put({ ...input, fetchedAt });
     return { fetchedAt, payload: input.payload };
+  }
+
+  panelsNamed(accountId: number, panel: string, domainId: number | null): StoredPanel[] {
+    return this.panels.named(accountId, panel, domainId);
+  }
+
+  recordChange(accountId: number, entry: JournalEntry): void {
+    this.journal.record(accountId, entry);
+  }
+
+  journalEntries(accountId: number, requestIds: readonly string[]): JournalEntry[] {
+    return this.journal.find(accountId, requestIds);
   }
 
   writeDnsWatch(writes: DnsWatchWrite[], at?: Instant): WriteResult {

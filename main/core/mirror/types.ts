@@ -3,6 +3,7 @@ import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
+import type { JournalEntry } from './changeJournal.ts';
 import type { RecordObservation } from './recordObservations.ts';
 import type { SenderPoll, SenderSummary } from './senderHistory.ts';
 import type { DomainStatus, Expectation } from '../status/index.ts';
@@ -433,6 +434,16 @@ export interface Mirror {
     payload: unknown;
     fetchedAt?: Instant;
   }): { fetchedAt: string; payload: unknown };
+  /** Every kept answer of one panel for the account (and domain), newest first (what the mirror knows). */
+  panelsNamed(
+    accountId: number,
+    panel: string,
+    domainId: number | null,
+  ): { fetchedAt: string; payload: unknown }[];
+  /** Keep what one of the app's edits changed, by its request id (the audit log's before → after). */
+  recordChange(accountId: number, entry: JournalEntry): void;
+  /** What the journal holds for these request ids. */
+  journalEntries(accountId: number, requestIds: readonly string[]): JournalEntry[];
 
   /**
    * Store the DNS watch's answers (all writes in one transaction); where a record's confirmed evidence

@@ -3,6 +3,7 @@
  * the interface's row (method, path, action, token, user) and what the app knows — the write operations'
  * summaries, the account's domains, members, groups and tokens by id. The HTTP request stays a detail.
  */
+import type { AuditFieldChange } from '../../../shared/bridge/auditChanges.ts';
 import type { EditOperationInfo } from '../../../shared/bridge/results.ts';
 import type { AuditRow } from './auditQuery.ts';
 
@@ -28,6 +29,61 @@ export interface AuditChange {
   who: string;
   /** Done, refused (4xx) or failed (5xx). */
   outcome: 'done' | 'refused' | 'failed' | 'unknown';
+  /** Before → after in words ("Policy: quarantine → reject"), where the mirror knows it. */
+  changes: string[];
+}
+
+/** The journal's fields (request fields and record tags) in words. */
+const FIELD_WORDS: Record<string, string> = {
+  p: 'Policy',
+  policy: 'Policy',
+  sp: 'Subdomain policy',
+  pct: 'Percentage of mail the policy applies to',
+  adkim: 'DKIM alignment',
+  aspf: 'SPF alignment',
+  rua: 'Aggregate report addresses',
+  ruf: 'Failure report addresses',
+  fo: 'Failure reporting options',
+  ri: 'Report interval (seconds)',
+  np: 'Non-existent subdomain policy',
+  record: 'Record',
+  role: 'Role',
+  name: 'Name',
+  description: 'Description',
+  status: 'Status',
+  enabled: 'Enabled',
+  mode: 'Mode',
+  max_age: 'Policy lifetime (seconds)',
+  mx: 'Mail servers',
+  l: 'Logo address',
+  a: 'Certificate address',
+  all_domains: 'Every domain',
+  member: 'Member',
+  group: 'Group',
+  token: 'Token',
+  domain: 'Domain',
+};
+
+/** A field's label in words (an unknown one with its underscores as spaces). */
+function fieldLabel(field: string): string {
+  const known = FIELD_WORDS[field];
+  if (known) return known;
+  const spaced = field.replace(/_/g, ' ');
+  return `${spaced.charAt(0).toUpperCase()}${spaced.slice(1)}`;
+}
+
+/** One change in words: "Policy: quarantine → reject", "Record removed — it was v=spf1 …", "Role set to Admin". */
+export function changeWords(change: AuditFieldChange): string {
+  const label = fieldLabel(change.field);
+  const { before, after } = change;
+  if (before !== null && after !== null) return `${label}: ${before} → ${after}`;
+  if (change.field === 'record')
+    return after === null ? `Record removed — it was ${before ?? 'unknown'}` : `Record published: ${after}`;
+  if (after === null)
+    return ['member', 'group', 'token', 'domain'].includes(change.field)
+      ? `${label} ${before ?? ''} removed`.replace('  ', ' ')
+      : `${label} removed (it was ${before ?? 'unknown'})`;
+  return `${label} set to ${after}`;
 }
 
 const NOUNS: Record<string, string> = {
@@ -95,7 +151,11 @@ function match(template: string, path: string): Record<string, string> | null {
 }
 
 /** The entry told in words. */
-export function describeAudit(row: AuditRow, names: AuditNames): AuditChange {
+export function describeAudit(
+  row: AuditRow,
+  names: AuditNames,
+  changes: readonly AuditFieldChange[] = [],
+): AuditChange {
   const op = names.operations.find((o) => o.method === row.method && match(o.path, row.path));
   const ids = (op && match(op.path, row.path)) ?? {};
   const domainMatch = /\/domains\/(\d+)(?:\/|$)/.exec(row.path);
@@ -117,5 +177,6 @@ export function describeAudit(row: AuditRow, names: AuditNames): AuditChange {
     object,
     who: member ? `${member}${token ? ` · ${token}` : ''}` : (token ?? 'someone'),
     outcome: code === null ? 'unknown' : code >= 500 ? 'failed' : code >= 400 ? 'refused' : 'done',
+    changes: changes.map(changeWords),
   };
 }

@@ -5,8 +5,42 @@ import type { SignalName } from '../../signals/catalog.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { EDIT_OPERATIONS, EDIT_OPERATION_NAMES, pathParameters } from '../editOperations.ts';
 import { guard, parse } from '../guard.ts';
+import { editChanges, editSnapshot, type EditSnapshot } from '../editChanges.ts';
 import { editExpectation } from '../../status/editExpectation.ts';
 import type { Wiring } from '../wiring.ts';
+
+/**
+ * Keeps what the edit changed, by its request id, once the re-poll has brought the new state: a journal
+ * that cannot be written costs the audit page its before → after, never the edit.
+ */
+function journal(
+  w: Wiring,
+  accountId: number,
+  edit: {
+    operation: string;
+    body: unknown;
+    response: unknown;
+    before: EditSnapshot;
+    path: Record<string, number>;
+    sentAt: number;
+  },
+  requestId: string | undefined,
+): void {
+  if (!requestId) return;
+  try {
+    const after = editSnapshot(w.mirror, accountId, edit.operation, edit.path);
+    const changes = editChanges({ mirror: w.mirror, accountId, ...edit, after });
+    if (changes.length === 0) return;
+    w.mirror.recordChange(accountId, {
+      requestId,
+      operation: edit.operation,
+      changedAt: new Date(edit.sentAt).toISOString(),
+      changes,
+    });
+  } catch (error) {
+    w.options.logger?.warn(`the change journal was not written: ${(error as Error).message}`);
+  }
+}
 
 /** The owner's writes: validated, sent with foreground priority, then the affected signals re-polled. */
 export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | 'edit'> {
@@ -66,6 +100,8 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
         const method = op.method.toLowerCase() as 'post' | 'patch' | 'delete';
         // Evidence observed before the request was sent cannot confirm it (main/core/status/pending.ts).
         const sentAt = w.clock.now();
+        // What the mirror holds before the write, for the audit log's before → after (editChanges.ts).
+        const before = editSnapshot(mirror, account.id, name, path);
         const result = await api[method](op.path, {
           params: { path },
           ...(body !== undefined ? { body } : {}),
@@ -88,6 +124,12 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
         if ('affectsDomainList' in op && op.affectsDomainList) {
           repolled.push(...(await engine.refresh(account, null, ['domains'], { priority: 'foreground' })));
         }
+        journal(
+          w,
+          account.id,
+          { operation: name, body, response: result.data, before, path, sentAt },
+          result.requestId,
+        );
         await w.deliver();
         return {
           operation: name,
