@@ -112,7 +112,10 @@ export class JobRunner {
         nextDueAt: fetchedAt + effectivePeriodMs(job, stretch.factor),
       } as Parameters<Mirror['writeSignal']>[0]);
       ctx.emit({ type: 'changed', accountId, domainId: job.domainId, signal: job.signal });
-      if (written.alerts.length || written.resolved.length) await ctx.afterWrite();
+      if (written.alerts.length || written.resolved.length) {
+        if (job.tier === 'alert') ctx.alertRates.record(job.signal, fetchedAt);
+        await ctx.afterWrite();
+      }
       if (recordChanged(job, written.alerts)) await this.runJob(dnsChangesOf(job), stretch, priority);
       return { kind: 'ok' };
     } catch (error) {

@@ -3,8 +3,9 @@ import type { Mirror } from '../mirror/types.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import type { SyncEvent, SyncEventHandler } from './events.ts';
 import type { LooseApi } from './looseApi.ts';
+import { AlertRates, alertShares } from './alertShares.ts';
 import { computeStretch, type Stretch } from './planner.ts';
-import { buildJobs, type SyncJob } from './syncJobs.ts';
+import { ALERT_SIGNALS, buildJobs, type SyncJob } from './syncJobs.ts';
 
 /** Minimal logger; messages never contain the token (errors are scrubbed by the client). */
 export interface SyncLogger {
@@ -68,6 +69,8 @@ export class SyncContext {
   requests = 0;
   /** Histories with a gap to repair (syncJobs.ts, hasGap), kept between ticks. */
   readonly historyGaps = new Map<string, number>();
+  /** Which alert signals told of changes lately: the alert tier's polls lean towards them (alertShares.ts). */
+  readonly alertRates = new AlertRates();
 
   constructor(options: AccountSyncerOptions) {
     this.o = options;
@@ -84,6 +87,7 @@ export class SyncContext {
       states: this.o.mirror.getSyncStates(this.o.accountId),
       now,
       gaps: this.historyGaps,
+      alertShares: alertShares(ALERT_SIGNALS, this.alertRates.counts(now)),
     });
   }
 

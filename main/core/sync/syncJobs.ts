@@ -139,6 +139,8 @@ export interface BuildJobsInput {
   now: number;
   /** Histories with a gap to repair, kept by the caller between ticks (see hasGap). */
   gaps?: Map<string, number>;
+  /** Each alert signal's share of the common alert period's polls (alertShares.ts); 1 when absent. */
+  alertShares?: Readonly<Partial<Record<SignalName, number>>>;
 }
 
 /**
@@ -175,6 +177,7 @@ export function buildJobs(input: BuildJobsInput): SyncJob[] {
       lastSuccessAt: facts?.lastSuccessAt ?? null,
       notBefore,
       stopped: scopeMissing && notBefore !== null && notBefore > input.now,
+      alertShare: input.alertShares?.[signal] ?? 1,
     });
   };
 
