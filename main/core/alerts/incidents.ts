@@ -29,9 +29,10 @@ export interface Incident {
 }
 
 /**
- * Alerts of one domain first seen within this span of the incident's latest alert are one incident: the
+ * Alerts of one domain first seen within this span of the incident's FIRST alert are one incident: the
  * writes of one sync pass (the health scan, the DNS events, the failed sources of one domain) land within
- * minutes, and one DNS change seen by two signals lands within one pass.
+ * minutes, and one DNS change seen by two signals lands within one pass. Counted from the first alert, not
+ * the latest, so a domain that keeps alerting every few minutes does not grow one endless incident.
  */
 const PASS_WINDOW_MS = 15 * 60_000;
 
@@ -41,11 +42,21 @@ const PASS_WINDOW_MS = 15 * 60_000;
  */
 const CONSEQUENCE_WINDOW_MS = 24 * 3_600_000;
 
+/**
+ * A consequence can be seen before its cause (the score drop derived from a health poll, the threat in the
+ * failed sources read a pass later): a cause raised within this span of an open incident made only of
+ * consequences joins it.
+ */
+const CAUSE_WINDOW_MS = 60 * 60_000;
+
 const CONSEQUENCES: ReadonlySet<AlertRuleName> = new Set(['score_dropped', 'health_regressed']);
+const CAUSES: ReadonlySet<AlertRuleName> = new Set(['threat_source_appeared', 'protocol_disconnected']);
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 interface Building {
   incident: Incident;
+  /** First-seen time of its first alert (ms). */
+  first: number;
   /** Latest first-seen time of its alerts (ms). */
   latest: number;
 }
@@ -57,6 +68,43 @@ function openAt(incident: Incident, at: number): boolean {
   return incident.alerts.some(
     (a) => t(a.firstSeenAt) <= at && (a.resolvedAt === null || t(a.resolvedAt) >= at),
   );
+}
+
+/** When the DNS change a disconnect alert is about happened (ms), or null. */
+function changedAt(alert: Alert): number | null {
+  if (alert.rule !== 'protocol_disconnected') return null;
+  const at = alert.details.disconnectedAt;
+  const ms = typeof at === 'string' ? t(at) : NaN;
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/**
+ * Why `alert` belongs to the open-or-recent incident `candidate` of its domain, or null: the same pass, a
+ * consequence of it, the same DNS change (two records that disappeared together, whenever each was seen),
+ * or the cause of the consequences it holds.
+ */
+function link(
+  candidate: Building,
+  alert: Alert,
+  at: number,
+): 'pass' | 'consequence' | 'change' | 'cause' | null {
+  if (at - candidate.first <= PASS_WINDOW_MS) return 'pass';
+  if (!openAt(candidate.incident, at)) return null;
+  if (CONSEQUENCES.has(alert.rule) && at - candidate.latest <= CONSEQUENCE_WINDOW_MS) return 'consequence';
+  const change = changedAt(alert);
+  // Measured from the incident's first DNS change, so changes a few minutes apart do not chain.
+  const firstChange = candidate.incident.alerts
+    .map(changedAt)
+    .reduce<number | null>((m, c) => (c === null ? m : m === null ? c : Math.min(m, c)), null);
+  if (change !== null && firstChange !== null && Math.abs(change - firstChange) <= PASS_WINDOW_MS)
+    return 'change';
+  if (
+    CAUSES.has(alert.rule) &&
+    at - candidate.latest <= CAUSE_WINDOW_MS &&
+    candidate.incident.alerts.every((a) => CONSEQUENCES.has(a.rule))
+  )
+    return 'cause';
+  return null;
 }
 
 /** Groups alerts into incidents (any order in; incidents out in inbox order: see sortIncidents). */
@@ -73,16 +121,10 @@ export function groupIncidents(alerts: readonly Alert[]): Incident[] {
     // A repair belongs with the outage it ends (and does not make that old incident the one new alerts join).
     const repaired = typeof episode === 'number' ? byAlert.get(episode) : undefined;
     let home: Building | undefined = repaired;
-    if (!home && candidate) {
-      const near = at - candidate.latest <= PASS_WINDOW_MS;
-      const caused =
-        CONSEQUENCES.has(alert.rule) &&
-        at - candidate.latest <= CONSEQUENCE_WINDOW_MS &&
-        openAt(candidate.incident, at);
-      if (near || caused) home = candidate;
-    }
+    if (!home && candidate && link(candidate, alert, at) !== null) home = candidate;
     if (!home) {
       home = {
+        first: at,
         latest: at,
         incident: {
           id: alert.id,

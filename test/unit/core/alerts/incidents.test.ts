@@ -83,6 +83,56 @@ describe('incidents', () => {
     expect(groupIncidents([ended, drop])).toHaveLength(2);
   });
 
+  it('a threat and the score drop it caused, seen in different passes minutes apart, are one incident in either order', () => {
+    const threat = (at: string) =>
+      alert({ rule: 'threat_source_appeared', firstSeenAt: at, details: { sourceName: 'evil.example' } });
+    const drop = (at: string) =>
+      alert({
+        rule: 'score_dropped',
+        severity: 'warning',
+        firstSeenAt: at,
+        details: { scoreBefore: 8.1, scoreNow: 6.9 },
+      });
+    // The threat in one pass, the score derived from the next health poll 7 minutes later.
+    expect(groupIncidents([threat('2026-11-26T10:00:00Z'), drop('2026-11-26T10:07:00Z')])).toHaveLength(1);
+    // The drop first (the health poll comes before the failed sources), its cause 40 minutes later.
+    const early = drop('2026-11-26T10:00:00Z');
+    const cause = threat('2026-11-26T10:40:00Z');
+    const [incident, ...rest] = groupIncidents([early, cause]);
+    expect(rest).toEqual([]);
+    expect(incident!.alerts.map((a) => a.id)).toEqual([cause.id, early.id]); // the critical first
+    expect(incident!.title).toBe('Registered threat evil.example sending; score dropped from 8.1 to 6.9');
+    // A cause hours after a lone score drop is a story of its own.
+    expect(groupIncidents([drop('2026-11-26T10:00:00Z'), threat('2026-11-26T12:30:00Z')])).toHaveLength(2);
+  });
+
+  it('SPF and DMARC gone in one DNS change are one incident even when the two were seen an hour apart', () => {
+    // The DNS watch saw SPF go at 10:01; the service's hourly scan told of DMARC at 11:10 — both gone at 10:00.
+    const spf = disconnected('spf', '2026-11-26T10:01:00Z', {
+      details: { protocol: 'spf', disconnectedAt: '2026-11-26T10:00:00Z' },
+    });
+    const dmarc = disconnected('dmarc', '2026-11-26T11:10:00Z', {
+      details: { protocol: 'dmarc', disconnectedAt: '2026-11-26T10:00:30Z' },
+    });
+    const [incident, ...rest] = groupIncidents([spf, dmarc]);
+    expect(rest).toEqual([]);
+    expect(incident!.title).toBe('SPF and DMARC disconnected');
+    // A record lost the next day is another change, another incident.
+    const later = disconnected('bimi', '2026-11-27T09:00:00Z');
+    expect(groupIncidents([spf, dmarc, later])).toHaveLength(2);
+  });
+
+  it('a domain that keeps alerting does not grow one endless incident: 15 min from the first alert', () => {
+    const every10 = ['10:00', '10:10', '10:20', '10:30', '10:40'].map((hm, i) =>
+      disconnected(['spf', 'dmarc', 'bimi', 'mta_sts', 'tls_rpt'][i]!, `2026-11-26T${hm}:00Z`, {
+        details: { protocol: 'x', disconnectedAt: `2026-11-26T${hm}:00Z` },
+      }),
+    );
+    const incidents = groupIncidents(every10);
+    expect(incidents.length).toBeGreaterThan(1);
+    expect(Math.max(...incidents.map((i) => i.alerts.length))).toBeLessThanOrEqual(2);
+  });
+
   it('a repair joins the outage it ends, and a new outage after it is a new incident', () => {
     const down = disconnected('spf', '2026-11-26T09:00:00Z', { resolvedAt: '2026-11-26T11:00:00Z' });
     const up = alert({
