@@ -2,6 +2,7 @@ import type { BridgeMethods } from '../../shared/bridge/contract.ts';
 import { accountMethods } from './app/methods/accounts.ts';
 import { alertMethods } from './app/methods/alerts.ts';
 import { channelMethods } from './app/methods/channels.ts';
+import { digestMethods } from './app/methods/digests.ts';
 import { metricsSwitch } from './delivery/metricsSwitch.ts';
 import { dnsWatchMethods } from './app/methods/dnsWatch.ts';
 import { editMethods } from './app/methods/edits.ts';
@@ -62,6 +63,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
   const metrics = metricsSwitch(w.mirror, w.metrics);
   const facade: Authwatch = {
     ...channelMethods(w, metrics),
+    ...digestMethods(w),
     ...readMethods(w),
     ...senderMethods(w),
     ...alertMethods(w),
@@ -82,6 +84,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     start() {
       w.engine.start(options.scheduler ?? cronScheduler());
       w.delivery.outbox.start();
+      w.delivery.digests.start();
       void metrics.start();
       w.dnsWatch?.start();
     },
@@ -90,6 +93,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
       await w.dnsWatch?.stop();
       await w.whenIdle();
       await w.delivery.outbox.stop();
+      await w.delivery.digests.stop();
       await metrics.stop();
     },
     channels: w.delivery.channels,

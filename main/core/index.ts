@@ -49,6 +49,7 @@ export type { ChannelDraft } from './delivery/channelDraft.ts';
 export { DeliveryError } from './delivery/deliveryError.ts';
 export { describeChannel } from './delivery/channelWords.ts';
 export { digestContent, digestHtml } from './delivery/digest.ts';
+export { isTimeZone, parseWeeklyTime } from './delivery/weeklySlot.ts';
 export type { Channel } from './mirror/deliveryTypes.ts';
 
 // The one status model, as the tray and `authwatch status` show it.

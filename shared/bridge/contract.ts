@@ -12,6 +12,7 @@ import {
   savedChannelSchema,
   setMetricsArgs,
 } from './channels.ts';
+import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
 import { domainSendersArgs, senderHistoryArgs, senderPollSchema, senderSummarySchema } from './senders.ts';
 import {
@@ -81,6 +82,9 @@ export const BRIDGE_METHODS = {
   saveChannel: { args: saveChannelArgs, result: savedChannelSchema },
   testChannel: { args: channelRef, result: channelTestSchema },
   removeChannel: { args: channelRef, result: z.object({ removed: z.boolean() }) },
+  listDigests: { args: none, result: z.array(digestViewSchema) },
+  saveDigest: { args: saveDigestArgs, result: digestViewSchema },
+  removeDigest: { args: digestRef, result: z.object({ removed: z.boolean() }) },
   getMetricsSetting: { args: none, result: metricsSettingSchema },
   setMetricsSetting: { args: setMetricsArgs, result: metricsSettingSchema },
   domainDnsWatch: { args: args.domainRef, result: domainDnsWatchSchema },

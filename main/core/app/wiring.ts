@@ -192,6 +192,11 @@ export function createWiring(options: AuthwatchOptions): Wiring {
       onFailed: (channel, error) => emit({ type: 'channel_state', channel: channel.name, error }),
       ...options.delivery?.sender,
     },
+    digest: {
+      onSent: (channel) => emit({ type: 'channel_state', channel: channel.name, error: null }),
+      onFailed: (channel, error) => emit({ type: 'channel_state', channel: channel.name, error }),
+      ...options.delivery?.digest,
+    },
   });
 
   const metrics = createMetrics({

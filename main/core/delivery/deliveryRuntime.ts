@@ -3,6 +3,8 @@ import type { SecretStore } from '../accounts/secretStore.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { channelSecrets } from './channelSecrets.ts';
 import { channelService, type ChannelService } from './channelService.ts';
+import { cronScheduler, type TickScheduler } from '../sync/scheduler.ts';
+import { DigestRunner, type DigestRunnerOptions } from './digestRunner.ts';
 import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
 import { transportFor } from './transportFactory.ts';
 
@@ -20,12 +22,23 @@ export interface DeliveryOptions {
   smtpTls?: SMTPTransport.Options['tls'];
   /** Sender tuning (tests: short retry delays). */
   sender?: Partial<Omit<OutboxSenderOptions, 'store' | 'transportFor' | 'now' | 'alertSettings'>>;
+  /** Ticks of the weekly digest's check (default: node-cron at the start of every minute; tests: by hand). */
+  digestScheduler?: TickScheduler;
+  /** Digest tuning (tests: short retry delays). */
+  digest?: Partial<
+    Pick<DigestRunnerOptions, 'retryBaseMs' | 'retryMaxMs' | 'sendTimeoutMs' | 'onFailed' | 'onSent'>
+  >;
 }
+
+/** Every minute, at second 0: a digest set for 08:00 goes at 08:00. */
+const DIGEST_CHECK_CRON = '0 * * * * *';
 
 /** The delivery parts of a facade. */
 export interface DeliveryRuntime {
   channels: ChannelService;
   outbox: OutboxSender;
+  /** Mails the weekly digests on their schedules. */
+  digests: DigestRunner;
 }
 
 /** Wires channels, secrets, transports and the outbox sender over a mirror. */
@@ -52,6 +65,13 @@ export function createDeliveryRuntime(
       now,
       alertSettings: () => mirror.getAlertSettings(),
       ...options.sender,
+    }),
+    digests: new DigestRunner({
+      mirror,
+      transportFor: build,
+      now,
+      scheduler: options.digestScheduler ?? cronScheduler(DIGEST_CHECK_CRON),
+      ...options.digest,
     }),
   };
 }

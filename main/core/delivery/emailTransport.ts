@@ -4,7 +4,7 @@ import type { SmtpTls } from '../mirror/deliveryTypes.ts';
 import { DeliveryError, errorWords } from './deliveryError.ts';
 import type { OutgoingMessage } from './message.ts';
 import { htmlOf, plainTextOf, subjectOf } from './messageText.ts';
-import type { ChannelTransport } from './transport.ts';
+import type { ChannelTransport, PlainMail } from './transport.ts';
 
 /** What an email transport needs. */
 export interface EmailTransportOptions {
@@ -38,29 +38,50 @@ export function emailTransport(o: EmailTransportOptions): ChannelTransport {
     socketTimeout: 30_000,
     ...(o.tlsOptions ? { tls: o.tlsOptions } : {}),
   } satisfies SMTPTransport.Options);
+  /** Sends one mail, given up on when `signal` aborts; errors in words without the password. */
+  async function deliver(mail: Parameters<Transporter['sendMail']>[0], signal: AbortSignal) {
+    const sending = transporter.sendMail(mail);
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(new Error('timed out'));
+      signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true });
+    });
+    try {
+      await Promise.race([sending, aborted]);
+    } catch (error) {
+      throw new DeliveryError(
+        `mail via ${o.host}:${o.port} failed: ${errorWords(error, o.password ? [o.password] : [])}`,
+      );
+    }
+  }
   return {
     async send(message: OutgoingMessage, signal: AbortSignal) {
       const tz = o.timeZone();
-      const sending = transporter.sendMail({
-        from: o.from,
-        to: o.to,
-        subject: subjectOf(message),
-        text: plainTextOf(message, tz),
-        html: htmlOf(message, tz),
-        messageId: `<${message.id}@authwatch.invalid>`,
-        headers: { 'X-Authwatch-Event-Id': message.id, 'X-Authwatch-Type': message.type },
-      });
-      const aborted = new Promise<never>((_, reject) => {
-        if (signal.aborted) reject(new Error('timed out'));
-        signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true });
-      });
-      try {
-        await Promise.race([sending, aborted]);
-      } catch (error) {
-        throw new DeliveryError(
-          `mail via ${o.host}:${o.port} failed: ${errorWords(error, o.password ? [o.password] : [])}`,
-        );
-      }
+      await deliver(
+        {
+          from: o.from,
+          to: o.to,
+          subject: subjectOf(message),
+          text: plainTextOf(message, tz),
+          html: htmlOf(message, tz),
+          messageId: `<${message.id}@authwatch.invalid>`,
+          headers: { 'X-Authwatch-Event-Id': message.id, 'X-Authwatch-Type': message.type },
+        },
+        signal,
+      );
+    },
+    async sendMail(mail: PlainMail, signal: AbortSignal) {
+      await deliver(
+        {
+          from: o.from,
+          to: o.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          messageId: `<${mail.id}@authwatch.invalid>`,
+          headers: { 'X-Authwatch-Type': 'digest' },
+        },
+        signal,
+      );
     },
     close() {
       transporter.close();

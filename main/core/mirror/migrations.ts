@@ -426,6 +426,28 @@ CREATE TABLE change_journal (
 CREATE INDEX change_journal_by_time ON change_journal (changed_at);
 `;
 
+// v10: the weekly digest mailed on a schedule (main/core/delivery/digestRunner.ts). One schedule per account: a
+// weekday, hour and minute in the user's zone and the email channel it goes by. last_slot is the newest slot
+// whose digest was delivered — a restart never sends it again, and a slot missed while the machine was off is
+// sent once at the next start; slots at or before `since` (when the schedule was set) are not owed.
+const V10_DIGEST_SCHEDULES = `
+CREATE TABLE digest_schedules (
+  account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+  weekday INTEGER NOT NULL CHECK (weekday BETWEEN 0 AND 6),
+  hour INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),
+  minute INTEGER NOT NULL CHECK (minute BETWEEN 0 AND 59),
+  time_zone TEXT NOT NULL,
+  since TEXT NOT NULL,
+  last_slot TEXT,
+  last_sent_at TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT,
+  last_error TEXT,
+  last_error_at TEXT
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -437,6 +459,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'DNS watch', up: (db) => db.exec(V7_DNS_WATCH) },
   { version: 8, name: 'pending changes', up: (db) => db.exec(V8_PENDING_CHANGES) },
   { version: 9, name: 'change journal', up: (db) => db.exec(V9_CHANGE_JOURNAL) },
+  { version: 10, name: 'weekly digest schedules', up: (db) => db.exec(V10_DIGEST_SCHEDULES) },
 ];
 
 /** The schema version this code writes. */

@@ -8,6 +8,7 @@ import { SIGNALS, type SignalName, type SignalPayloads } from '../signals/catalo
 import { AccountsStore } from './accountsStore.ts';
 import { AlertStore } from './alertStore.ts';
 import { SqliteDeliveryStore } from './deliveryStore.ts';
+import { SqliteDigestStore } from './digestStore.ts';
 import { writeDerivedScore } from './derivedScore.ts';
 import { DnsWatchStore, type DnsWatchRecord, type ServiceView } from './dnsWatchStore.ts';
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
@@ -72,6 +73,8 @@ export class SqliteMirror implements Mirror {
   private readonly panels: PanelStore;
   /** Delivery channels and the outbox (rows written with the alerts, in the same transaction). */
   readonly delivery: SqliteDeliveryStore;
+  /** Weekly digest schedules and what each already delivered. */
+  readonly digests: SqliteDigestStore;
   private readonly dnsWatch: DnsWatchStore;
   private readonly journal: ChangeJournal;
 
@@ -88,6 +91,7 @@ export class SqliteMirror implements Mirror {
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore);
     this.panels = new PanelStore(db);
     this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso());
+    this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
     this.journal = new ChangeJournal(db);
   }

@@ -1,4 +1,5 @@
 import type { DeliveryStore } from './deliveryTypes.ts';
+import type { DigestStore } from './digestStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
@@ -335,6 +336,8 @@ export interface DnsWatchWrite {
 export interface Mirror {
   /** Delivery channels and the outbox (main/core/delivery sends from it). */
   readonly delivery: DeliveryStore;
+  /** Weekly digest schedules (main/core/delivery/digestRunner.ts mails them). */
+  readonly digests: DigestStore;
   /** Create an account, or update the base URL of the account with this label (or, with id, rename it). */
   upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account;
   /** Every account, by label. */

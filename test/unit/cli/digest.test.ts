@@ -76,3 +76,80 @@ describe('authwatch digest --preview', () => {
     expect(run.err()).toContain('digest needs --preview and --out FILE.html.');
   });
 });
+
+describe('authwatch digest --schedule', () => {
+  it('schedules the weekly mail by an email channel in a zone, shows it, and turns it off', async () => {
+    const db = join(dir, 'schedule.db');
+    const mirror = openMirror(db);
+    mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://app.example.net/api/v1' });
+    mirror.close();
+    const run = async (args: string[]) => {
+      const r = io();
+      const code = await runCli([...args, '--db', db], r.io);
+      return { code, out: r.out(), err: r.err() };
+    };
+    const add = await run([
+      'channels',
+      'add',
+      'email',
+      '--name',
+      'ops-mail',
+      '--smtp',
+      'smtp://mail.example.net:587',
+      '--from',
+      'a@example.net',
+      '--to',
+      'ops@example.net',
+    ]);
+    expect(add.code, add.err).toBe(0);
+    await run(['channels', 'add', 'alertmanager', '--name', 'am', '--url', 'http://127.0.0.1:9093']);
+
+    const set = await run([
+      'digest',
+      '--schedule',
+      'mon 08:00',
+      '--zone',
+      'Europe/Berlin',
+      '--channel',
+      'ops-mail',
+    ]);
+    expect(set.code, set.err).toBe(0);
+    expect(set.out).toMatch(
+      /^The weekly digest of “Acme” goes to “ops-mail” Mondays at 08:00 \(Europe\/Berlin\); next \d{4}-\d\d-\d\dT0[67]:00:00\.000Z\./,
+    );
+    const shown = await run(['digest']);
+    expect(shown.out).toMatch(
+      /^Acme: Mondays at 08:00 \(Europe\/Berlin\) to “ops-mail”; next .*; none sent yet\n$/,
+    );
+    const json = JSON.parse((await run(['digest', '--json'])).out);
+    expect(json).toMatchObject([
+      { account: 'Acme', channel: 'ops-mail', weekday: 1, hour: 8, minute: 0, timeZone: 'Europe/Berlin' },
+    ]);
+
+    // Not by Alertmanager; not at a day that does not exist; not in a zone that does not exist.
+    const am = await run(['digest', '--schedule', 'mon 08:00', '--zone', 'UTC', '--channel', 'am']);
+    expect(am).toMatchObject({ code: 1 });
+    expect(am.err).toContain('the weekly digest is mailed; “am” is not an email channel');
+    const day = await run(['digest', '--schedule', 'someday 08:00', '--channel', 'ops-mail']);
+    expect(day.code).toBe(2);
+    expect(day.err).toContain('--schedule takes a day and a time, e.g. "mon 08:00"');
+    const zone = await run([
+      'digest',
+      '--schedule',
+      'mon 08:00',
+      '--zone',
+      'Mars/Olympus',
+      '--channel',
+      'ops-mail',
+    ]);
+    expect(zone.code).toBe(2);
+    expect(zone.err).toContain('--zone takes a time zone such as Europe/Berlin');
+    expect((await run(['digest', '--json'])).out).toContain('Europe/Berlin');
+
+    const off = await run(['digest', '--off']);
+    expect(off.out).toBe('The weekly digest of “Acme” is no longer mailed.\n');
+    expect((await run(['digest'])).out).toBe(
+      'No weekly digest is mailed. Schedule one with authwatch digest --schedule.\n',
+    );
+  });
+});
