@@ -8,6 +8,15 @@ import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 // seen): the service recomputes from daily reports, so hourly polls mostly repeat, and a year of history
 // stays a few rows per sender per day.
 
+/**
+ * How much sender history is kept. By age: a poll row whose last confirmation is older than 400 days goes (a
+ * year of trend, the longest window the screens offer, plus a month). By count: a sender keeps its newest
+ * 1,000 rows per answer kind — identical polls are one row, so that is years of daily changes; only a sender
+ * whose figures change every poll reaches it (1,000 hourly changes ≈ 6 weeks). Worst case per domain:
+ * senders × 2 kinds × 1,000 rows. Pruned in the write transaction of each answer (see recordSenderPoll).
+ */
+export const SENDER_HISTORY_BOUND = { maxAgeDays: 400, maxRowsPerSender: 1_000 } as const;
+
 /** Which answer: sending-services (every sender) or failed-sources (failing ones, threats flagged). */
 export type SourceKind = 'sending' | 'failed';
 
@@ -102,6 +111,7 @@ export function recordSenderPoll(
        ON CONFLICT (domain_id, kind, source_name, fetched_at) DO NOTHING`,
   );
   const seen = new Set<string>();
+  const grown: string[] = [];
   for (const s of sources) {
     // One answer lists a sender once; a repeated name (malformed answer) keeps the first entry.
     if (seen.has(s.source_name)) continue;
@@ -125,6 +135,7 @@ export function recordSenderPoll(
       extend.run(fetchedAt, prev.id);
       continue;
     }
+    grown.push(s.source_name);
     insert.run(
       domainPk,
       kind,
@@ -141,6 +152,35 @@ export function recordSenderPoll(
       values.is_registered_threat,
     );
   }
+  pruneSenderPolls(db, domainPk, kind, grown, fetchedAt);
+}
+
+/**
+ * Drops the domain's poll rows of this kind older than the age bound, and the rows of each sender that just
+ * gained one beyond the count bound (oldest first). `now` is the answer's time, not the wall clock.
+ */
+function pruneSenderPolls(
+  db: Database,
+  domainPk: number,
+  kind: SourceKind,
+  senders: readonly string[],
+  now: string,
+  bound: { maxAgeDays: number; maxRowsPerSender: number } = SENDER_HISTORY_BOUND,
+): void {
+  const cutoff = new Date(Date.parse(now) - bound.maxAgeDays * 86_400_000).toISOString();
+  if (!Number.isNaN(Date.parse(cutoff)))
+    prepared(db, 'DELETE FROM source_polls WHERE domain_id = ? AND kind = ? AND last_fetched_at < ?').run(
+      domainPk,
+      kind,
+      cutoff,
+    );
+  const overflow = prepared(
+    db,
+    `DELETE FROM source_polls WHERE domain_id = @d AND kind = @k AND source_name = @s AND fetched_at <= (
+       SELECT fetched_at FROM source_polls WHERE domain_id = @d AND kind = @k AND source_name = @s
+       ORDER BY fetched_at DESC LIMIT 1 OFFSET @keep)`,
+  );
+  for (const name of senders) overflow.run({ d: domainPk, k: kind, s: name, keep: bound.maxRowsPerSender });
 }
 
 /** Every poll of one sender, oldest first (both answers; at the same time sending-services wins). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failedSources, mirrorWithDomain, source, write, DOMAIN_ID, FQDN } from './payloads.ts';
+import { SENDER_HISTORY_BOUND } from '../../../../main/core/mirror/senderHistory.ts';
 import type { SignalPayloads } from '../../../../main/core/signals/catalog.ts';
 
 function services(
@@ -116,5 +117,43 @@ describe('senders over time', () => {
       ['2026-11-25', 40, 'failing'],
       ['2026-11-26', 90, 'failing'],
     ]);
+  });
+
+  it('keeps a bounded history: rows older than 400 days go, and a sender keeps its newest 1,000 rows', () => {
+    const { mirror, accountId } = mirrorWithDomain();
+    const day = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 86_400_000).toISOString();
+    write(
+      mirror,
+      accountId,
+      'sending_services',
+      services({ name: 'Old relay', total: 10, pass: 10 }),
+      day(0),
+    );
+    write(mirror, accountId, 'sending_services', services({ name: 'Google', total: 10, pass: 10 }), day(2));
+    // 401 days after the old relay was last seen, and 399 after Google: the relay's row is past the bound.
+    write(
+      mirror,
+      accountId,
+      'sending_services',
+      services({ name: 'Mailchimp', total: 5, pass: 5 }),
+      day(401),
+    );
+    expect(mirror.senderHistory(accountId, DOMAIN_ID, 'Old relay')).toEqual([]);
+    expect(mirror.senderHistory(accountId, DOMAIN_ID, 'Google')).toHaveLength(1);
+
+    // A sender whose figures change at every poll: 1,005 hourly changes keep the newest 1,000.
+    const start = Date.parse(day(402));
+    for (let i = 0; i < 1_005; i++)
+      write(
+        mirror,
+        accountId,
+        'sending_services',
+        services({ name: 'Busy', total: 100 + i, pass: 100 }),
+        new Date(start + i * 3_600_000).toISOString(),
+      );
+    const busy = mirror.senderHistory(accountId, DOMAIN_ID, 'Busy');
+    expect(busy).toHaveLength(SENDER_HISTORY_BOUND.maxRowsPerSender);
+    expect(busy[0]!.total).toBe(105);
+    expect(busy.at(-1)!.total).toBe(1_104);
   });
 });
