@@ -2,6 +2,7 @@ import {
   accountBlockText,
   type AccountBlockReason,
   type Alert,
+  alertLine,
   dnsServersFromEnv,
   type PassResult,
 } from '../../core/index.ts';
@@ -15,8 +16,7 @@ function terminalNotifier(io: CliIo) {
   return {
     channel: 'cli',
     notify(alert: Alert) {
-      const where = alert.fqdn ? `${alert.fqdn}: ` : '';
-      io.stderr.write(`ALERT [${alert.severity}] ${where}${alert.title}\n`);
+      io.stderr.write(`${alertLine(alert)}\n`);
     },
   };
 }

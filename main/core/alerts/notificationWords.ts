@@ -1,28 +1,40 @@
 import type { Alert } from '../../../shared/bridge/results.ts';
 import { timeInWords, type TimeWordsOptions } from '../../../shared/time/timeWords.ts';
+import { alertWords } from '../status/alertWords.ts';
 
 /** When an alert was first seen, in the app's one format, for text without hover ("5 minutes ago (…)"). */
 export function notificationWhen(now: () => number, options: TimeWordsOptions = {}): (iso: string) => string {
   return (iso) => timeInWords(iso, now(), options);
 }
 
+/** The words of an alert's notification and terminal line. */
+export type NotifiedAlert = Pick<Alert, 'fqdn' | 'rule' | 'title' | 'body' | 'details' | 'firstSeenAt'>;
+
 /**
- * "acme.example — SPF record disconnected" and "<when>: <what changed>". The domain leads the title because
- * it is what the user scans a stack of notifications for; the rule's title loses its "of acme.example".
- * Every shell's notification (the desktop's, the browser window's) is worded here.
+ * "acme.example — SPF disconnected" and "<when>: <what changed>". The domain leads the title because it is
+ * what the user scans a stack of notifications for; what happened is said in the status model's words (the
+ * header and the row say the same), the body keeps the particulars. Every shell's notification (the
+ * desktop's, the browser window's) is worded here.
  */
 export function notificationText(
-  alert: Pick<Alert, 'fqdn' | 'title' | 'body' | 'firstSeenAt'>,
+  alert: NotifiedAlert,
   formatWhen: (iso: string) => string = notificationWhen(Date.now),
 ): { title: string; body: string } {
   const { fqdn } = alert;
+  // Words the model has none for keep the rule's title, without the domain the title already leads with.
+  const words = alertWords(alert);
   const title = fqdn
-    ? `${fqdn} — ${alert.title.replace(` of ${fqdn}`, '').replace(` as ${fqdn}`, '')}`
-    : alert.title;
+    ? `${fqdn} — ${words === alert.title ? words.replace(` of ${fqdn}`, '').replace(` as ${fqdn}`, '') : words}`
+    : words;
   return {
     title: withoutControls(title),
     body: withoutControls(`${formatWhen(alert.firstSeenAt)}: ${alert.body}`),
   };
+}
+
+/** The terminal's line for a new alert: "ALERT [critical] acme.example — SPF disconnected". */
+export function alertLine(alert: NotifiedAlert & Pick<Alert, 'severity'>): string {
+  return withoutControls(`ALERT [${alert.severity}] ${notificationText(alert, () => '').title}`);
 }
 
 /** Control characters (C0 but newline, DEL, C1) from service text shown as U+FFFD in the OS notification. */

@@ -1,5 +1,6 @@
 import type { BridgeEvent } from '../../../shared/bridge/events.ts';
 import { checkedEvent } from '../../../shared/bridge/serve.ts';
+import { notificationText } from '../alerts/notificationWords.ts';
 import type { AuthwatchEvent } from './wiring.ts';
 
 /**
@@ -19,7 +20,8 @@ export function toBridgeEvent(e: AuthwatchEvent): BridgeEvent | null {
     case 'dns_watch_changed':
       return checkedEvent('changed', { accountId: e.accountId, domainId: e.domainId, what: 'dns_watch' });
     case 'alert_delivered':
-      return checkedEvent('alert', e.alert);
+      // The browser window notifies with the same words as the desktop's native notification.
+      return checkedEvent('alert', { ...e.alert, notification: notificationText(e.alert) });
     case 'accounts_changed':
       return checkedEvent('accounts', {});
     case 'connectivity':

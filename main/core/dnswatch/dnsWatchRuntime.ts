@@ -5,6 +5,7 @@
 import type { ApiClock } from '../../../shared/api/clock.ts';
 import type { Mirror, WriteResult } from '../mirror/types.ts';
 import { cronScheduler, type TickScheduler } from '../sync/scheduler.ts';
+import type { ConfirmRules } from './confirmation.ts';
 import { createDnsQuery, type DnsQuery } from './dnsQuery.ts';
 import { DnsWatcher, type DnsWatchStats } from './dnsWatcher.ts';
 import { WatchResolver } from './watchResolver.ts';
@@ -28,6 +29,8 @@ export interface DnsWatchOptions {
   query?: DnsQuery;
   /** Resolvers when neither the run nor the settings list any (default: the system's). */
   systemServers?: () => string[];
+  /** When an answer becomes evidence (default: confirmation.ts's; tests shorten the spacing). */
+  confirm?: ConfirmRules;
 }
 
 /** The watch's state for Settings and `status`. */
@@ -81,6 +84,7 @@ export class DnsWatchRuntime {
       },
       queriesPerSecond: settings.ratePerSecond * servers.length,
       afterWrite: this.o.afterWrite,
+      ...(this.o.confirm ? { confirm: this.o.confirm } : {}),
     });
   }
 

@@ -1,6 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import { PROTOCOLS, isProtocol } from '../signals/primitives.ts';
-import type { PendingChange, ProtocolEvidence, VerdictAlert } from '../status/index.ts';
+import {
+  dnsWatchEvidence,
+  type PendingChange,
+  type ProtocolEvidence,
+  type VerdictAlert,
+  type WatchedRecord,
+} from '../status/index.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /**
@@ -10,6 +16,7 @@ import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
  *   - the newest DNS change event per protocol: published (connected) or absent (disconnected);
  *   - the service's DNS current status per protocol: published since last_connected, absent since
  *     last_disconnected (kept when a domain was opened);
+ *   - the app's own DNS watch: its confirmed answer per protocol, as of its latest agreeing answer;
  *   - open alerts; pending changes.
  * A new evidence source adds its query here (see main/core/status/evidence.ts).
  */
@@ -123,6 +130,32 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
       at,
       finding: c.current_status === 'connected' ? 'published' : 'absent',
     });
+  }
+
+  const watched = prepared(
+    db,
+    `SELECT w.domain_id, w.protocol, w.answer, w.value, w.resolver, w.state, w.state_checked_at
+       FROM domains d JOIN dns_watch w ON w.domain_id = d.id WHERE 1 ${w.sql}`,
+  ).all(...w.args) as {
+    domain_id: number;
+    protocol: string;
+    answer: WatchedRecord['answer'];
+    value: string | null;
+    resolver: string;
+    state: WatchedRecord['state'];
+    state_checked_at: string | null;
+  }[];
+  for (const r of watched) {
+    if (!isProtocol(r.protocol)) continue;
+    const e = dnsWatchEvidence({
+      protocol: r.protocol,
+      answer: r.answer,
+      value: r.value,
+      resolver: r.resolver,
+      state: r.state,
+      stateCheckedAt: r.state_checked_at,
+    });
+    if (e) bucket(out, r.domain_id).evidence.push(e);
   }
 
   const alerts = prepared(

@@ -23,6 +23,8 @@ export const EVIDENCE_SOURCES = {
   dns_status: { label: 'service DNS status', rank: 2 },
   /** A DNS change event (connected / disconnected) from the service's timeline. */
   dns_event: { label: 'DNS change event', rank: 3 },
+  /** The app's own DNS watch (main/core/dnswatch): its confirmed answer, judged as receivers judge it. */
+  dns_watch: { label: 'DNS', rank: 4 },
 } as const satisfies Record<string, { label: string; rank: number }>;
 
 /** Name of an evidence source. */
@@ -46,19 +48,22 @@ export interface ProtocolEvidence {
   finding: Finding;
   /** The record's text as observed (null: observed absent); left out when the source does not carry it. */
   record?: string | null;
+  /** Who answered, when the source has several (the DNS watch's resolver "127.0.0.1:5353"). */
+  via?: string;
 }
 
-/** Where a fact came from and when, for "service scan, 14:02" on hover. */
+/** Where a fact came from and when, for "service scan, 14:02" / "DNS via 127.0.0.1:5353, 14:02" on hover. */
 export interface EvidenceRef {
   source: EvidenceSource;
-  /** The source in words. */
+  /** The source in words, with who answered when it says. */
   label: string;
   at: string;
 }
 
 /** The reference to show for one piece of evidence. */
-export function evidenceRef(e: Pick<ProtocolEvidence, 'source' | 'at'>): EvidenceRef {
-  return { source: e.source, label: EVIDENCE_SOURCES[e.source].label, at: e.at };
+export function evidenceRef(e: Pick<ProtocolEvidence, 'source' | 'at' | 'via'>): EvidenceRef {
+  const label = EVIDENCE_SOURCES[e.source].label;
+  return { source: e.source, label: e.via ? `${label} via ${e.via}` : label, at: e.at };
 }
 
 /** Orders evidence oldest first; at the same instant the lower rank first (so the higher rank is "newest"). */

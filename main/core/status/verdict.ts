@@ -1,4 +1,5 @@
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
+import { alertWords } from './alertWords.ts';
 import type { DmarcPolicyView } from './dmarcPolicy.ts';
 import { PROTOCOL_WORDS, type ProtocolStatus } from './protocolStatus.ts';
 
@@ -32,17 +33,10 @@ export const NOT_CHECKED = 'Not checked yet';
 // Alerts whose cause the protocols already show are said once, by the protocol.
 const SAID_BY_PROTOCOLS = new Set(['protocol_disconnected', 'protocol_restored']);
 
-const RULE_WORDS: Record<string, string> = {
-  score_dropped: 'Security score dropped',
-  health_regressed: 'Health got worse',
-};
-
-function alertWords(a: VerdictAlert): string {
-  return RULE_WORDS[a.rule] ?? a.title;
-}
-
 function threatWords(count: number): string {
-  return count === 1 ? 'Threat sending as this domain' : `${count} threats sending as this domain`;
+  return count === 1
+    ? alertWords({ rule: 'threat_source_appeared', title: '', details: {} })
+    : `${count} threats sending as this domain`;
 }
 
 function protocolWords(p: ProtocolStatus): string {
@@ -75,8 +69,7 @@ export function verdict(
       // A disconnection the protocols do not (yet) show as failing is still said.
       const protocol = a.details.protocol as Protocol | undefined;
       if (protocol && protocols[protocol]?.state === 'failing') continue;
-      const words = protocol ? `${PROTOCOL_WORDS[protocol]} disconnected` : a.title;
-      (a.severity === 'critical' ? problems : warnings).push(words);
+      (a.severity === 'critical' ? problems : warnings).push(alertWords(a));
       continue;
     }
     (a.severity === 'critical' ? problems : warnings).push(alertWords(a));

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openApp, type AppWindow, type WindowOptions } from './browser.ts';
 import { E2E_DIR } from './paths.ts';
-import { startDemoWorld, type DemoWorld } from './world.ts';
+import { startDemoWorld, type DemoWorld, type WorldDns } from './world.ts';
 
 /** What a spec gets from demoSuite(). */
 export interface DemoSuite {
@@ -24,8 +24,8 @@ export interface DemoSuite {
   window(hash?: string): Promise<AppWindow>;
 }
 
-/** Starts the demo world and Chromium for this file. */
-export function demoSuite(options: { world?: boolean } = {}): DemoSuite {
+/** Starts the demo world (with `dns`: the service's zone over DNS and the app's DNS watch) and Chromium. */
+export function demoSuite(options: { world?: boolean; dns?: WorldDns } = {}): DemoSuite {
   let world: DemoWorld | undefined;
   let browser: Browser | undefined;
   let windows: AppWindow[] = [];
@@ -34,7 +34,12 @@ export function demoSuite(options: { world?: boolean } = {}): DemoSuite {
   beforeAll(async () => {
     const launching = launchChromium();
     try {
-      if (options.world !== false) world = await startDemoWorld(inject('demoSeedDb'), inject('rendererDir'));
+      if (options.world !== false)
+        world = await startDemoWorld(
+          inject('demoSeedDb'),
+          inject('rendererDir'),
+          options.dns ? { dns: options.dns } : {},
+        );
     } finally {
       browser = await launching;
     }

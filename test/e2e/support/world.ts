@@ -8,10 +8,12 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
+import type { DnsWatchOptions } from '../../../main/core/dnswatch/dnsWatchRuntime.ts';
 import { runHost, type HostRun } from '../../../main/host/run.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 import { buildService } from '../../../service/app.ts';
 import { openServiceDb } from '../../../service/db/openServiceDb.ts';
+import { startZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 
 /** The app's budget for tests: fast enough for the demo's first sync in a few seconds. */
 export const FAST_SYNC = { ratePerMinute: 6000, headroom: 6 };
@@ -25,6 +27,8 @@ export interface DemoService {
   origin: string;
   /** A token of the demo owner with every v1 scope. */
   token: string;
+  /** The sandbox zone over real DNS on 127.0.0.1 (`HOST:PORT`), when started with `dnsTtl`. */
+  dns: string | null;
   stopped: boolean;
   /** Calls a sandbox control (README "Sandbox controls"); throws unless it answers 2xx. */
   sandbox(method: string, path: string, body?: unknown): Promise<unknown>;
@@ -36,11 +40,20 @@ export interface DemoService {
   stop(): Promise<void>;
 }
 
+/** What else the service serves. */
+export interface DemoServiceOptions {
+  /** Serve the sandbox zone over DNS on a free 127.0.0.1 port with this TTL (seconds), as `--dns-port 0`. */
+  dnsTtl?: number;
+}
+
 /**
  * Starts the reference service on a copy of the run's seeded demo database (globalSetup), on the real
  * clock, with per-token and per-IP limits raised so the app's fast budget is not refused.
  */
-export async function startDemoService(seedDb: string): Promise<DemoService> {
+export async function startDemoService(
+  seedDb: string,
+  options: DemoServiceOptions = {},
+): Promise<DemoService> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-service-'));
   const file = join(dir, 'service.sqlite');
   copyFileSync(seedDb, file);
@@ -56,6 +69,10 @@ export async function startDemoService(seedDb: string): Promise<DemoService> {
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('the service did not bind');
   const origin = `http://127.0.0.1:${address.port}`;
+  const zone =
+    options.dnsTtl === undefined
+      ? null
+      : await startZoneDnsServer({ db, host: '127.0.0.1', port: 0, ttl: options.dnsTtl });
 
   const sandbox = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${origin}/_sandbox${path}`, {
@@ -78,6 +95,7 @@ export async function startDemoService(seedDb: string): Promise<DemoService> {
     baseUrl: `${origin}/api/v1`,
     origin,
     token: created.data.plain_text,
+    dns: zone ? `127.0.0.1:${zone.port}` : null,
     stopped: false,
     sandbox,
     async setRecord(fqdn, type, value) {
@@ -89,6 +107,7 @@ export async function startDemoService(seedDb: string): Promise<DemoService> {
     async stop() {
       if (service.stopped) return;
       service.stopped = true;
+      await zone?.close();
       await app.close();
       db.close();
       rmSync(dir, { recursive: true, force: true });
@@ -104,8 +123,14 @@ export interface AppUnderTest {
   close(): Promise<void>;
 }
 
-/** Starts the browser host on a fresh mirror file, with a memory secret store and the fast budget. */
-export async function startApp(rendererDir: string, options: { db?: string } = {}): Promise<AppUnderTest> {
+/**
+ * Starts the browser host on a fresh mirror file, with a memory secret store and the fast budget; with
+ * `dnsWatch`, its DNS watch runs (its servers must be on 127.0.0.1).
+ */
+export async function startApp(
+  rendererDir: string,
+  options: { db?: string; dnsWatch?: DnsWatchOptions } = {},
+): Promise<AppUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-'));
   const logs: string[] = [];
   const run = await runHost({
@@ -113,6 +138,7 @@ export async function startApp(rendererDir: string, options: { db?: string } = {
     rendererDir,
     secretStore: memorySecretStore(),
     say: (line) => logs.push(line),
+    ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
   });
   await run.app.updateSettings({ sync: FAST_SYNC });
   return {
@@ -136,10 +162,35 @@ export interface DemoWorld {
 /** The label the demo account is added under. */
 export const DEMO_LABEL = 'Acme Corp (demo)';
 
-/** Starts the service and the app, adds the demo account and runs its first sync to the end. */
-export async function startDemoWorld(seedDb: string, rendererDir: string): Promise<DemoWorld> {
-  const service = await startDemoService(seedDb);
-  const app = await startApp(rendererDir);
+/** The DNS side of a world: the service's zone over DNS and the app's watch asking it. */
+export interface WorldDns {
+  /** TTL of the zone's answers (seconds). */
+  ttl: number;
+  /** When the watch takes an answer as evidence (default: the app's). */
+  confirm?: DnsWatchOptions['confirm'];
+}
+
+/**
+ * Starts the service and the app, adds the demo account and runs its first sync to the end. With `dns`,
+ * the service serves its zone over DNS on 127.0.0.1 and the app's DNS watch asks only it.
+ */
+export async function startDemoWorld(
+  seedDb: string,
+  rendererDir: string,
+  options: { dns?: WorldDns } = {},
+): Promise<DemoWorld> {
+  const service = await startDemoService(seedDb, options.dns ? { dnsTtl: options.dns.ttl } : {});
+  const app = await startApp(
+    rendererDir,
+    service.dns
+      ? {
+          dnsWatch: {
+            servers: [service.dns],
+            ...(options.dns?.confirm ? { confirm: options.dns.confirm } : {}),
+          },
+        }
+      : {},
+  );
   const { account } = await app.run.app.addAccount({
     label: DEMO_LABEL,
     baseUrl: service.baseUrl,

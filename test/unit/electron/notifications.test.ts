@@ -21,7 +21,9 @@ const alert = {
   snoozedUntil: null,
   deliveredAt: null,
   suppressed: null,
-  details: {},
+  details: { protocol: 'spf', disconnectedAt: '2026-06-15T11:58:00Z', source: 'health' },
+  endReason: null,
+  endedAt: null,
 } as Alert;
 
 describe('desktop notifications', () => {
@@ -32,8 +34,8 @@ describe('desktop notifications', () => {
     await notifier.notify(alert);
     await notifier.notify({ ...alert, id: 8, domainId: 43 });
     expect(e.notifications.map((n) => [n.shown, n.options.title])).toEqual([
-      [true, 'acme.example — SPF record disconnected'],
-      [true, 'acme.example — SPF record disconnected'],
+      [true, 'acme.example — SPF disconnected'],
+      [true, 'acme.example — SPF disconnected'],
     ]);
     expect(notifier.showing).toBe(2);
     e.notifications[1]!.emit('click');

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '../../../../shared/bridge/results.ts';
-import { notificationText, notificationWhen } from '../../../../main/core/alerts/notificationWords.ts';
+import {
+  alertLine,
+  notificationText,
+  notificationWhen,
+  type NotifiedAlert,
+} from '../../../../main/core/alerts/notificationWords.ts';
+import { domainStatus } from '../../../../main/core/status/index.ts';
 
-const alert: Pick<Alert, 'fqdn' | 'title' | 'body' | 'firstSeenAt'> = {
+const alert: NotifiedAlert = {
   fqdn: 'acme.example',
+  rule: 'protocol_disconnected',
+  details: { protocol: 'spf', disconnectedAt: '2026-06-15T11:58:00Z', source: 'health' },
   title: 'SPF record of acme.example disconnected',
   body: 'The SPF record of acme.example is no longer connected (reported by the guard scan at 2026-06-15T11:58:00Z).',
   firstSeenAt: '2026-06-15T12:00:00.000Z',
@@ -12,11 +19,78 @@ const alert: Pick<Alert, 'fqdn' | 'title' | 'body' | 'firstSeenAt'> = {
 describe('notification words', () => {
   it('titles by domain first and says when and what changed', () => {
     expect(notificationText(alert, () => '15 Jun 2026, 12:00')).toEqual({
-      title: 'acme.example — SPF record disconnected',
+      title: 'acme.example — SPF disconnected',
       body: '15 Jun 2026, 12:00: The SPF record of acme.example is no longer connected (reported by the guard scan at 2026-06-15T11:58:00Z).',
     });
-    const account = { ...alert, fqdn: null, title: 'API token of Acme is not accepted' };
+    const account = {
+      ...alert,
+      rule: 'token_invalid' as const,
+      details: {},
+      fqdn: null,
+      title: 'API token of Acme is not accepted',
+    };
     expect(notificationText(account, () => 'now').title).toBe('API token of Acme is not accepted');
+  });
+
+  it('says what happened in the words the header, the row and the tray say, the particulars in the body', () => {
+    const threat: NotifiedAlert = {
+      fqdn: 'acme-pay.example',
+      rule: 'threat_source_appeared',
+      details: { sourceName: 'bulletproof-hosting.test' },
+      title: 'Registered threat sending as acme-pay.example: bulletproof-hosting.test',
+      body: 'bulletproof-hosting.test, a source known to be malicious, sent 120 messages as acme-pay.example that failed DMARC.',
+      firstSeenAt: '2026-06-15T12:00:00.000Z',
+    };
+    const score: NotifiedAlert = {
+      ...threat,
+      fqdn: 'acme.example',
+      rule: 'score_dropped',
+      title: 'Security score of acme.example dropped from 8.1 to 6.0',
+      body: 'The email security score of acme.example is 6.0 out of 10, down from 8.1.',
+    };
+    const restored: NotifiedAlert = {
+      ...alert,
+      rule: 'protocol_restored',
+      details: { protocol: 'dmarc' },
+      title: 'DMARC record of acme.example connected again',
+    };
+    const cases = [alert, threat, score, restored].map((a) => notificationText(a, () => 'now'));
+    expect(cases.map((c) => c.title)).toEqual([
+      'acme.example — SPF disconnected',
+      'acme-pay.example — Threat sending as this domain',
+      'acme.example — Security score dropped',
+      'acme.example — DMARC connected again',
+    ]);
+    expect(cases[1]!.body).toContain('bulletproof-hosting.test');
+    expect(cases[2]!.body).toContain('6.0 out of 10, down from 8.1');
+
+    // The same words as the verdict the domain's header shows with these alerts open.
+    for (const [a, index] of [
+      [alert, 0],
+      [threat, 1],
+      [score, 2],
+    ] as const) {
+      const status = domainStatus({
+        evidence: [],
+        openAlerts: [{ ...a, severity: 'critical', details: a.details as Record<string, unknown> }],
+      });
+      expect(status.verdict.reasons).toContain(cases[index]!.title.split(' — ')[1]);
+    }
+  });
+
+  it('the terminal line of `sync` says the same as the notification', () => {
+    expect(alertLine({ ...alert, severity: 'critical' })).toBe(
+      'ALERT [critical] acme.example — SPF disconnected',
+    );
+    expect(
+      alertLine({
+        ...alert,
+        severity: 'critical',
+        rule: 'token_invalid',
+        fqdn: null,
+        title: 'API token of \u001b[2JAcme is not accepted',
+      }),
+    ).toBe('ALERT [critical] API token of \ufffd[2JAcme is not accepted');
   });
 
   it('says when in the one format: relative at delivery, then the local time and zone', () => {

@@ -57,6 +57,68 @@ describe('the status the mirror serves', () => {
     expect([p.protocols.spf.state, p.protocols.spf.evidence?.source]).toEqual(['passing', 'service_scan']);
   });
 
+  it('the DNS watch: its confirmed removal overrides an older scan in the write that raises the alert; a later scan overrides it', () => {
+    const m = baseline();
+    const record = (
+      state: 'connected' | 'disconnected',
+      answer: 'present' | 'absent' | 'unknown',
+      checkedAt: string,
+      stateCheckedAt: string,
+    ) => ({
+      protocol: 'spf' as const,
+      name: 'example.com',
+      answer,
+      value: answer === 'present' ? 'v=spf1 include:_spf.google.com -all' : null,
+      reason: answer === 'unknown' ? 'the resolver answered SERVFAIL' : null,
+      ttl: 60,
+      resolver: '127.0.0.1:5353',
+      checkedAt,
+      state,
+      stateSince: stateCheckedAt,
+      stateCheckedAt,
+    });
+    const watch = (r: ReturnType<typeof record>, at: string) =>
+      m.mirror.writeDnsWatch([{ accountId: m.accountId, domainId: DOMAIN_ID, records: [r] }], at);
+    // The baseline answer agrees with the scan; then DNS confirms SPF gone.
+    watch(
+      record('connected', 'present', '2025-03-01T08:10:00Z', '2025-03-01T08:10:00Z'),
+      '2025-03-01T08:10:00Z',
+    );
+    expect(postureOf(m).protocols.spf.evidence?.label).toBe('DNS via 127.0.0.1:5353');
+    const { alerts } = watch(
+      record('disconnected', 'absent', '2025-03-01T08:31:00Z', '2025-03-01T08:31:00Z'),
+      '2025-03-01T08:31:00Z',
+    );
+    expect(alerts.map((a) => a.title)).toEqual(['SPF record of example.com disconnected']);
+    let p = postureOf(m);
+    expect([p.protocols.spf.state, p.protocols.spf.words, p.protocols.spf.evidence]).toEqual([
+      'failing',
+      'disconnected',
+      { source: 'dns_watch', label: 'DNS via 127.0.0.1:5353', at: '2025-03-01T08:31:00Z' },
+    ]);
+    expect([p.verdict.level, p.verdict.words]).toEqual(['problem', 'SPF disconnected']);
+    // SERVFAIL afterwards: no evidence, the confirmed removal keeps its time and stays.
+    watch(
+      record('disconnected', 'unknown', '2025-03-01T08:33:00Z', '2025-03-01T08:31:00Z'),
+      '2025-03-01T08:33:00Z',
+    );
+    p = postureOf(m);
+    expect([p.protocols.spf.state, p.protocols.spf.evidence?.at]).toEqual([
+      'failing',
+      '2025-03-01T08:31:00Z',
+    ]);
+    // A later scan says what it saw: it wins until DNS answers again.
+    write(
+      m.mirror,
+      m.accountId,
+      'health',
+      health('2025-03-01T08:40:00Z', { spf: false }),
+      '2025-03-01T08:41:00Z',
+    );
+    p = postureOf(m);
+    expect([p.protocols.spf.state, p.protocols.spf.evidence?.source]).toEqual(['failing', 'service_scan']);
+  });
+
   it('a registered threat: never all clear while its alert is open', () => {
     const m = baseline();
     write(
