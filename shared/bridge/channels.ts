@@ -67,6 +67,8 @@ export const channelDraftSchema = z.discriminatedUnion('kind', [
     resendSeconds: z.number().int().min(5).max(3600).optional(),
   }),
 ]);
+/** A channel to add or edit, as the renderer's form sends it. */
+export type ChannelDraftInput = z.infer<typeof channelDraftSchema>;
 
 export const saveChannelArgs = z.object({ id: z.number().int().optional(), draft: channelDraftSchema });
 export const channelRef = z.object({ id: z.number().int() });

@@ -153,13 +153,19 @@ export function applyFilter(items: readonly OverviewItem[], f: OverviewFilter): 
   return out.sort((a, b) => sign * compare(a, b, f.sort) || a.row.fqdn.localeCompare(b.row.fqdn));
 }
 
+/** How many domains have each DMARC state. */
+export type PolicyCounts = Record<DmarcState, number>;
+
+/** The portfolio's headline figures (see headline). */
+export type Headline = ReturnType<typeof headline>;
+
 /**
  * Headline figures across the visible portfolio, from the statuses main derived: every domain has exactly
  * one verdict (the verdict counts add up to the domains shown); optional protocols not set up are counted
  * apart from failures.
  */
 export function headline(items: readonly OverviewItem[]) {
-  const byPolicy: Record<DmarcState, number> = {
+  const byPolicy: PolicyCounts = {
     reject: 0,
     quarantine: 0,
     none: 0,
@@ -167,7 +173,7 @@ export function headline(items: readonly OverviewItem[]) {
     missing: 0,
     unknown: 0,
   };
-  const byVerdict = Object.fromEntries(VERDICT_LEVELS.map((l) => [l, 0])) as Record<VerdictLevel, number>;
+  const byVerdict: Record<VerdictLevel, number> = { problem: 0, warning: 0, unknown: 0, good: 0 };
   let scoreSum = 0;
   let scored = 0;
   let alerts = 0;
