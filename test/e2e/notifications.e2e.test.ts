@@ -105,4 +105,49 @@ describe('Settings → Notifications', () => {
     await section.getByRole('button', { name: 'Apply' }).click();
     await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   }, 120_000);
+
+  it('schedules the weekly digest by an email channel in a chosen zone, and stops it', async () => {
+    const { page } = await suite.window('#/settings');
+    const channels = page.getByRole('region', { name: 'Notifications beyond this window' });
+    await channels.getByRole('button', { name: 'Add a channel' }).click();
+    const form = channels.getByRole('form', { name: 'Add a channel' });
+    await form.getByLabel('Name').fill('ops-mail');
+    await form.getByLabel('SMTP server').fill(`smtp://127.0.0.1:${await freePort()}`);
+    await form.getByLabel('From').fill('authwatch@example.net');
+    await form.getByLabel('To (comma-separated)').fill('ops@example.net');
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    await channels.getByText('Saved “ops-mail”.').waitFor();
+
+    const section = page.getByRole('region', { name: 'Weekly digest by email' });
+    await section.getByRole('button', { name: 'Mail it weekly' }).first().click();
+    const digest = section.getByRole('form', { name: /^Weekly digest of / });
+    await digest.getByLabel('Day').selectOption('Monday');
+    await digest.getByLabel('Time', { exact: true }).fill('08:00');
+    await digest.getByLabel('Time zone').fill('Europe/Berlin');
+    const mailOption = digest.getByRole('option', { name: /^ops-mail \(/ });
+    await digest
+      .getByLabel('By the email channel')
+      .selectOption({ label: (await mailOption.textContent())! });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await digest.getByRole('button', { name: 'Save schedule' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'digest-form');
+    await digest.getByRole('button', { name: 'Save schedule' }).click();
+    await section.getByText(/goes Mondays at 08:00 \(Europe\/Berlin\) to “ops-mail”\./).waitFor();
+    const line = section
+      .getByRole('listitem')
+      .filter({ hasText: 'Mondays at 08:00 (Europe/Berlin) to “ops-mail”' });
+    await line.getByText(/Next: /).waitFor();
+    await section.scrollIntoViewIfNeeded();
+    await shoot(page, 'digest');
+
+    // A zone that does not exist is refused in words, and the schedule stays as it was.
+    await line.getByRole('button', { name: 'Change' }).click();
+    await digest.getByLabel('Time zone').fill('Mars/Olympus');
+    await digest.getByRole('button', { name: 'Save schedule' }).click();
+    await section.getByRole('alert').filter({ hasText: '“Mars/Olympus” is not a time zone' }).waitFor();
+    await digest.getByRole('button', { name: 'Cancel' }).click();
+    await line.getByRole('button', { name: 'Stop' }).click();
+    await section.getByText(/is no longer mailed\./).waitFor();
+    expect(await line.count()).toBe(0);
+  }, 120_000);
 });
