@@ -5,9 +5,10 @@
  *   npm run bench                     the default run (a few minutes on 2 cores)
  *   npm run bench -- --full           the simulated day over the issue's whole grid (24 h × 5 seeds at
  *                                     50, 200, 1,000 and 5,000 domains: hours of wall time)
- *   npm run bench -- --only=day,tick  only the named parts (planner, tick, mirror, ingest, report, day, week)
+ *   npm run bench -- --only=day,tick  only the named parts (planner, tick, mirror, ingest, report, day, week, dns)
  */
 import { benchDay } from './day.bench.ts';
+import { benchDnsWatch } from './dnsWatch.bench.ts';
 import { benchIngest } from './ingest.bench.ts';
 import { benchLargeReport } from './largeReport.bench.ts';
 import { benchMirror } from './mirror.bench.ts';
@@ -19,6 +20,8 @@ const PARTS: Record<string, () => Promise<void>> = {
   ingest: benchIngest,
   report: benchLargeReport,
   day: benchDay,
+  // After the day: it reads the engine's measured p95 from the bench-results.json the day just wrote.
+  dns: benchDnsWatch,
 };
 
 const args = process.argv.slice(2);

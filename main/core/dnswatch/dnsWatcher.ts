@@ -61,6 +61,8 @@ interface Tracked {
   said: string;
   /** When it was last asked (epoch ms; -Infinity: not since this watcher started). */
   askedAt: number;
+  /** It has worked at some point (this run, or as the mirror last knew it): its loss or return is news. */
+  everConnected: boolean;
   owners: Owner[];
 }
 
@@ -136,6 +138,7 @@ export class DnsWatcher {
         agreedAt: null,
         said: '',
         askedAt: -Infinity,
+        everConnected: false,
         owners,
       };
     }
@@ -148,7 +151,21 @@ export class DnsWatcher {
     const due = Math.min(now + this.periodMs(kept.ttl), Date.parse(kept.checkedAt) + this.periodMs(kept.ttl));
     const agreedAt = kept.stateCheckedAt === null ? null : Date.parse(kept.stateCheckedAt);
     const said = JSON.stringify([kept.answer, kept.value, kept.reason, kept.state]);
-    return { fqdn, protocol, due, fresh: false, confirm, agreedAt, said, askedAt: -Infinity, owners };
+    // (A record that was disconnected when the watch stopped counts as never connected: it is still asked at
+    // least once per ceiling, and its return moves it up again.)
+    const everConnected = kept.state === 'connected';
+    return {
+      fqdn,
+      protocol,
+      due,
+      fresh: false,
+      confirm,
+      agreedAt,
+      said,
+      askedAt: -Infinity,
+      everConnected,
+      owners,
+    };
   }
 
   private periodMs(ttl: number | null): number {
@@ -158,11 +175,32 @@ export class DnsWatcher {
     return seconds * 1000 * (1 + 0.1 * this.o.clock.random());
   }
 
+  /**
+   * Which due records go first when the rate cap cannot ask them all this second (thousands of domains):
+   * 0 — a change waiting for its confirmation (few, and an alert hangs on them: behind a backlog each
+   *     confirmation would wait a whole round);
+   * 1 — records that work now, worked before (an open disconnect waits for their return), or are not judged
+   *     yet: losing one is the alert the watch exists for;
+   * 2 — records absent or invalid since the watch first saw them (most are optional protocols never set up):
+   *     their news is good news, so they take what rate is left — but never wait more than the ceiling
+   *     beyond their due time.
+   */
+  private urgency(t: Tracked, now: number, ceilingMs: number): number {
+    if (t.fresh) return 0;
+    if (t.confirm.confirmed !== 'disconnected' || t.everConnected || now - t.due >= ceilingMs) return 1;
+    return 2;
+  }
+
   /** One pass: ask the records due now (as many as the rate cap allows this second), store the answers. */
   async tick(): Promise<WriteResult> {
     const now = this.o.clock.now();
     if (now - this.domainsReadAt >= (this.o.domainsEveryMs ?? 30_000)) this.readDomains(now);
-    const due = [...this.tracked.values()].filter((t) => t.due <= now).sort((a, b) => a.due - b.due);
+    const ceilingMs = this.o.cadence.ceilingSeconds * 1000;
+    const due = [...this.tracked.values()]
+      .filter((t) => t.due <= now)
+      .map((t) => ({ t, rank: this.urgency(t, now, ceilingMs) }))
+      .sort((a, b) => a.rank - b.rank || a.t.due - b.t.due)
+      .map((x) => x.t);
     // A second's worth of queries per tick: the rest stay due for the next ticks (the buckets would make
     // them wait anyway, and a short tick writes its answers sooner).
     const batch = due.slice(0, Math.max(1, Math.floor(this.o.queriesPerSecond)));
@@ -212,6 +250,7 @@ export class DnsWatcher {
       );
       t.confirm = step.state;
       recheck = step.recheck;
+      if (t.confirm.confirmed === 'connected') t.everConnected = true;
     }
     const spacing = (this.o.confirm ?? DEFAULT_CONFIRM_RULES).confirmSpacingMs;
     t.fresh = recheck;
