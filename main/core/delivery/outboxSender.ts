@@ -255,7 +255,10 @@ export class OutboxSender {
         fixed.set(row.batchId, [...(fixed.get(row.batchId) ?? []), row]);
         continue;
       }
-      const heldByQuiet = quiet && (row.alert.severity !== 'critical' || channel.holdCriticals);
+      // Criticals pass through quiet hours unless the user chose otherwise: for every channel (Settings, "Hold
+      // critical alerts too") or for this one (--hold-criticals).
+      const holdsCriticals = settings.quietHoldsCriticals || channel.holdCriticals;
+      const heldByQuiet = quiet && (row.alert.severity !== 'critical' || holdsCriticals);
       if (heldByQuiet || this.holds > 0) {
         result.held++;
         continue;

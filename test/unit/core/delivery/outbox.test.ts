@@ -231,4 +231,35 @@ describe('the outbox sender', () => {
       ['loud', ['warning', 'warning']],
     ]);
   });
+
+  it('the user’s “hold criticals too” (Settings) holds criticals on every channel until quiet hours end', async () => {
+    const { mirror, clock, writeHealth } = world(1);
+    mirror.setAlertSettings({
+      quietHours: { startHour: 22, endHour: 7 },
+      timeZone: 'Europe/Paris',
+      quietHoldsCriticals: true,
+    });
+    mirror.delivery.addChannel(webhookInput('team', { minSeverity: 'critical' }));
+    clock.set('2025-03-01T22:30:00Z'); // 23:30 in Paris
+    writeHealth(0, false, '2025-03-01T22:30:00Z');
+    const t = transports();
+    const s = sender(mirror, clock, t.factory);
+    expect(await s.round({ ignoreGather: true })).toMatchObject({ sent: 0, held: 1 });
+    clock.set('2025-03-02T05:59:00Z'); // 06:59 in Paris
+    expect(await s.round({ ignoreGather: true })).toMatchObject({ sent: 0, held: 1 });
+    clock.set('2025-03-02T06:00:00Z'); // 07:00: quiet hours end, nothing was lost
+    expect(await s.round()).toMatchObject({ sent: 1 });
+    expect(t.sent.map((x) => x.message.alerts.map((a) => a.severity))).toEqual([['critical']]);
+    // Unticked again: the next night the record comes back and goes again — both said at once.
+    mirror.setAlertSettings({ quietHoldsCriticals: false });
+    clock.set('2025-03-02T22:30:00Z');
+    writeHealth(0, true, '2025-03-02T22:20:00Z');
+    writeHealth(0, false, '2025-03-02T22:30:00Z');
+    await s.round({ ignoreGather: true });
+    expect(t.sent.map((x) => [x.message.type, x.message.alerts.map((a) => a.severity)])).toEqual([
+      ['alert.raised', ['critical']],
+      ['alert.resolved', ['critical']],
+      ['alert.raised', ['critical']],
+    ]);
+  });
 });
