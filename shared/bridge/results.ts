@@ -367,6 +367,8 @@ export const accountSyncStatusSchema = z.object({
     signalName,
     z.object({ targetSeconds: z.number(), effectiveSeconds: z.number(), jobs: z.number() }),
   ),
+  /** What each signal of periods watches, in words for people (from the signal's definition in main). */
+  words: z.partialRecord(signalName, z.string()),
   backfill: z.object({ domainsDone: z.number(), domainsTotal: z.number(), complete: z.boolean() }),
   requestsSpent: z.number(),
   lastSuccessAt: isoOrNull,

@@ -1,15 +1,16 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertRules } from '../alerts/ruleSet.ts';
 import { accountAlertKey } from '../alerts/keys.ts';
-import { accountAlertEvent } from '../alerts/rules/accountAlerts.ts';
+import { accountAlertEvent } from '../alerts/accountAlerts.ts';
 import { inQuietHours } from '../alerts/quietHours.ts';
 import type { AlertDomain, AlertEvent, AlertSettings, RuleContext } from '../alerts/types.ts';
-import { SIGNALS, type SignalName, type SignalPayloads } from '../signals/catalog.ts';
+import { isSignalName, SIGNALS, type SignalName, type SignalPayloads } from '../signals/catalog.ts';
+import type { DomainSignalDefinition, RuleIo } from '../signals/definition.ts';
+import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import { AccountsStore } from './accountsStore.ts';
 import { AlertStore } from './alertStore.ts';
 import { SqliteDeliveryStore } from './deliveryStore.ts';
 import { SqliteDigestStore } from './digestStore.ts';
-import { writeDerivedScore } from './derivedScore.ts';
 import { DnsWatchStore, type DnsWatchRecord, type ServiceView } from './dnsWatchStore.ts';
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
 import { toIso, toIsoOrNull } from './isoTime.ts';
@@ -20,18 +21,9 @@ import { recordObservations, type RecordObservation } from './recordObservations
 import { domainSenders, senderPolls, type SenderPoll, type SenderSummary } from './senderHistory.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import { ReadQueries } from './readQueries.ts';
-import {
-  dnsReading,
-  knownThreats,
-  latestDnsEvents,
-  latestDerivedScore,
-  latestHealth,
-  latestMeasuredScore,
-  rememberThreats,
-} from './ruleInputs.ts';
+import { latestDnsEvents } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
 import { statusInputs } from './statusEvidence.ts';
-import { writeSignalRows } from './signalRows.ts';
 import { sharedPublicSyncState, SyncStateStore } from './syncStateStore.ts';
 import type {
   Account,
@@ -59,8 +51,6 @@ import type {
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 const PENDING_KEPT_MS = 7 * 24 * 3600 * 1000;
-
-const DNS_SIGNALS: readonly SignalName[] = ['dns_changes', 'dns_timeline'];
 
 /** The Mirror over a better-sqlite3 database (opened and migrated by openMirror). */
 export class SqliteMirror implements Mirror {
@@ -162,12 +152,13 @@ export class SqliteMirror implements Mirror {
           `${input.signal} is a per-domain signal: domainId is required`,
         );
       }
+      const definition = SIGNAL_DEFINITIONS[input.signal] as DomainSignalDefinition<unknown>;
       const payload = input.payload as SignalPayloads[Exclude<SignalName, 'domains'>];
       const fqdn = !Array.isArray(payload) && typeof payload.fqdn === 'string' ? payload.fqdn : undefined;
       const domain = this.domains.resolve(account.id, input.domainId, fqdn, at);
       const ctx = this.context(account, domain, at);
-      const evaluate = this.prepareRules(input.signal, domain, account.id);
-      writeSignalRows(this.db, input.signal as Exclude<SignalName, 'domains'>, payload, {
+      const evaluate = this.prepareRules(definition, domain, account.id);
+      definition.store(this.db, payload, {
         domainPk: domain.pk,
         fetchedAt: at,
         window: input.window ?? { start: '', end: '' },
@@ -183,71 +174,28 @@ export class SqliteMirror implements Mirror {
   }
 
   /**
-   * Read the rules' previous state before the rows are written; the returned function reads the next state
-   * after and runs the signal's rules. Signals without rules return no events.
+   * The signal's rules (its definition names them): their previous state is read before the rows are
+   * written; the returned function reads the next state after and runs them. Signals without rules return
+   * no events.
    */
   private prepareRules(
-    signal: SignalName,
+    definition: DomainSignalDefinition<unknown>,
     domain: DomainRecord,
     accountId: number,
   ): (payload: unknown, ctx: RuleContext) => AlertEvent[] {
-    const r = this.rules;
-    const pk = domain.pk;
-    switch (signal) {
-      case 'health':
-      case 'health_history': {
-        const before = latestHealth(this.db, pk);
-        const scoreBefore = signal === 'health' ? latestDerivedScore(this.db, pk) : null;
-        return (_payload, ctx) => {
-          const after = latestHealth(this.db, pk);
-          if (!after) return [];
-          const events = [
-            ...r.protocolDisconnected(before?.protocols ?? null, after.protocols, ctx),
-            ...r.protocolRestored(before?.protocols ?? null, after.protocols, ctx),
-            ...r.healthRegressed(before?.health ?? null, after.health, ctx),
-          ];
-          // The score follows from the protocols passing (the interface's rule): the health poll tells a
-          // score drop as soon as it tells the protocol lost, derived reading against derived reading; the
-          // score endpoint, read weekly, is judged against its own previous answer (a service that weighs
-          // scans otherwise never makes news out of the difference).
-          if (signal !== 'health' || !writeDerivedScore(this.db, pk, after.health, ctx.at)) return events;
-          const scoreAfter = latestDerivedScore(this.db, pk);
-          return scoreAfter ? [...events, ...r.scoreDropped(scoreBefore, scoreAfter, ctx)] : events;
-        };
-      }
-      case 'dns_changes':
-      case 'dns_timeline': {
-        const everFetched = DNS_SIGNALS.some(
-          (s) => this.syncStates.find(accountId, pk, s)?.lastSuccessAt != null,
-        );
-        const before = dnsReading(this.db, pk, everFetched);
-        return (_payload, ctx) => {
-          const after = dnsReading(this.db, pk, true)!;
-          return [...r.protocolDisconnected(before, after, ctx), ...r.protocolRestored(before, after, ctx)];
-        };
-      }
-      case 'security_score': {
-        const before = latestMeasuredScore(this.db, pk);
-        return (_payload, ctx) => {
-          const after = latestMeasuredScore(this.db, pk);
-          return after ? r.scoreDropped(before, after, ctx) : [];
-        };
-      }
-      case 'failed_sources': {
-        const before = knownThreats(this.db, pk);
-        return (payload, ctx) => {
-          const failed = payload as SignalPayloads['failed_sources'];
-          const events = r.threatSourceAppeared(before, failed, ctx);
-          const threats = failed.failed_sources
-            .filter((s) => s.is_registered_threat === true)
-            .map((s) => s.source_name);
-          rememberThreats(this.db, pk, threats, ctx.at);
-          return events;
-        };
-      }
-      default:
-        return () => [];
-    }
+    const signalRules = definition.rules;
+    if (!signalRules) return () => [];
+    const io: RuleIo = {
+      db: this.db,
+      domainPk: domain.pk,
+      everFetched: (signals) =>
+        signals.some(
+          (s) => isSignalName(s) && this.syncStates.find(accountId, domain.pk, s)?.lastSuccessAt != null,
+        ),
+    };
+    // Only the rules the definition names are handed over (a test may have replaced some of them).
+    const rules = Object.fromEntries(signalRules.reads.map((id) => [id, this.rules[id]])) as AlertRules;
+    return signalRules.prepare(io, rules);
   }
 
   private context(account: Account, domain: DomainRecord | null, at: string): RuleContext {
@@ -334,26 +282,9 @@ export class SqliteMirror implements Mirror {
     if (domainId !== null && !domain) return null;
     const pk = domain?.pk ?? null;
     const max = (sql: string) => (prepared(this.db, sql).get(pk) as { v: string | null }).v;
-    switch (signal) {
-      case 'dns_changes':
-      case 'dns_timeline':
-        return max('SELECT max(occurred_at) AS v FROM dns_events WHERE domain_id = ?');
-      case 'health':
-      case 'health_history':
-        return max('SELECT max(scanned_at) AS v FROM health_snapshots WHERE domain_id = ?');
-      case 'security_score':
-        return max('SELECT max(computed_at) AS v FROM security_scores WHERE domain_id = ?');
-      case 'score_history':
-        return max('SELECT max(scanned_at) AS v FROM score_history WHERE domain_id = ?');
-      case 'mail_volume':
-        return max('SELECT max(date) AS v FROM mail_volume_days WHERE domain_id = ?');
-      case 'dns_history':
-        return max('SELECT max(occurred_at) AS v FROM dns_record_history WHERE domain_id = ?');
-      case 'dns_snapshots':
-        return max('SELECT max(occurred_at) AS v FROM dns_snapshots WHERE domain_id = ?');
-      default:
-        return this.syncStates.find(accountId, pk, signal)?.lastSuccessAt ?? null;
-    }
+    const definition = SIGNAL_DEFINITIONS[signal];
+    if (definition.per === 'domain' && definition.lastSeenSql) return max(definition.lastSeenSql);
+    return this.syncStates.find(accountId, pk, signal)?.lastSuccessAt ?? null;
   }
 
   overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[] {

@@ -1,49 +1,28 @@
+/**
+ * Views of the signal registry (./registry.ts) that the decoder, the poller and the mirror read: the
+ * schemas, the scheduling facts and the payload types, keyed by signal name. Nothing here is written by
+ * hand per signal: a signal is added by its definition alone.
+ */
 import type { z } from 'zod';
-import { dashboardCacheSchema } from './dashboardCache.ts';
-import {
-  dnsChangesSchema,
-  dnsCurrentSchema,
-  dnsHistorySchema,
-  dnsSnapshotsSchema,
-  dnsTimelineSchema,
-} from './dnsTimeline.ts';
-import { domainsSchema } from './domains.ts';
-import { healthHistorySchema, healthSnapshotSchema } from './health.ts';
-import { mailVolumeSchema } from './mailVolume.ts';
-import { scoreHistorySchema, securityScoreSchema } from './securityScore.ts';
-import { failedSourcesSchema, sendingServicesSchema } from './sendingSources.ts';
-import { tlsRptSummarySchema } from './tlsRpt.ts';
+import { SIGNAL_DEFINITIONS, type SignalName } from './registry.ts';
 
-/** Every mirrored signal's payload schema (the `data` of its v1 response), keyed by signal name. */
-export const SIGNAL_SCHEMAS = {
-  domains: domainsSchema,
-  health: healthSnapshotSchema,
-  health_history: healthHistorySchema,
-  security_score: securityScoreSchema,
-  score_history: scoreHistorySchema,
-  failed_sources: failedSourcesSchema,
-  sending_services: sendingServicesSchema,
-  mail_volume: mailVolumeSchema,
-  dns_changes: dnsChangesSchema,
-  dns_timeline: dnsTimelineSchema,
-  dns_current: dnsCurrentSchema,
-  dns_history: dnsHistorySchema,
-  dns_snapshots: dnsSnapshotsSchema,
-  tls_rpt: tlsRptSummarySchema,
-  dashboard_cache: dashboardCacheSchema,
-} as const;
+export type { SignalName } from './registry.ts';
 
-/** Name of a mirrored signal. */
-export type SignalName = keyof typeof SIGNAL_SCHEMAS;
+type Definitions = typeof SIGNAL_DEFINITIONS;
 
 /** The decoded payload type of each signal. */
-export type SignalPayloads = { [S in SignalName]: z.infer<(typeof SIGNAL_SCHEMAS)[S]> };
+export type SignalPayloads = { [S in SignalName]: z.infer<Definitions[S]['schema']> };
 
 /** The decoded payload type of signal S. */
 export type SignalPayload<S extends SignalName> = SignalPayloads[S];
 
-/** All signal names, in catalog order. */
-export const SIGNAL_NAMES = Object.keys(SIGNAL_SCHEMAS) as SignalName[];
+/** All signal names, in registry order. */
+export const SIGNAL_NAMES = Object.keys(SIGNAL_DEFINITIONS) as SignalName[];
+
+/** Every mirrored signal's payload schema (the `data` of its v1 response), keyed by signal name. */
+export const SIGNAL_SCHEMAS = Object.fromEntries(
+  SIGNAL_NAMES.map((name) => [name, SIGNAL_DEFINITIONS[name].schema]),
+) as { [S in SignalName]: Definitions[S]['schema'] };
 
 /** What the scheduler needs to know about a signal. */
 export interface SignalMeta {
@@ -74,116 +53,33 @@ export interface SignalMeta {
   windowed: boolean;
 }
 
-const MINUTE = 60;
-const HOUR = 60 * MINUTE;
-// Signals nobody alerts on are fetched when a domain is opened, then kept warm slowly.
-const SLOW = 6 * HOUR;
-
-function meta(
-  name: SignalName,
-  path: string,
-  rest: Partial<Omit<SignalMeta, 'name' | 'path'>> & Pick<SignalMeta, 'priority' | 'periodSeconds'>,
-): SignalMeta {
+function metaOf(name: SignalName): SignalMeta {
+  const d = SIGNAL_DEFINITIONS[name];
   return {
     name,
-    path,
-    per: 'domain',
-    scope: 'domains:read',
-    onDemand: false,
-    paginated: false,
-    windowed: false,
-    ...rest,
+    path: d.fetch.path,
+    ...(d.fetch.parts ? { parts: d.fetch.parts } : {}),
+    per: d.per,
+    scope: d.scope,
+    priority: d.plan.priority,
+    periodSeconds: d.plan.periodSeconds,
+    onDemand: d.plan.role === 'history' || d.plan.role === 'on_demand',
+    paginated: d.fetch.paginated ?? false,
+    windowed: d.fetch.windowed ?? false,
   };
 }
 
 /** Scheduling metadata of every signal, keyed by name. */
-export const SIGNALS: Readonly<Record<SignalName, SignalMeta>> = {
-  domains: meta('domains', '/domains', {
-    per: 'account',
-    priority: 1,
-    periodSeconds: 60 * MINUTE,
-    paginated: true,
-  }),
-  dns_changes: meta('dns_changes', '/domains/{domain_id}/dns/changes', {
-    priority: 1,
-    periodSeconds: 5 * MINUTE,
-    paginated: true,
-    windowed: true,
-  }),
-  health: meta('health', '/domains/{domain_id}/health', { priority: 2, periodSeconds: 15 * MINUTE }),
-  failed_sources: meta('failed_sources', '/domains/{domain_id}/failed-sources', {
-    priority: 3,
-    periodSeconds: 60 * MINUTE,
-    windowed: true,
-  }),
-  security_score: meta('security_score', '/domains/{domain_id}/security-score', {
-    priority: 3,
-    periodSeconds: 60 * MINUTE,
-  }),
-  health_history: meta('health_history', '/domains/{domain_id}/health/history', {
-    priority: 5,
-    periodSeconds: SLOW,
-    onDemand: true,
-    paginated: true,
-    windowed: true,
-  }),
-  score_history: meta('score_history', '/domains/{domain_id}/security-score/history', {
-    priority: 5,
-    periodSeconds: SLOW,
-    onDemand: true,
-    windowed: true,
-  }),
-  sending_services: meta('sending_services', '/domains/{domain_id}/sending-services', {
-    priority: 4,
-    periodSeconds: SLOW,
-    onDemand: true,
-    windowed: true,
-  }),
-  mail_volume: meta('mail_volume', '/domains/{domain_id}/mail-volume', {
-    priority: 4,
-    periodSeconds: SLOW,
-    onDemand: true,
-    windowed: true,
-  }),
-  dns_timeline: meta('dns_timeline', '/domains/{domain_id}/dns/timeline', {
-    priority: 4,
-    periodSeconds: SLOW,
-    onDemand: true,
-    windowed: true,
-  }),
-  dns_current: meta('dns_current', '/domains/{domain_id}/dns/current', {
-    priority: 4,
-    periodSeconds: SLOW,
-    onDemand: true,
-  }),
-  dns_history: meta('dns_history', '/domains/{domain_id}/dns/history', {
-    priority: 5,
-    periodSeconds: SLOW,
-    onDemand: true,
-    paginated: true,
-    windowed: true,
-  }),
-  dns_snapshots: meta('dns_snapshots', '/domains/{domain_id}/dns/snapshots', {
-    priority: 5,
-    periodSeconds: SLOW,
-    onDemand: true,
-    windowed: true,
-  }),
-  tls_rpt: meta('tls_rpt', '/domains/{domain_id}/tls-rpt', {
-    priority: 5,
-    periodSeconds: SLOW,
-    onDemand: true,
-    parts: { config: '/domains/{domain_id}/tls-rpt', failures: '/domains/{domain_id}/tls-rpt/failures' },
-  }),
-  dashboard_cache: meta('dashboard_cache', '/domains/{domain_id}/dashboard-cache', {
-    priority: 5,
-    periodSeconds: SLOW,
-    onDemand: true,
-    windowed: true,
-  }),
-};
+export const SIGNALS: Readonly<Record<SignalName, SignalMeta>> = Object.fromEntries(
+  SIGNAL_NAMES.map((name) => [name, metaOf(name)]),
+) as Record<SignalName, SignalMeta>;
 
 /** True when `name` is a mirrored signal. */
 export function isSignalName(name: string): name is SignalName {
-  return Object.hasOwn(SIGNAL_SCHEMAS, name);
+  return Object.hasOwn(SIGNAL_DEFINITIONS, name);
+}
+
+/** The signals whose plan has this role, in registry order. */
+export function signalsWithRole(role: Definitions[SignalName]['plan']['role']): SignalName[] {
+  return SIGNAL_NAMES.filter((name) => SIGNAL_DEFINITIONS[name].plan.role === role);
 }

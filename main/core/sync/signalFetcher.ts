@@ -1,5 +1,12 @@
 import { ApiError, isApiError } from '../../../shared/api/apiError.ts';
-import { decodeSignal, SIGNALS, type SignalName, type SignalPayload } from '../signals/index.ts';
+import {
+  decodeSignal,
+  SIGNAL_NAMES,
+  SIGNALS,
+  type SignalName,
+  type SignalPayload,
+} from '../signals/index.ts';
+import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
 import type { LooseApi, LooseCallInit } from './looseApi.ts';
 
@@ -7,12 +14,10 @@ import type { LooseApi, LooseCallInit } from './looseApi.ts';
 export const BACKFILL_DAYS = 90;
 /** The window the interface uses by default; later fetches of non-incremental signals ask for it. */
 export const DEFAULT_WINDOW_DAYS = 30;
-/** Signals fetched incrementally: start_date from the newest remote date the mirror holds. */
-export const INCREMENTAL: ReadonlySet<SignalName> = new Set([
-  'dns_changes',
-  'health_history',
-  'score_history',
-]);
+/** Signals fetched incrementally (their definition says from where: fetch.incremental). */
+export const INCREMENTAL: ReadonlySet<SignalName> = new Set(
+  SIGNAL_NAMES.filter((name) => SIGNAL_DEFINITIONS[name].fetch.incremental !== undefined),
+);
 
 /**
  * Where an incremental fetch of `signal` starts (the `lastSeen` of fetchWindow). DNS changes start from the
@@ -25,19 +30,16 @@ export function incrementalStart(
   ownLastSuccessAt: number | null,
   newestHeld: () => string | null,
 ): string | null {
-  if (!INCREMENTAL.has(signal)) return null;
-  if (signal === 'dns_changes') return newestHeld();
+  const incremental = SIGNAL_DEFINITIONS[signal].fetch.incremental;
+  if (incremental === undefined) return null;
+  if (incremental === 'newest_held') return newestHeld();
   return ownLastSuccessAt === null ? null : new Date(ownLastSuccessAt).toISOString();
 }
 
 /** Lists that take only `limit` (default 10): asked for the interface's maximum of 100. */
-const LIMIT_ONLY: ReadonlySet<SignalName> = new Set([
-  'sending_services',
-  'failed_sources',
-  'score_history',
-  'dns_snapshots',
-  'dns_timeline',
-]);
+const LIMIT_ONLY: ReadonlySet<SignalName> = new Set(
+  SIGNAL_NAMES.filter((name) => SIGNAL_DEFINITIONS[name].fetch.limitOnly === true),
+);
 
 /** What a fetch needs to know beyond the signal. */
 export interface FetchContext {

@@ -1,48 +1,47 @@
-import { SIGNALS, type SignalName } from '../signals/catalog.ts';
+import { SIGNAL_NAMES, SIGNALS, signalsWithRole, type SignalName } from '../signals/catalog.ts';
+import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { MirrorDomain, SyncState } from '../mirror/types.ts';
 import type { PlanJob } from './planner.ts';
 import type { PlanTier } from './tierAllocation.ts';
 
+// The job lists, tiers and kept periods are the signals' own (signals/defs/*, each definition's plan).
+
 /** Signals polled for every domain at their target period: what the alerts watch. */
-export const CORE_SIGNALS: readonly SignalName[] = [
-  'dns_changes',
-  'health',
-  'failed_sources',
-  'security_score',
-];
+export const CORE_SIGNALS: readonly SignalName[] = signalsWithRole('core');
 /**
  * History series backfilled for every domain on its first sync and then kept warm at their slow period,
  * so each domain's history can be reviewed offline.
  */
-export const HISTORY_SIGNALS: readonly SignalName[] = ['health_history', 'score_history'];
+export const HISTORY_SIGNALS: readonly SignalName[] = signalsWithRole('history');
 /** Signals fetched when the user opens a domain, then kept warm slowly (their sync state marks them wanted). */
-export const ON_DEMAND_SIGNALS: readonly SignalName[] = (Object.keys(SIGNALS) as SignalName[]).filter(
-  (name) => SIGNALS[name].onDemand && !HISTORY_SIGNALS.includes(name),
-);
+export const ON_DEMAND_SIGNALS: readonly SignalName[] = signalsWithRole('on_demand');
 /**
- * The alert-bearing reads: a record removed or restored shows in the domain's health, a registered threat
- * in its failed sources. They share everything the other signals leave, at one common period: the fastest
- * the budget allows (issue 21), since every request they get shortens how long a change waits to be seen.
+ * The alert-bearing reads (the signals planned in the alert tier): a record removed or restored shows in the
+ * domain's health, a registered threat in its failed sources. They share everything the other signals
+ * leave, at one common period: the fastest the budget allows (issue 21), since every request they get
+ * shortens how long a change waits to be seen.
  */
-export const ALERT_SIGNALS: readonly SignalName[] = ['health', 'failed_sources'];
+export const ALERT_SIGNALS: readonly SignalName[] = SIGNAL_NAMES.filter(
+  (name) => SIGNAL_DEFINITIONS[name].plan.tier === 'alert',
+);
 
-const DAY_MS = 86_400_000;
 /**
  * Signals whose facts the engine derives from what it already polls, fetched only to backfill, repair a gap
- * or confirm. The health snapshots it polls are the health history, and the score (protocols_passing / 5 ×
- * 10, the interface's rule) and its history are derived from them in the mirror's health write; a record
- * removed or restored shows in health first, and then fetches that domain's DNS changes at once (the
- * record before and after). So after the first sync's backfill these are read weekly: the score to confirm
- * the derivation, the histories and DNS changes incrementally (start_date from the newest date held) for
- * what a poll between two scans could not see. A domain whose health has not been read for GAP_REPAIR_MS
- * (the app was off, the signal failing) has its histories read as soon as health is back.
+ * or confirm (their plan's keptPeriodMs). The health snapshots it polls are the health history, and the
+ * score (protocols_passing / 5 × 10, the interface's rule) and its history are derived from them in the
+ * mirror's health write; a record removed or restored shows in health first, and then fetches that
+ * domain's DNS changes at once (the record before and after). So after the first sync's backfill these are
+ * read weekly: the score to confirm the derivation, the histories and DNS changes incrementally
+ * (start_date from the newest date held) for what a poll between two scans could not see. A domain whose
+ * health has not been read for GAP_REPAIR_MS (the app was off, the signal failing) has its histories read
+ * as soon as health is back.
  */
-export const KEPT_PERIOD_MS: Readonly<Partial<Record<SignalName, number>>> = {
-  dns_changes: 7 * DAY_MS,
-  security_score: 7 * DAY_MS,
-  health_history: 7 * DAY_MS,
-  score_history: 7 * DAY_MS,
-};
+export const KEPT_PERIOD_MS: Readonly<Partial<Record<SignalName, number>>> = Object.fromEntries(
+  SIGNAL_NAMES.flatMap((name) => {
+    const kept = SIGNAL_DEFINITIONS[name].plan.keptPeriodMs;
+    return kept === undefined ? [] : [[name, kept]];
+  }),
+);
 /** A domain's health unread this long leaves a gap in its derived history: its history series repair it. */
 export const GAP_REPAIR_MS = 6 * 3_600_000;
 /** What a gap repair's period is set to: due at once (the history tier's share still bounds the rate). */
@@ -55,10 +54,7 @@ export function keptPeriodMs(signal: SignalName): number {
 
 /** A job's tier in the planner's allocation (tierAllocation.ts). */
 export function tierOf(signal: SignalName): PlanTier {
-  if (signal === 'domains') return 'account';
-  if (ALERT_SIGNALS.includes(signal)) return 'alert';
-  if (signal === 'security_score') return 'context';
-  return 'history';
+  return SIGNAL_DEFINITIONS[signal].plan.tier;
 }
 /** A missing scope is re-checked once a day (and at once when the token is replaced). */
 export const SCOPE_RECHECK_MS = 24 * 3_600_000;

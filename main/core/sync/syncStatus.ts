@@ -1,4 +1,5 @@
 import type { SignalName } from '../signals/catalog.ts';
+import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { PassError } from './passRunner.ts';
 import { effectivePeriodMs, nextDueAt } from './planner.ts';
 import { backfillProgress } from './progress.ts';
@@ -17,6 +18,8 @@ export interface AccountSyncStatus {
   stretchFactor: number;
   /** Per tracked signal: target and achievable (effective) period in seconds. */
   periods: Partial<Record<SignalName, { targetSeconds: number; effectiveSeconds: number; jobs: number }>>;
+  /** What each signal of `periods` watches, in words for people (its definition's). */
+  words: Partial<Record<SignalName, string>>;
   backfill: { domainsDone: number; domainsTotal: number; complete: boolean };
   requestsSpent: number;
   lastSuccessAt: string | null;
@@ -35,7 +38,9 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
   const stretch = ctx.stretch(jobs);
   const heldUntil = ctx.holds.heldUntil;
   const periods: AccountSyncStatus['periods'] = {};
+  const words: AccountSyncStatus['words'] = {};
   for (const job of jobs) {
+    words[job.signal] ??= SIGNAL_DEFINITIONS[job.signal].words;
     const entry = (periods[job.signal] ??= {
       targetSeconds: Math.round(job.targetPeriodMs / 1000),
       effectiveSeconds: Math.round(effectivePeriodMs(job, stretch.factor) / 1000),
@@ -62,6 +67,7 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
     capacityPerMinute: stretch.capacityPerMinute,
     stretchFactor: round2(stretch.factor),
     periods,
+    words,
     backfill: { ...progress, complete: progress.domainsDone === progress.domainsTotal },
     requestsSpent: ctx.requests,
     lastSuccessAt: successes.length ? successes.reduce((a, b) => (a > b ? a : b)) : null,

@@ -158,25 +158,6 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** What each schedule watches, for people (never the signal's internal name). */
-const SIGNAL_WORDS: Record<string, string> = {
-  domains: 'Domains added to or removed from the account',
-  health: 'Whether each protocol passes (DMARC, SPF, MTA-STS, TLS-RPT, BIMI)',
-  health_history: 'How each domain’s protocols passed over time',
-  security_score: 'Each domain’s security score',
-  score_history: 'How the security score moved',
-  failed_sources: 'Servers failing authentication, and registered threats sending as a domain',
-  sending_services: 'The services sending mail as each domain',
-  mail_volume: 'How much mail passes and fails each day',
-  dns_changes: 'Records published or removed in DNS',
-  dns_timeline: 'When each protocol connected or disconnected',
-  dns_current: 'The DNS records published now',
-  dns_history: 'Earlier values of the DNS records',
-  dns_snapshots: 'Daily copies of the DNS records',
-  tls_rpt: 'Reports of failed encrypted deliveries (TLS-RPT)',
-  dashboard_cache: 'Each domain’s mail summary for the chosen days',
-};
-
 type AccountSync = SyncStatus['accounts'][number];
 
 /** The rate budget of one account in words, and each signal's period (wanted vs achieved). */
@@ -201,11 +182,13 @@ export function budgetWords(account: AccountSync): {
     stretch > 1.05
       ? `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits), but checking everything as often as wanted would need about ${demand}. Every period is stretched ×${stretch.toFixed(1)}: data is refreshed less often than wanted, and the limit is never exceeded.`
       : `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits) and needs about ${demand}: everything is checked as often as wanted.`;
+  // What each signal watches comes with the status, from the signal's definition in main.
+  const words: Readonly<Record<string, string | undefined>> = account.words;
   const periods = Object.entries(account.periods)
     .filter((entry): entry is [string, NonNullable<(typeof entry)[1]>] => entry[1] !== undefined)
     .map(([signal, p]) => ({
       signal,
-      label: SIGNAL_WORDS[signal] ?? signal,
+      label: words[signal] ?? signal,
       target: duration(p.targetSeconds),
       effective: duration(p.effectiveSeconds),
       stretched: p.effectiveSeconds > p.targetSeconds * 1.05,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Settings, SyncStatus } from '../../../shared/bridge/results.ts';
+import { SIGNAL_DEFINITIONS } from '../../../main/core/signals/registry.ts';
 import {
   budgetWords,
   errorsFromBridge,
@@ -121,6 +122,7 @@ describe('budget in words', () => {
     capacityPerMinute: 54,
     stretchFactor,
     periods: { health: { targetSeconds: 900, effectiveSeconds: 900 * stretchFactor, jobs: 200 } },
+    words: { health: SIGNAL_DEFINITIONS.health.words },
     backfill: { domainsDone: 1, domainsTotal: 1, complete: true },
     requestsSpent: 0,
     lastSuccessAt: null,

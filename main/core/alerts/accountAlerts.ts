@@ -1,5 +1,5 @@
-import { accountAlertKey } from '../keys.ts';
-import type { AccountAlertKind, AlertEvent, AlertRuleFn, Severity } from '../types.ts';
+import { accountAlertKey } from './keys.ts';
+import type { AccountAlertKind, AlertEvent, Severity } from './types.ts';
 
 /** A failed call, as far as account alerts care. */
 export interface AccountErrorReading {
@@ -68,28 +68,3 @@ export function accountAlertEvent(
     details: kind === 'scope_missing' ? { scope } : {},
   };
 }
-
-/**
- * token_invalid / scope_missing / plan_not_eligible / api_access_disabled from a failed call's error code.
- * Any other error (5xx, timeouts, malformed answers) stays on the signal's sync state and raises nothing.
- */
-export const accountAlertsOnError: AlertRuleFn<unknown, AccountErrorReading> = (_previous, next, ctx) => {
-  const kind = ACCOUNT_ALERT_CODES[next.code];
-  if (!kind) return [];
-  return [accountAlertEvent(kind, ctx.accountId, ctx.accountLabel, next.scope, next.message)];
-};
-
-/**
- * A successful call proves the token is valid, the plan eligible and API access on, and that the token holds
- * the call's scope: those open account alerts resolve.
- */
-export const accountAlertsOnSuccess: AlertRuleFn<unknown, AccountSuccessReading> = (_previous, next, ctx) => {
-  const events: AlertEvent[] = [];
-  for (const kind of ['token_invalid', 'plan_not_eligible', 'api_access_disabled'] as const) {
-    const key = accountAlertKey(ctx.accountId, kind);
-    if (ctx.openAlerts.has(key)) events.push({ type: 'resolve', dedupeKey: key });
-  }
-  const scopeKey = accountAlertKey(ctx.accountId, 'scope_missing', next.scope);
-  if (ctx.openAlerts.has(scopeKey)) events.push({ type: 'resolve', dedupeKey: scopeKey });
-  return events;
-};

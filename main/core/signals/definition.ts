@@ -1,0 +1,133 @@
+/**
+ * What one polled signal is, in one place: what it fetches, how its answer is decoded and stored, how the
+ * planner schedules it, what it is called for people, and which alert rules read it. Each signal has one
+ * module under ./defs holding its definition; ./registry.ts lists them, typed over the signal names, so a
+ * signal without a definition (or a definition without a part) is a type error rather than a silent gap.
+ */
+import type { Database } from 'better-sqlite3';
+import type { z } from 'zod';
+import type { AlertRules, RuleId } from '../alerts/ruleSet.ts';
+import type { AlertEvent, RuleContext } from '../alerts/types.ts';
+import type { PlanTier } from '../sync/tierAllocation.ts';
+import type { DocumentIssue } from './documentCheck.ts';
+
+/** Where and when a per-domain payload is being stored. */
+export interface RowTarget {
+  domainPk: number;
+  fetchedAt: string;
+  /** The call's date window; '' marks the interface's default window. */
+  window: { start: string; end: string };
+}
+
+/** What the signal's calls are. */
+export interface SignalFetch {
+  /**
+   * Path template relative to the base URL; `{domain_id}` is the remote domain id. For a composed signal
+   * this is its first call; see `parts`.
+   */
+  path: string;
+  /**
+   * When present, the payload is composed from several calls: the poller GETs each path and passes
+   * `{ [key]: data }` (a part that answered 404 is passed as null).
+   */
+  parts?: Readonly<Record<string, string>>;
+  /** True when the endpoint is a page/limit list: the poller concatenates every page's data items. */
+  paginated?: boolean;
+  /** True when the endpoint accepts start_date/end_date (the write may then carry a window). */
+  windowed?: boolean;
+  /** True for lists that take only `limit` (default 10): they are asked for the interface's maximum. */
+  limitOnly?: boolean;
+  /**
+   * Windowed signals read incrementally: from the newest remote date the mirror holds (`newest_held`), or
+   * from the signal's own last successful read (`last_read`, for series the health polls also write).
+   */
+  incremental?: 'newest_held' | 'last_read';
+}
+
+/**
+ * How the planner treats the signal. `account`: the domain list; `core`: polled for every domain at its
+ * period; `history`: backfilled for every domain, then kept warm; `on_demand`: fetched when a user opens the
+ * domain, then kept warm.
+ */
+export interface SignalPlan {
+  role: 'account' | 'core' | 'history' | 'on_demand';
+  /**
+   * Its tier in the allocation of the budget (sync/tierAllocation.ts): `alert` for the reads alerts come
+   * from (they share what the others leave, at one common period as short as the budget allows),
+   * `context`, `history`, or `account` for the domain list.
+   */
+  tier: PlanTier;
+  /** 1 = most urgent. The planner multiplies staleness by a weight derived from it. */
+  priority: 1 | 2 | 3 | 4 | 5;
+  /** Target refresh period in seconds once the signal is being tracked. */
+  periodSeconds: number;
+  /** The period the sync keeps it at instead, when its facts are derived from what is polled anyway. */
+  keptPeriodMs?: number;
+}
+
+/** What a signal's rules may use to read the mirror around a write. */
+export interface RuleIo {
+  db: Database;
+  /** The domain's row id in the mirror. */
+  domainPk: number;
+  /** True when any of these signals of the domain was read successfully before this write. */
+  everFetched(signals: readonly string[]): boolean;
+}
+
+/**
+ * The alert rules a signal's writes run: `reads` names them (each must be in the rule registry), and
+ * `prepare` reads the rules' previous state before the rows are written and returns the function that
+ * reads the next state after and runs them. Only the rules named in `reads` are handed to it.
+ */
+export interface SignalRules<P, R extends RuleId = RuleId> {
+  reads: readonly R[];
+  prepare(io: RuleIo, rules: Pick<AlertRules, R>): RunRules<P>;
+}
+
+/**
+ * Runs a signal's rules on the payload just written. Declared as a method so that a definition for one
+ * payload type still counts as a definition (the registry holds them all under one type).
+ */
+type RunRules<P> = { run(payload: P, ctx: RuleContext): AlertEvent[] }['run'];
+
+interface SignalBase<P> {
+  /** The v1 scope the calls need (an insufficient_scope error names it as the missing scope). */
+  scope: 'domains:read';
+  fetch: SignalFetch;
+  /** The payload schema (the `data` of the v1 answer); fields the interface names are checked. */
+  schema: z.ZodType<P>;
+  /** Rules between values of one answer that a schema cannot state (each broken one is an issue). */
+  crossCheck?(value: P, out: DocumentIssue[]): void;
+  plan: SignalPlan;
+  /** What the signal watches, for people (the settings' schedule table; never the internal name). */
+  words: string;
+}
+
+/** A signal read once per account (the domain list): the mirror stores it with the account's domains. */
+export interface AccountSignalDefinition<P> extends SignalBase<P> {
+  per: 'account';
+}
+
+/** A signal read per domain. */
+export interface DomainSignalDefinition<P, R extends RuleId = RuleId> extends SignalBase<P> {
+  per: 'domain';
+  /** Stores the payload in the mirror's tables (inside the write's transaction). */
+  store(db: Database, payload: P, target: RowTarget): void;
+  /**
+   * SQL giving the newest remote time the mirror holds for the domain as `v` (one `?`: the domain's row
+   * id); without it, the signal's last successful read is used.
+   */
+  lastSeenSql?: string;
+  rules?: SignalRules<P, R>;
+}
+
+/** One polled signal. */
+export type SignalDefinition<P = unknown> = AccountSignalDefinition<P> | DomainSignalDefinition<P>;
+
+/** A per-domain signal's definition, its payload type inferred from the schema and its rules checked. */
+export function domainSignal<P, const R extends RuleId = never>(
+  // The payload type comes from the schema alone; the other parts are checked against it.
+  definition: Omit<DomainSignalDefinition<P, R>, 'per' | 'rules'> & { rules?: SignalRules<NoInfer<P>, R> },
+): DomainSignalDefinition<P, R> {
+  return { per: 'domain', ...definition };
+}

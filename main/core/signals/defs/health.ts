@@ -1,0 +1,57 @@
+import { writeDerivedScore } from '../../mirror/derivedScore.ts';
+import { latestDerivedScore, latestHealth } from '../../mirror/ruleInputs.ts';
+import { HEALTH_INSERT, healthRow } from '../../mirror/signalRows.ts';
+import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
+import { passingIssues } from '../consistency.ts';
+import { domainSignal } from '../definition.ts';
+import { healthSnapshotSchema } from '../health.ts';
+
+/**
+ * The domain's latest health snapshot (GET .../health): what each protocol passes. An alert signal: a
+ * record removed or restored shows here first. Its polls are also the health history, and the score they
+ * imply (the interface's rule: protocols_passing / 5 × 10) is the domain's score reading.
+ */
+export const health = domainSignal({
+  scope: 'domains:read',
+  fetch: { path: '/domains/{domain_id}/health' },
+  schema: healthSnapshotSchema,
+  crossCheck: (value, out) => passingIssues(value, '', out),
+  plan: { role: 'core', tier: 'alert', priority: 2, periodSeconds: 15 * 60 },
+  words: 'Whether each protocol passes (DMARC, SPF, MTA-STS, TLS-RPT, BIMI)',
+  store(db, payload, target) {
+    prepared(
+      db,
+      `${HEALTH_INSERT} ON CONFLICT (domain_id, scanned_at) DO UPDATE SET remote_id = coalesce(excluded.remote_id, remote_id),
+       source = excluded.source, result = excluded.result, mail_provider = excluded.mail_provider,
+       protocols_json = excluded.protocols_json, protocols_passing = excluded.protocols_passing,
+       total_protocols = excluded.total_protocols, dmarc_record = excluded.dmarc_record,
+       raw_json = excluded.raw_json, fetched_at = excluded.fetched_at`,
+    ).run(healthRow(payload, target));
+    // The score the newest scan implies is recorded with the rules below, from the same read of it.
+  },
+  lastSeenSql: 'SELECT max(scanned_at) AS v FROM health_snapshots WHERE domain_id = ?',
+  rules: {
+    reads: ['protocolDisconnected', 'protocolRestored', 'healthRegressed', 'scoreDropped'],
+    prepare({ db, domainPk }, r) {
+      const before = latestHealth(db, domainPk);
+      const scoreBefore = latestDerivedScore(db, domainPk);
+      return (_payload, ctx) => {
+        const after = latestHealth(db, domainPk);
+        if (!after) return [];
+        const events = [
+          ...r.protocolDisconnected(before?.protocols ?? null, after.protocols, ctx),
+          ...r.protocolRestored(before?.protocols ?? null, after.protocols, ctx),
+          ...r.healthRegressed(before?.health ?? null, after.health, ctx),
+        ];
+        // The score follows from the protocols passing (the interface's rule): the newest scan's is recorded
+        // as the score reading here, from the read the rules use (one read of the snapshot per write). The
+        // health poll tells a score drop as soon as it tells the protocol lost, derived reading against
+        // derived reading; the score endpoint, read weekly, is judged against its own previous answer (a
+        // service that weighs scans otherwise never makes news out of the difference).
+        if (!writeDerivedScore(db, domainPk, after.health, ctx.at)) return events;
+        const scoreAfter = latestDerivedScore(db, domainPk);
+        return scoreAfter ? [...events, ...r.scoreDropped(scoreBefore, scoreAfter, ctx)] : events;
+      };
+    },
+  },
+});

@@ -1,0 +1,48 @@
+/**
+ * Every polled signal, by name: one definition each (./defs), typed over the signal names the bridge
+ * contract lists, so a name without a definition, or a definition under a name the contract does not know,
+ * is a type error. The planner's job lists, the decoder, the mirror's writes and reads and the words for
+ * people all derive from here (./catalog.ts).
+ *
+ * The order is the order jobs are built in (the domain list, the core signals, the history series, then the
+ * panels a user opened), which the planner keeps among equals.
+ */
+import type { SIGNAL_NAMES } from '../../../shared/bridge/results.ts';
+import type { SignalDefinition } from './definition.ts';
+import { dashboardCache } from './defs/dashboardCache.ts';
+import { dnsChanges } from './defs/dnsChanges.ts';
+import { dnsCurrent } from './defs/dnsCurrent.ts';
+import { dnsHistory } from './defs/dnsHistory.ts';
+import { dnsSnapshots } from './defs/dnsSnapshots.ts';
+import { dnsTimeline } from './defs/dnsTimeline.ts';
+import { domains } from './defs/domains.ts';
+import { failedSources } from './defs/failedSources.ts';
+import { health } from './defs/health.ts';
+import { healthHistory } from './defs/healthHistory.ts';
+import { mailVolume } from './defs/mailVolume.ts';
+import { scoreHistory } from './defs/scoreHistory.ts';
+import { securityScore } from './defs/securityScore.ts';
+import { sendingServices } from './defs/sendingServices.ts';
+import { tlsRpt } from './defs/tlsRpt.ts';
+
+/** Name of a polled signal (the bridge contract's list: the renderer sees the same names). */
+export type SignalName = (typeof SIGNAL_NAMES)[number];
+
+/** Every signal's definition, keyed by name. */
+export const SIGNAL_DEFINITIONS = {
+  domains,
+  dns_changes: dnsChanges,
+  health,
+  failed_sources: failedSources,
+  security_score: securityScore,
+  health_history: healthHistory,
+  score_history: scoreHistory,
+  sending_services: sendingServices,
+  mail_volume: mailVolume,
+  dns_timeline: dnsTimeline,
+  dns_current: dnsCurrent,
+  dns_history: dnsHistory,
+  dns_snapshots: dnsSnapshots,
+  tls_rpt: tlsRpt,
+  dashboard_cache: dashboardCache,
+} satisfies { [S in SignalName]: SignalDefinition };
