@@ -48,7 +48,8 @@ export function dnsWatchStatus(w: Wiring): DnsWatchStatus {
     running: view?.running ?? false,
     source: pace?.source ?? (settings.servers.length ? 'settings' : 'system'),
     servers: pace?.servers ?? settings.servers,
-    records: live?.records ?? summary.records,
+    // A watcher just rebuilt (settings saved) has not read the domains yet: the mirror knows how many.
+    records: live?.records || summary.records,
     queriesPerSecond: pace?.queriesPerSecond ?? 0,
     checksPerSecond: pace?.checksPerSecond ?? 0,
     roundSeconds: pace?.roundSeconds ?? 0,
