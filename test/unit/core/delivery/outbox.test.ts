@@ -262,4 +262,36 @@ describe('the outbox sender', () => {
       ['alert.raised', ['critical']],
     ]);
   });
+
+  it('a 200-domain storm found by a watching sync’s polls goes out as two messages per channel, each domain once', async () => {
+    // sync --watch reads each domain's health and failed sources on its 5 s ticks, within the default budget
+    // (54 requests a minute for sync, 2 per domain): 27 domains a minute, so 200 disconnections arrive over
+    // about 7.4 minutes. The sender gathers while they keep coming, up to 5 minutes for the oldest.
+    const { mirror, clock, writeHealth } = world(200);
+    mirror.delivery.addChannel(webhookInput('team', { minSeverity: 'critical' }));
+    mirror.delivery.addChannel(webhookInput('ops', { minSeverity: 'critical' }));
+    const t = transports();
+    const s = sender(mirror, clock, t.factory);
+    const start = Date.parse(START);
+    const sentAt = new Map<number, number>();
+    let found = 0;
+    for (let ms = 0; ms <= 15 * 60_000; ms += 5_000) {
+      clock.set(new Date(start + ms).toISOString());
+      while (found < 200 && (found * 60_000) / 27 <= ms)
+        writeHealth(found++, false, new Date(clock.now()).toISOString());
+      const before = t.sent.length;
+      await s.round();
+      if (t.sent.length > before) sentAt.set(ms / 1000, t.sent.length - before);
+    }
+    for (const channel of ['team', 'ops']) {
+      const messages = t.sent.filter((x) => x.channel === channel).map((x) => x.message);
+      expect(messages.map((m) => m.type)).toEqual(['alert.raised', 'alert.raised']);
+      const spf = messages.flatMap((m) => m.alerts.filter((a) => a.rule === 'protocol_disconnected'));
+      expect(spf.map((a) => a.domain).sort()).toEqual(
+        Array.from({ length: 200 }, (_, i) => `d${i}.example`).sort(),
+      );
+    }
+    // The first when the oldest waited 5 minutes (what came by then), the rest 20 s after the last one came.
+    expect([...sentAt.keys()]).toEqual([300, 465]);
+  });
 });
