@@ -77,15 +77,36 @@ const TOKEN_REFUSAL =
   'of the machine (ps) and are kept in shell history. Set the AUTHWATCH_TOKEN environment variable, or ' +
   'store the token in the OS keychain through the desktop app.';
 
+/** Commands that parse their own options. */
+const OWN_PARSERS = new Map<string, (argv: readonly string[], env: NodeJS.ProcessEnv) => Command>([
+  ['channels', parseChannelsArgs],
+  ['digest', parseDigestArgs],
+]);
+
+/** Options every command takes that carry a value as the next argument (`--db FILE`). */
+const SHARED_WITH_VALUE = new Set(['--db', '--base-url', '--label']);
+
+/** Where the command's name stands: the first argument that is neither an option nor an option's value. */
+function commandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (SHARED_WITH_VALUE.has(arg)) i++;
+    else if (!arg.startsWith('-')) return i;
+  }
+  return -1;
+}
+
 /** Parses argv (without node and script) into a Command, or throws UsageError. */
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Command {
   // Checked before parsing so the refusal explains itself even when other options are wrong too.
   if (argv.some((arg) => /^--?token(=|$)/i.test(arg) || /^--api-token(=|$)/i.test(arg))) {
     throw new UsageError(TOKEN_REFUSAL);
   }
-  // Subcommands with options of their own parse them themselves.
-  if (argv[0] === 'channels') return parseChannelsArgs(argv.slice(1), env);
-  if (argv[0] === 'digest') return parseDigestArgs(argv.slice(1), env);
+  // Subcommands with options of their own parse them themselves, with the options every command shares
+  // wherever they stand: `authwatch --db X channels list` as `authwatch channels list --db X`.
+  const at = commandIndex(argv);
+  const parseOwn = OWN_PARSERS.get(argv[at] ?? '');
+  if (parseOwn) return parseOwn([...argv.slice(at + 1), ...argv.slice(0, at)], env);
   let parsed;
   try {
     parsed = parseArgs({
@@ -131,7 +152,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     alerts: ['json', 'open'],
     export: ['format', 'out'],
   };
-  const own = allowed[name];
+  const own = Object.hasOwn(allowed, name) ? allowed[name] : undefined;
   if (!own) throw new UsageError(`Unknown command: ${name}`);
   for (const key of [
     'once',

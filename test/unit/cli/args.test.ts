@@ -36,6 +36,45 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['--help'], env)).toEqual({ name: 'help' });
   });
 
+  it('takes the shared options before the command too, for channels and digest as for the others', () => {
+    expect(parseCommandLine(['--db', 'x.db', 'channels', 'list', '--json'], env)).toEqual({
+      name: 'channels',
+      action: 'list',
+      json: true,
+      db: 'x.db',
+    });
+    expect(parseCommandLine(['--db=x.db', '--label', 'Acme', 'channels', 'test', 'ops-mail'], env)).toEqual({
+      name: 'channels',
+      action: 'test',
+      channel: 'ops-mail',
+      db: 'x.db',
+      label: 'Acme',
+    });
+    expect(
+      parseCommandLine(
+        ['--db', 'x.db', 'channels', 'add', 'alertmanager', '--name', 'am', '--url', 'http://127.0.0.1:9093'],
+        env,
+      ),
+    ).toMatchObject({ name: 'channels', action: 'add', kind: 'alertmanager', channel: 'am', db: 'x.db' });
+    expect(parseCommandLine(['--db', 'x.db', 'digest', '--off'], env)).toEqual({
+      name: 'digest',
+      action: 'off',
+      db: 'x.db',
+    });
+    expect(parseCommandLine(['--db', 'x.db', 'status'], env)).toEqual({
+      name: 'status',
+      json: false,
+      db: 'x.db',
+    });
+    // A command name that is no command is still refused, wherever the options stand.
+    expect(() => parseCommandLine(['--db', 'x.db', 'constructor'], env)).toThrow(
+      'Unknown command: constructor',
+    );
+    expect(() => parseCommandLine(['--db', 'x.db', 'channels', 'frobnicate'], env)).toThrow(
+      'channels takes add, list, test or remove.',
+    );
+  });
+
   it('refuses a token on the command line in every spelling, without echoing it', () => {
     for (const argv of [
       ['sync', '--once', '--token', 'tok_secret_1'],
