@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEFAULT_CONFIRM_RULES } from '../../main/core/dnswatch/confirmation.ts';
 import { DomainPage } from './pages/domain-page.ts';
+import { axeViolations, describeViolations } from './support/axe.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
 
@@ -24,11 +25,18 @@ const suite = demoSuite({
 const app = () => suite.world.app.run.app;
 const FQDN = 'acme.example';
 
-async function shoot(page: Page, name: string): Promise<void> {
+/**
+ * Screenshots in light and dark, each (unless `axe` is false: axe costs seconds) with axe's WCAG 2 A/AA check
+ * (contrast differs between them).
+ */
+async function shoot(page: Page, name: string, axe = true): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`) });
+    if (!axe) continue;
+    const violations = await axeViolations(page);
+    expect(violations, `${name} (${scheme}):\n${describeViolations(violations)}`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
@@ -153,6 +161,7 @@ describe('Settings → DNS watch', () => {
     // The watch rebuilt with the new settings still counts the records it watches.
     expect(await now.innerText()).toMatch(/, [1-9][\d,]* records/);
     await section.scrollIntoViewIfNeeded();
-    await shoot(page, 'settings-dns-watch');
+    // (The saved form is the errors' form without them: axe checked that one.)
+    await shoot(page, 'settings-dns-watch', false);
   });
 });
