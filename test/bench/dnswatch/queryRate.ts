@@ -1,9 +1,12 @@
 /**
  * Queries a second the DNS watch sends at N domains with the default settings, in real time over real UDP to
  * the reference service's DNS port (service/dns/zoneDnsServer.ts on 127.0.0.1, the sandbox zone holding each
- * domain's SPF and DMARC), counted at the server: the engine's DnsWatcher ticked once a second as the app's
- * scheduler does, for `seconds`.
+ * domain's SPF and DMARC, in a process of its own: zoneServerProcess.ts), counted at the server: the engine's
+ * DnsWatcher ticked once a second as the app's scheduler does, for `seconds`.
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDnsQuery } from '../../../main/core/dnswatch/dnsQuery.ts';
 import { DnsWatcher } from '../../../main/core/dnswatch/dnsWatcher.ts';
@@ -11,10 +14,38 @@ import { WatchResolver } from '../../../main/core/dnswatch/watchResolver.ts';
 import { DEFAULT_DNS_WATCH_SETTINGS } from '../../../main/core/dnswatch/watchSettings.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
 import { systemClock } from '../../../shared/api/clock.ts';
-import { openServiceDb } from '../../../service/db/openServiceDb.ts';
-import { writeZoneRecords } from '../../../service/dns/sandboxZone.ts';
-import { startZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
-import { DMARC, SPF, fqdnOf } from './memoryZone.ts';
+import { fqdnOf } from './memoryZone.ts';
+
+const serverScript = fileURLToPath(new URL('./zoneServerProcess.ts', import.meta.url));
+
+/** The zone server process: its port, and the queries it has answered (updated every second). */
+async function startServerProcess(domains: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, String(domains)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const counts: { at: number; queries: number }[] = [];
+  let resolvePort: (port: number) => void;
+  const port = new Promise<number>((resolve, reject) => {
+    resolvePort = resolve;
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the zone server exited with ${code}`)));
+  });
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    const message = JSON.parse(line) as { port?: number; queries?: number };
+    if (message.port !== undefined) resolvePort(message.port);
+    if (message.queries !== undefined) counts.push({ at: Date.now(), queries: message.queries });
+  });
+  return {
+    port: await port,
+    counts,
+    stop: () =>
+      new Promise<void>((done) => {
+        child.removeAllListeners('exit');
+        child.on('exit', () => done());
+        child.stdin!.end();
+      }),
+  };
+}
 
 export interface QueryRate {
   domains: number;
@@ -32,14 +63,7 @@ export interface QueryRate {
 
 /** Watches `domains` domains against the reference zone server for `seconds` of real time. */
 export async function queryRate(domains: number, seconds: number): Promise<QueryRate> {
-  const db = openServiceDb(':memory:');
-  const now = new Date();
-  for (let i = 0; i < domains; i++) {
-    const zone = fqdnOf(i);
-    writeZoneRecords(db, { zone, name: zone, rrtype: 'TXT', values: [SPF], now });
-    writeZoneRecords(db, { zone, name: `_dmarc.${zone}`, rrtype: 'TXT', values: [DMARC], now });
-  }
-  const server = await startZoneDnsServer({ db, port: 0, ttl: 60 });
+  const server = await startServerProcess(domains);
   const mirror = openMirror(':memory:', { clock: systemClock });
   const account = mirror.upsertAccount({ label: 'Bench', baseUrl: 'https://api.example.test/api/v1' });
   mirror.writeSignal({
@@ -67,41 +91,34 @@ export async function queryRate(domains: number, seconds: number): Promise<Query
     },
     queriesPerSecond: settings.ratePerSecond,
   });
-  let busiestSecond = 0;
   let unknown = 0;
   const start = Date.now();
-  const counted = server.queries();
-  // Count per wall-clock second at the server, beside the ticks.
-  let last = server.queries();
-  const sampler = setInterval(() => {
-    const q = server.queries();
-    busiestSecond = Math.max(busiestSecond, q - last);
-    last = q;
-  }, 1000);
-  try {
-    while (Date.now() - start < seconds * 1000) {
-      const tickStart = Date.now();
-      await watcher.tick();
-      await sleep(Math.max(0, 1000 - (Date.now() - tickStart)));
-    }
-  } finally {
-    clearInterval(sampler);
+  while (Date.now() - start < seconds * 1000) {
+    const tickStart = Date.now();
+    await watcher.tick();
+    await sleep(Math.max(0, 1000 - (Date.now() - tickStart)));
   }
-  const elapsed = (Date.now() - start) / 1000;
-  const total = server.queries() - counted;
+  const end = Date.now();
+  const elapsed = (end - start) / 1000;
+  // The server's counts, one a second, taken while the watch ran.
+  const counts = server.counts.filter((c) => c.at >= start && c.at <= end);
+  const total = counts.at(-1)!.queries - counts[0]!.queries;
+  const span = (counts.at(-1)!.at - counts[0]!.at) / 1000;
+  let busiestSecond = 0;
+  for (let i = 1; i < counts.length; i++)
+    busiestSecond = Math.max(busiestSecond, counts[i]!.queries - counts[i - 1]!.queries);
   // The watcher's rates cover its last minute.
   const checks = watcher.stats().checksPerSecond * 60;
   for (let i = 1; i <= domains; i++) {
     unknown += mirror.dnsWatchRecords(account.id, i).filter((r) => r.answer === 'unknown').length;
   }
   mirror.close();
-  await server.close();
-  db.close();
+  await server.stop();
   return {
     domains,
     seconds: elapsed,
     cap: settings.ratePerSecond,
-    perSecond: total / elapsed,
+    perSecond: total / span,
     busiestSecond,
     checksPerSecond: checks / Math.min(60, elapsed),
     unknown,
