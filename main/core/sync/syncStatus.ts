@@ -52,6 +52,8 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
   const successes = jobs.map((j) => j.state?.lastSuccessAt).filter((s): s is string => !!s);
   const next = nextDueAt(jobs, stretch.factor);
   const progress = backfillProgress(jobs);
+  // Before the domain list has arrived there is nothing to count: "0 of 0 domains" is not a finished sync.
+  const listed = jobs.some((j) => j.signal === 'domains' && j.domainId === null && j.state?.lastSuccessAt);
   return {
     accountId: ctx.o.accountId,
     state: account?.pausedReason ? 'paused' : heldUntil > now ? 'rate_limited' : 'active',
@@ -68,7 +70,7 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
     stretchFactor: round2(stretch.factor),
     periods,
     words,
-    backfill: { ...progress, complete: progress.domainsDone === progress.domainsTotal },
+    backfill: { ...progress, complete: listed && progress.domainsDone === progress.domainsTotal },
     requestsSpent: ctx.requests,
     lastSuccessAt: successes.length ? successes.reduce((a, b) => (a > b ? a : b)) : null,
     nextDueAt: next === null ? null : new Date(Math.max(next, now)).toISOString(),

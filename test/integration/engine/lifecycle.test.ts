@@ -81,6 +81,10 @@ describe('engine lifecycle against the reference service', () => {
     });
     accountId = added.account.id;
     expect(added.identity.scopes).toContain('domains:read');
+    // Before the domain list has arrived the first sync is not done (the sidebar: "waiting for the domain
+    // list", never "0 of 0 domains" or "Last synced").
+    const waiting = (await engine.app.syncStatus()).accounts.find((a) => a.accountId === accountId);
+    expect(waiting?.backfill).toEqual({ domainsDone: 0, domainsTotal: 0, complete: false });
 
     const [result] = await engine.app.syncNow({ accountId });
     expect(result).toMatchObject({ accountId, failed: 0, paused: null, errors: [] });

@@ -44,7 +44,8 @@ class Session {
 
   async start(): Promise<void> {
     api.on('changed', () => this.scheduleReload());
-    api.on('accounts', () => void this.loadAccounts());
+    // A new account's sync line ("First sync: waiting for the domain list") shows before any data arrives.
+    api.on('accounts', () => void Promise.all([this.loadAccounts(), this.loadSync()]).catch(() => undefined));
     api.on('connectivity', (c) => (this.connectivity = { ...this.connectivity, [c.accountId]: c }));
     api.on('sync-progress', (event) => {
       if (event.type === 'progress') this.progress = { ...this.progress, [event.accountId]: event };
