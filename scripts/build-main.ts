@@ -6,6 +6,7 @@
  *   cli.js       the `authwatch` command
  *   host.js      the browser host (when main/host/index.ts exists)
  *   tray/*.png   the tray's status icons (from build/tray/)
+ *   icon.png     the window's icon (build/icons/256x256.png: Linux shows it in the title bar and task switcher)
  *
  * Only native modules (better-sqlite3, keytar, ws's optional helpers) and electron stay external: they are
  * resolved from node_modules at run time. Everything else, including what the app needs from the OpenAPI
@@ -87,6 +88,8 @@ export async function buildMain(
     for (const file of readdirSync(trayDir).filter((f) => f.endsWith('.png')))
       copyFileSync(join(trayDir, file), join(outDir, 'tray', file));
   }
+  const windowIcon = join(root, 'build', 'icons', '256x256.png');
+  if (existsSync(windowIcon)) copyFileSync(windowIcon, join(outDir, 'icon.png'));
   return readdirSync(outDir, { recursive: true }).map(String).sort();
 }
 

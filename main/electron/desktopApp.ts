@@ -69,6 +69,11 @@ export interface DesktopPaths {
   preload: string;
   renderer: string;
   trayIcons: Record<TrayStatus, string>;
+  /**
+   * The window's icon (a PNG). Linux takes the title bar's and task switcher's icon from the window, not from
+   * the package (Windows and macOS use the packaged icon; there it changes nothing).
+   */
+  windowIcon?: string;
   /** Default: $AUTHWATCH_DB or ~/.authwatch/mirror.db, shared with the `authwatch` command. */
   db?: string;
 }
@@ -158,6 +163,7 @@ export async function startDesktopApp(
     minHeight: 560,
     show: false,
     title: PRODUCT_NAME,
+    ...(paths.windowIcon ? { icon: paths.windowIcon } : {}),
     webPreferences: secureWebPreferences(paths.preload),
   });
   window = win;

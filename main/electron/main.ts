@@ -10,7 +10,7 @@ import { addDemoAccount, TRAY_STATUSES, type TrayStatus } from '../core/index.ts
 // Must happen before the app is ready: app:// becomes a standard, secure origin.
 electron.protocol.registerSchemesAsPrivileged(APP_SCHEME_PRIVILEGES);
 
-// out/main/main.js → out/main/preload.cjs, out/main/tray/*.png, out/renderer/.
+// out/main/main.js → out/main/preload.cjs, out/main/tray/*.png, out/main/icon.png, out/renderer/.
 const here = fileURLToPath(new URL('.', import.meta.url));
 const trayIcons = Object.fromEntries(TRAY_STATUSES.map((s) => [s, join(here, 'tray', `${s}.png`)])) as Record<
   TrayStatus,
@@ -23,6 +23,7 @@ startDesktopApp(electron as unknown as DesktopElectron, {
   preload: join(here, 'preload.cjs'),
   renderer: join(here, '..', 'renderer'),
   trayIcons,
+  windowIcon: join(here, 'icon.png'),
 })
   // `npm run demo` starts the app with its demo account in the environment.
   .then((desktop) => (desktop ? addDemoAccount(desktop.facade, process.env) : null))

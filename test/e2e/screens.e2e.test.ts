@@ -13,6 +13,7 @@ import { OverviewPage } from './pages/overview-page.ts';
 import { axeViolations, describeViolations } from './support/axe.ts';
 import type { AppWindow } from './support/browser.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
+import { disabledProblems, wordingProblems } from './support/wording.ts';
 import { demoSuite } from './support/suite.ts';
 
 const suite = demoSuite();
@@ -91,6 +92,15 @@ const SCREENS: Screen[] = [
       await page.getByRole('region', { name: 'Your accounts' }).getByRole('listitem').first().waitFor();
     },
   },
+  ...(['members', 'roles', 'tokens', 'domains', 'groups'] as const).map((section): Screen => ({
+    name: `manage-${section}`,
+    hash: (ids) => `#/manage/${ids['acme.example']!.accountId}/${section}`,
+    ready: async (page) => {
+      await page.getByRole('heading', { name: 'Manage', level: 1 }).waitFor();
+      await page.locator('main table tbody tr').first().waitFor();
+      await page.waitForFunction(() => !document.querySelector('main [aria-busy=true]'));
+    },
+  })),
   // Welcome is the first run's screen (onboarding.e2e.test.ts checks it with no account): once an account
   // exists, its address opens the portfolio.
   {
@@ -137,6 +147,25 @@ async function tallScreenshot(page: Page, path: string): Promise<void> {
 
 let window: AppWindow | undefined;
 
+it('the wording check finds an internal word and a number without separators when there is one', async () => {
+  window ??= await suite.window();
+  const { page } = window;
+  await new OverviewPage(page).waitForRows();
+  await page.evaluate(() => {
+    const p = document.createElement('p');
+    p.id = 'e2e-wording';
+    p.textContent = 'Re-read: dns_changes of 1204 messages on Nov 26, 2026 from 192.0.2.1';
+    document.querySelector('main')!.append(p);
+  });
+  const problems = (await wordingProblems(page)).map((p) => p.rule);
+  expect(problems).toEqual([
+    'internal word Re-read:',
+    'internal word dns_changes',
+    'number without separators 1204',
+  ]);
+  await page.evaluate(() => document.getElementById('e2e-wording')?.remove());
+});
+
 it('the accessibility check finds a violation when there is one', async () => {
   window ??= await suite.window();
   const { page } = window;
@@ -173,6 +202,11 @@ describe.each(['light', 'dark'] as const)('every screen in %s', (scheme) => {
       }
       const violations = await axeViolations(page);
       expect(violations, describeViolations(violations)).toEqual([]);
+      // The words are the same in both schemes: read them once.
+      if (scheme === 'light') {
+        const problems = [...(await wordingProblems(page)), ...(await disabledProblems(page))];
+        expect(problems, problems.map((p) => `${p.rule}: “${p.text}”`).join('\n')).toEqual([]);
+      }
     },
   );
 });

@@ -9,6 +9,23 @@ export function num(value: number | null | undefined): string {
   return value === null || value === undefined || Number.isNaN(value) ? '—' : numberFormat.format(value);
 }
 
+/**
+ * The service's prose with its numbers written for people: "98.9% of 434257 messages" → "98.9% of 434,257
+ * messages". Only whole numbers of 1,000 or more standing alone are touched — not years, decimals, dates,
+ * times, addresses or ids.
+ */
+export function proseNumbers(text: string): string {
+  return text.replace(/(?<![\d.,:/#\-A-Za-z_])\d{4,}(?![\d.,:/\-A-Za-z_])/g, (digits) => {
+    const n = Number(digits);
+    return n >= 1900 && n <= 2099 ? digits : num(n);
+  });
+}
+
+/** "1 domain", "1,204 messages": the number with separators and the word in the right number. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${num(n)} ${n === 1 ? one : many}`;
+}
+
 /** 98.5 % (— for none). */
 export function pct(value: number | null | undefined, digits = 1): string {
   return value === null || value === undefined || Number.isNaN(value) ? '—' : `${value.toFixed(digits)} %`;

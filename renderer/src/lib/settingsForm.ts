@@ -1,5 +1,5 @@
 import type { Settings, SyncStatus } from '../../../shared/bridge/results.ts';
-import { duration } from './format.ts';
+import { duration, num } from './format.ts';
 
 /** The settings form as typed (strings for numbers, switches for the optional parts). */
 export interface SettingsForm {
@@ -177,11 +177,12 @@ export function budgetWords(account: AccountSync): {
   const usable = Math.round(account.budget.ratePerMinute * 10) / 10;
   const kept = account.budget.headroom;
   const demand = Math.round(account.demandPerMinute * 10) / 10;
+  const demandText = num(demand);
   const stretch = account.stretchFactor;
   const summary =
     stretch > 1.05
-      ? `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits), but checking everything as often as wanted would need about ${demand}. Every period is stretched ×${stretch.toFixed(1)}: data is refreshed less often than wanted, and the limit is never exceeded.`
-      : `The sync may spend ${usable} requests a minute (so that no minute ever crosses the token’s limit; ${kept} are always left for your own edits) and needs about ${demand}: everything is checked as often as wanted.`;
+      ? `The sync may spend ${num(usable)} requests a minute (so that no minute ever crosses the token’s limit; ${num(kept)} ${kept === 1 ? 'is' : 'are'} always left for your own edits), but checking everything as often as wanted would need about ${demandText}. Every period is stretched ×${stretch.toFixed(1)}: data is refreshed less often than wanted, and the limit is never exceeded.`
+      : `The sync may spend ${num(usable)} requests a minute (so that no minute ever crosses the token’s limit; ${num(kept)} ${kept === 1 ? 'is' : 'are'} always left for your own edits) and needs about ${demandText}: everything is checked as often as wanted.`;
   // What each signal watches comes with the status, from the signal's definition in main.
   const words: Readonly<Record<string, string | undefined>> = account.words;
   const periods = Object.entries(account.periods)

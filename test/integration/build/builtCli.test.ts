@@ -32,6 +32,8 @@ describe('built main bundles, run outside the repository', () => {
 
   it('writes the Electron main, the CommonJS preload, the CLI and the host', () => {
     for (const f of ['main.js', 'preload.cjs', 'cli.js']) expect(files).toContain(f);
+    // The window's icon beside main.js (main.ts passes it to BrowserWindow: Linux's title bar and switcher).
+    expect(files).toContain('icon.png');
     for (const f of files.filter((f) => /\.c?js$/.test(f)))
       expect(readFileSync(join(outMain, f), 'utf8'), `${f} names the source tree`).not.toContain(REPO_ROOT);
   });

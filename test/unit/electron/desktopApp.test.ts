@@ -72,6 +72,8 @@ describe('Electron main (fake electron)', () => {
       webviewTag: false,
     });
     expect(String(prefs.preload)).toMatch(/preload\.cjs$/);
+    // Linux draws the title bar's and task switcher's icon from the window: the packaged PNG beside main.js.
+    expect(String(win().options.icon)).toMatch(/[/\\]icon\.png$/);
     expect(prefs).not.toHaveProperty('enableBlinkFeatures');
   });
 

@@ -28,7 +28,10 @@ export const threatSourceAppeared: AlertRuleFn<KnownThreats, FailedSourcesPayloa
     threatsNow.add(source.source_name);
     if (previous.known.has(source.source_name)) continue;
     const volume = source.total_count ?? source.dmarc?.fail;
-    const volumeText = volume === undefined || volume === null ? 'mail' : `${volume} messages`;
+    const volumeText =
+      volume === undefined || volume === null
+        ? 'mail'
+        : `${volume.toLocaleString('en-US')} ${volume === 1 ? 'message' : 'messages'}`;
     events.push({
       type: 'raise',
       rule: 'threat_source_appeared',
