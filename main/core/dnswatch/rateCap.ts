@@ -1,39 +1,34 @@
 /**
- * The watch's politeness: a token bucket per resolver (at most `perSecond` queries a second to each server,
- * bursts of one second's worth) and a cap on checks in flight. Both wait on the injected clock, so tests run
- * them on a fake one.
+ * The watch's politeness: a per-resolver cap (at most `perSecond` queries in ANY one-second window to each
+ * server — what a resolver operator's per-client limit counts, so a token bucket's burst on top of its rate is
+ * not allowed) and a cap on checks in flight. Both wait on the injected clock, so tests run them on a fake one.
  */
 import type { ApiClock } from '../../../shared/api/clock.ts';
 
-/** A per-second token bucket. */
+/** A sliding one-second window: the send times of the last `perSecond` queries. */
 export class QueryBucket {
-  private tokens: number;
-  private last: number;
+  private readonly sent: number[];
+  private next = 0;
   private waiting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly perSecond: number,
     private readonly clock: Pick<ApiClock, 'now' | 'sleep'>,
   ) {
-    this.tokens = perSecond;
-    this.last = clock.now();
-  }
-
-  private refill(): void {
-    const now = this.clock.now();
-    this.tokens = Math.min(this.perSecond, this.tokens + ((now - this.last) / 1000) * this.perSecond);
-    this.last = now;
+    this.sent = new Array<number>(Math.max(1, Math.floor(perSecond))).fill(-Infinity);
   }
 
   /** Resolves when a query may be sent (queued in call order). */
   take(): Promise<void> {
     const turn = this.waiting.then(async () => {
-      this.refill();
-      while (this.tokens < 1) {
-        await this.clock.sleep(Math.ceil(((1 - this.tokens) / this.perSecond) * 1000));
-        this.refill();
+      // The slot about to be reused holds the oldest of the last `perSecond` sends: it must be a second old.
+      let wait = this.sent[this.next]! + 1000 - this.clock.now();
+      while (wait > 0) {
+        await this.clock.sleep(wait);
+        wait = this.sent[this.next]! + 1000 - this.clock.now();
       }
-      this.tokens -= 1;
+      this.sent[this.next] = this.clock.now();
+      this.next = (this.next + 1) % this.sent.length;
     });
     this.waiting = turn;
     return turn;

@@ -1,6 +1,6 @@
 /**
  * Record change → alert with the DNS watch, on a simulated clock: the engine's own DnsWatcher, WatchResolver
- * (its per-resolver token bucket and TTL cache) and mirror (alert rules, episodes), at the default settings
+ * (its per-resolver cap and TTL cache) and mirror (alert rules, episodes), at the default settings
  * (floor 60 s, ceiling 1 h, 100 queries a second to the one resolver, 64 checks at once, TTL jitter from a
  * seeded generator), ticked once a simulated second as the app's scheduler does, against a zone in memory
  * whose records carry a 60 s TTL. Only DNS's round trip is not simulated (it is 0 here; a real one adds its
