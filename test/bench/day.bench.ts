@@ -135,7 +135,7 @@ export async function benchDay(): Promise<void> {
     );
   }
   process.stdout.write(
-    `\nmirror at 1,000 domains: ${mirror.mirrorWritesPerSecond!.toFixed(0)} health writes/s vs raw better-sqlite3 ${mirror.rawInsertsPerSecond!.toFixed(0)}/s (raw ÷ mirror ${mirror.rawOverMirror!.toFixed(1)}×); overview() ${mirror.overviewMs!.toFixed(1)} ms; 365-day health history (${mirror.history365Points} points) ${mirror.history365Ms!.toFixed(2)} ms; a sync tick's planning (jobs from the mirror, allocation, plan) ${mirror.tickPlanMs!.toFixed(1)} ms\n`,
+    `\nmirror at 1,000 domains: ${mirror.mirrorWritesPerSecond!.toFixed(0)} health writes/s vs raw better-sqlite3 ${mirror.rawInsertsPerSecond!.toFixed(0)}/s (raw ÷ mirror ${mirror.rawOverMirror!.toFixed(1)}×); overview() ${mirror.overviewMs!.toFixed(1)} ms; 365-day health history (${mirror.history365Points} points) ${mirror.history365Ms!.toFixed(2)} ms; a sync tick's planning (the job book, after 5 writes) ${mirror.tickPlanMs!.toFixed(2)} ms\n`,
   );
   process.stdout.write(
     `(per N: ${counts.map((n) => `${n}: ${hoursOf(n)} h × ${seedsOf(n)} seeds (cron ${cronSeedsOf(n)})`).join(', ')}; wall ${((performance.now() - wall) / 1000).toFixed(0)} s)\n`,

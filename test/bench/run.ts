@@ -13,9 +13,11 @@ import { benchIngest } from './ingest.bench.ts';
 import { benchLargeReport } from './largeReport.bench.ts';
 import { benchMirror } from './mirror.bench.ts';
 import { benchPlanner } from './planner.bench.ts';
+import { benchTick } from './tick.bench.ts';
 
 const PARTS: Record<string, () => Promise<void>> = {
   planner: benchPlanner,
+  tick: benchTick,
   mirror: benchMirror,
   ingest: benchIngest,
   report: benchLargeReport,

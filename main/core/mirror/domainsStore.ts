@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { DomainsPayload } from '../signals/domains.ts';
 import { MirrorError } from './mirrorError.ts';
-import type { MirrorDomain } from './types.ts';
+import type { MirrorDomain, RowChanges, RowCursor } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 import { AccountRowCache } from './rowCache.ts';
 
@@ -57,6 +57,11 @@ export class DomainsStore {
       },
       compare: (a, b) => (a.fqdn < b.fqdn ? -1 : a.fqdn > b.fqdn ? 1 : a.pk - b.pk),
     });
+  }
+
+  /** The account's domains written since `cursor`, or all of them (rowCache.ts, changesSince). */
+  changesSince(accountId: number, cursor: RowCursor | null): RowChanges<DomainRecord> {
+    return this.cache.changesSince(accountId, cursor);
   }
 
   /** Forget the kept list of an account (it was removed). */

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { RowChanges, RowCursor } from './types.ts';
 
 /** A row as the cache keeps it: its table id and the mapped, frozen value. */
 export interface CachedRow<T> {
@@ -12,6 +13,12 @@ interface AccountList<T> {
   position: Map<number, number>;
   rows: T[];
   dirty: Set<number>;
+  /** Rows appeared since the last sort (they sit at the end until `get` needs the order). */
+  unsorted: boolean;
+  /** Which build of the copy this is: a reader's cursor from another build must read the list whole. */
+  epoch: number;
+  /** Ids of the rows re-read since the build, in order (what changesSince serves). */
+  log: number[];
 }
 
 /**
@@ -26,6 +33,7 @@ interface AccountList<T> {
 export class AccountRowCache<T> {
   private readonly lists = new Map<number, AccountList<T>>();
   private dataVersion: number | null = null;
+  private epochs = 0;
 
   constructor(
     private readonly db: Database,
@@ -42,6 +50,28 @@ export class AccountRowCache<T> {
   /** The account's rows in order (a new array; the rows themselves are shared and frozen). */
   get(accountId: number): T[] {
     if (this.db.inTransaction) return this.source.loadAll(accountId).map((e) => e.row);
+    return this.sorted(this.current(accountId)).rows.slice();
+  }
+
+  /**
+   * The rows written since `cursor` (each once, newest copy), or the whole list when there is no cursor or
+   * the copy was rebuilt since (another process committed, a wider change): a reader that keeps its own
+   * view of the list (the sync's job book) then costs what changed, not the list's length.
+   */
+  changesSince(accountId: number, cursor: RowCursor | null): RowChanges<T> {
+    if (this.db.inTransaction)
+      return { full: true, rows: this.source.loadAll(accountId).map((e) => e.row), cursor: null };
+    const list = this.current(accountId);
+    const next = { epoch: list.epoch, offset: list.log.length };
+    if (!cursor || cursor.epoch !== list.epoch || cursor.offset > list.log.length)
+      return { full: true, rows: list.rows.slice(), cursor: next };
+    const ids = new Set(list.log.slice(cursor.offset));
+    const rows: T[] = [];
+    for (const id of ids) rows.push(list.rows[list.position.get(id)!]!);
+    return { full: false, rows, cursor: next };
+  }
+
+  private current(accountId: number): AccountList<T> {
     const version = this.db.pragma('data_version', { simple: true }) as number;
     if (version !== this.dataVersion) {
       this.lists.clear();
@@ -49,11 +79,13 @@ export class AccountRowCache<T> {
     }
     let list = this.lists.get(accountId);
     if (list && list.dirty.size > 0 && !this.refresh(accountId, list)) list = undefined;
+    // The change log is kept to a few times the list: past that a reader reads the list whole once.
+    if (list && list.log.length > 4 * list.entries.length + 1_000) list = undefined;
     if (!list) {
       list = this.build(this.source.loadAll(accountId));
       this.lists.set(accountId, list);
     }
-    return list.rows.slice();
+    return list;
   }
 
   /** One row of the account was written (or inserted). */
@@ -74,12 +106,14 @@ export class AccountRowCache<T> {
       position: new Map(entries.map((e, i) => [e.id, i])),
       rows: entries.map((e) => e.row),
       dirty: new Set(),
+      unsorted: false,
+      epoch: ++this.epochs,
+      log: [],
     };
   }
 
   /** Re-reads the touched rows into the copy; false when one vanished or moved account (reload instead). */
   private refresh(accountId: number, list: AccountList<T>): boolean {
-    let appeared = false;
     for (const id of list.dirty) {
       const entry = this.source.loadOne(id);
       const at = list.position.get(id);
@@ -89,18 +123,31 @@ export class AccountRowCache<T> {
       }
       Object.freeze(entry.row);
       if (at === undefined) {
+        list.position.set(id, list.entries.length);
         list.entries.push(entry);
-        appeared = true;
+        list.rows.push(entry.row);
+        list.unsorted = true;
       } else {
         list.entries[at] = entry;
         list.rows[at] = entry.row;
       }
+      list.log.push(id);
     }
     list.dirty.clear();
-    if (appeared) {
-      const { compare } = this.source;
-      Object.assign(list, this.build(list.entries.sort((a, b) => compare(a.row, b.row))));
-    }
     return true;
+  }
+
+  /**
+   * Puts rows that appeared in the list's order (for `get`; changesSince needs no order, so the first sync,
+   * where every tick adds rows, does not sort the whole list every tick).
+   */
+  private sorted(list: AccountList<T>): AccountList<T> {
+    if (!list.unsorted) return list;
+    const { compare } = this.source;
+    list.entries.sort((a, b) => compare(a.row, b.row));
+    list.rows = list.entries.map((e) => e.row);
+    list.position = new Map(list.entries.map((e, i) => [e.id, i]));
+    list.unsorted = false;
+    return list;
   }
 }

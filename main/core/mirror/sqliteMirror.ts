@@ -39,6 +39,8 @@ import type {
   Mirror,
   MirrorClock,
   MirrorDomain,
+  RowChanges,
+  RowCursor,
   MuteDomainInput,
   OverviewRow,
   RaiseAccountAlertInput,
@@ -247,6 +249,16 @@ export class SqliteMirror implements Mirror {
 
   getSyncStates(accountId: number): SyncState[] {
     return this.syncStates.list(accountId).map(sharedPublicSyncState);
+  }
+
+  syncStatesSince(accountId: number, cursor: RowCursor | null): RowChanges<SyncState> {
+    const changes = this.syncStates.changesSince(accountId, cursor);
+    return { ...changes, rows: changes.rows.map(sharedPublicSyncState) };
+  }
+
+  domainsSince(accountId: number, cursor: RowCursor | null): RowChanges<MirrorDomain> {
+    const changes = this.domains.changesSince(accountId, cursor);
+    return { ...changes, rows: changes.rows.map(publicDomain) };
   }
 
   clearScopeHolds(accountId: number, grantedScopes: readonly string[], at?: Instant): WriteResult {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { SIGNALS, type SignalName } from '../signals/catalog.ts';
-import type { SyncError, SyncErrorInput, SyncState } from './types.ts';
+import type { RowChanges, RowCursor, SyncError, SyncErrorInput, SyncState } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 import { AccountRowCache, type CachedRow } from './rowCache.ts';
 
@@ -152,6 +152,11 @@ export class SyncStateStore {
     if (accountId !== undefined) return this.cache.get(accountId);
     const rows = prepared(this.db, `${SELECT} ORDER BY s.account_id, d.fqdn, s.signal`).all() as SyncRow[];
     return rows.map(toState);
+  }
+
+  /** The account's states written since `cursor`, or all of them (rowCache.ts, changesSince). */
+  changesSince(accountId: number, cursor: RowCursor | null): RowChanges<StoredSyncState> {
+    return this.cache.changesSince(accountId, cursor);
   }
 
   /** Every state of one domain of an account, by signal. */

@@ -302,6 +302,16 @@ export interface HistoryRows {
   dns_events: DnsEventPoint;
 }
 
+/** Where a reader of a list's changes (syncStatesSince, domainsSince) stands. */
+export interface RowCursor {
+  epoch: number;
+  offset: number;
+}
+
+/** The rows written since a cursor, or the whole list (`full`) when there was no cursor or it is stale. */
+export type RowChanges<T> =
+  { full: true; rows: T[]; cursor: RowCursor | null } | { full: false; rows: T[]; cursor: RowCursor };
+
 /** Filter of listAlerts; rows come newest first. */
 export interface ListAlertsQuery {
   accountId?: number;
@@ -357,6 +367,13 @@ export interface Mirror {
   raiseAccountAlert(input: RaiseAccountAlertInput): WriteResult;
   /** Every sync state of the account. */
   getSyncStates(accountId: number): SyncState[];
+  /**
+   * The account's sync states written since `cursor` (each once), or all of them when the cursor is null
+   * or stale: the sync keeps its jobs between ticks and pays for what changed.
+   */
+  syncStatesSince(accountId: number, cursor: RowCursor | null): RowChanges<SyncState>;
+  /** The account's domains (removed ones included) written since `cursor`, as syncStatesSince. */
+  domainsSince(accountId: number, cursor: RowCursor | null): RowChanges<MirrorDomain>;
   /**
    * A new token was stored: signals stopped for a missing scope become due now, and the open scope_missing
    * alerts of the scopes in `grantedScopes` (what the new token holds) are resolved.

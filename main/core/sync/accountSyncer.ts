@@ -4,10 +4,8 @@ import { maybeRecheckPaused } from './failureHandling.ts';
 import { JobRunner } from './jobRunner.ts';
 import type { LooseApi } from './looseApi.ts';
 import { refresh, runPass, type PassResult, type RefreshOptions } from './passRunner.ts';
-import { planTick } from './planner.ts';
-import { emitBackfillProgress, isBackfilling } from './progress.ts';
+import { emitBackfillProgress } from './progress.ts';
 import { SyncContext, type AccountSyncerOptions } from './syncContext.ts';
-import type { SyncJob } from './syncJobs.ts';
 import { buildStatus, type AccountSyncStatus } from './syncStatus.ts';
 
 // The syncer's public types live with the part that makes them; the engine, the facade and the CLI keep
@@ -80,17 +78,17 @@ export class AccountSyncer {
       return;
     }
     if (ctx.holds.heldUntil > now) return;
-    const jobs = ctx.jobs(now);
-    const stretch = ctx.stretch(jobs);
-    const spendable = ctx.o.budget.available({ priority: 'background' });
-    const burst = ctx.o.budget.capacity - ctx.o.budget.headroom;
-    const picked = planTick(jobs, { now, spendable, factor: stretch.factor, burst }) as SyncJob[];
+    // The book keeps the jobs between ticks: planning costs what changed since the last tick.
+    const { picked, stretch } = ctx.book.plan(now, {
+      capacityPerMinute: ctx.syncCapacity(),
+      spendable: ctx.o.budget.available({ priority: 'background' }),
+      burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
+      alertShares: ctx.alertShares(now),
+    });
     if (picked.length === 0) return;
-    const backfill = isBackfilling(jobs);
+    const backfill = ctx.book.backfilling();
     const start = ctx.requests;
     const attempted = new Set<string>();
-    // Progress once the tick's few jobs are done: a tick spends a few seconds' budget, and counting what is
-    // left walks every job (6,000 at 1,000 domains).
     await this.runner.runJobs(
       picked,
       stretch,
@@ -99,7 +97,7 @@ export class AccountSyncer {
         if (result.kind !== 'rate_limited') attempted.add(job.key);
       },
     );
-    if (backfill) emitBackfillProgress(ctx, jobs, attempted, start, now);
+    if (backfill) emitBackfillProgress(ctx, ctx.book.backfill(attempted, now), start, now);
   }
 
   /**

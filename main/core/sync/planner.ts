@@ -17,7 +17,10 @@
  */
 import {
   ALERT_PERIOD_FLOOR_MS,
-  allocateTiers,
+  allocateClasses,
+  allocatedPeriodMs,
+  classesOf,
+  demandOf,
   TIER_RANK,
   TIER_WEIGHT,
   type PlanTier,
@@ -63,22 +66,23 @@ export interface Stretch {
   capacityPerMinute: number;
 }
 
-const MINUTE_MS = 60_000;
-
 /**
  * How far the targets must stretch so that the total demand fits the sync capacity (the uniform factor,
  * which status reports and untiered jobs are planned by). Tiered jobs also get their periods from the
  * tier allocation, recorded on each job.
  */
 export function computeStretch(jobs: readonly PlanJob[], capacityPerMinute: number): Stretch {
-  let demandPerMinute = 0;
-  let tiered = false;
-  for (const job of jobs) {
-    if (job.stopped) continue;
-    tiered ||= job.tier !== undefined;
-    demandPerMinute += (Math.max(1, job.cost) * MINUTE_MS) / Math.max(1, job.targetPeriodMs);
+  const classes = classesOf(jobs);
+  if (classes.some((c) => c.tier !== undefined)) {
+    const allocation = allocateClasses(classes, capacityPerMinute);
+    for (const job of jobs)
+      if (job.tier !== undefined && !job.stopped) job.periodMs = allocatedPeriodMs(job, allocation);
   }
-  if (tiered) allocateTiers(jobs, capacityPerMinute);
+  return stretchOf(demandOf(classes), capacityPerMinute);
+}
+
+/** The uniform stretch for a demand (requests per minute at the targets). */
+export function stretchOf(demandPerMinute: number, capacityPerMinute: number): Stretch {
   const capacity = Math.max(capacityPerMinute, Number.EPSILON);
   return { factor: Math.max(1, demandPerMinute / capacity), demandPerMinute, capacityPerMinute };
 }

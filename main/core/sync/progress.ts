@@ -29,36 +29,18 @@ const NONE: ReadonlySet<string> = new Set();
 const wasAttempted = (job: SyncJob, attempted: ReadonlySet<string>) =>
   Boolean(job.state?.lastAttemptAt) || attempted.has(job.key);
 
-/** Whether ticks are still backfilling: a domain is not backfilled, or the domain list was never tried. */
-export function isBackfilling(jobs: SyncJob[]): boolean {
-  const p = backfillProgress(jobs);
-  return (
-    p.domainsDone < p.domainsTotal || jobs.some((j) => j.signal === 'domains' && !j.state?.lastAttemptAt)
-  );
-}
-
 /**
- * Reports a tick's backfill: what is left is every job never attempted (and not stopped). Works on the
- * tick's snapshot of the jobs plus the keys attempted since: re-reading every sync state after each job
- * cost O(jobs²) a backfill — 100 s of CPU for the first sync of 1,000 domains.
+ * Reports a tick's backfill: what is left is every job never attempted (and not stopped), as the job book
+ * keeps it (jobBook.ts, backfill): counting it from every job each tick made the first sync's CPU grow
+ * with N².
  */
 export function emitBackfillProgress(
   ctx: SyncContext,
-  jobs: SyncJob[],
-  attempted: ReadonlySet<string>,
+  figures: { domainsDone: number; domainsTotal: number; remaining: number },
   startRequests: number,
   startedAt: number,
 ): void {
-  const now = ctx.o.clock.now();
-  const left = jobs.filter((j) => !wasAttempted(j, attempted) && !j.stopped);
-  emitProgress(
-    ctx,
-    'backfill',
-    { ...backfillProgress(jobs, attempted), left },
-    startRequests,
-    startedAt,
-    now,
-  );
+  emitProgress(ctx, 'backfill', figures, startRequests, startedAt, ctx.o.clock.now());
 }
 
 /**
@@ -77,7 +59,15 @@ export function emitPassProgress(
   const domains = new Set(jobs.filter((j) => j.domainId !== null).map((j) => j.domainId));
   const pending = new Set(left.map((j) => j.domainId));
   const domainsDone = [...domains].filter((d) => !pending.has(d)).length;
-  emitProgress(ctx, 'pass', { domainsDone, domainsTotal: domains.size, left }, startRequests, startedAt, now);
+  const remaining = left.reduce((n, j) => n + j.cost, 0);
+  emitProgress(
+    ctx,
+    'pass',
+    { domainsDone, domainsTotal: domains.size, remaining },
+    startRequests,
+    startedAt,
+    now,
+  );
 }
 
 /**
@@ -87,12 +77,12 @@ export function emitPassProgress(
 function emitProgress(
   ctx: SyncContext,
   phase: 'backfill' | 'pass',
-  counts: { domainsDone: number; domainsTotal: number; left: SyncJob[] },
+  counts: { domainsDone: number; domainsTotal: number; remaining: number },
   startRequests: number,
   startedAt: number,
   now: number,
 ): void {
-  const remaining = counts.left.reduce((n, j) => n + j.cost, 0);
+  const { remaining } = counts;
   const spent = ctx.requests - startRequests;
   const budgetWait =
     (Math.max(0, remaining - ctx.o.budget.available({ priority: 'background' })) / ctx.syncCapacity()) * 60;

@@ -4,6 +4,7 @@ import type { BackoffPolicy } from './backoff.ts';
 import type { SyncEvent, SyncEventHandler } from './events.ts';
 import type { LooseApi } from './looseApi.ts';
 import { AlertRates, alertShares } from './alertShares.ts';
+import { JobBook } from './jobBook.ts';
 import { computeStretch, type Stretch } from './planner.ts';
 import { ALERT_SIGNALS, buildJobs, type SyncJob } from './syncJobs.ts';
 
@@ -71,9 +72,17 @@ export class SyncContext {
   readonly historyGaps = new Map<string, number>();
   /** Which alert signals told of changes lately: the alert tier's polls lean towards them (alertShares.ts). */
   readonly alertRates = new AlertRates();
+  /** The jobs kept between ticks: a tick plans from what changed (jobBook.ts). */
+  readonly book: JobBook;
 
   constructor(options: AccountSyncerOptions) {
     this.o = options;
+    this.book = new JobBook(options.mirror, options.accountId, this.historyGaps);
+  }
+
+  /** Each alert signal's share of the alert tier's polls now (alertShares.ts). */
+  alertShares(now: number) {
+    return alertShares(ALERT_SIGNALS, this.alertRates.counts(now));
   }
 
   /** The account's row, read fresh: a pause written by another part shows at once. */
@@ -81,13 +90,16 @@ export class SyncContext {
     return this.o.mirror.listAccounts().find((a) => a.id === this.o.accountId) ?? null;
   }
 
+  /** Every job of the account, built afresh from the mirror (a pass, the status; ticks use the book). */
   jobs(now: number): SyncJob[] {
+    // buildJobs may record or end gap repairs in the map the book shares.
+    this.book.gapsChanged();
     return buildJobs({
       domains: this.o.mirror.listDomains(this.o.accountId),
       states: this.o.mirror.getSyncStates(this.o.accountId),
       now,
       gaps: this.historyGaps,
-      alertShares: alertShares(ALERT_SIGNALS, this.alertRates.counts(now)),
+      alertShares: this.alertShares(now),
     });
   }
 

@@ -45,7 +45,7 @@ export const KEPT_PERIOD_MS: Readonly<Partial<Record<SignalName, number>>> = Obj
 /** A domain's health unread this long leaves a gap in its derived history: its history series repair it. */
 export const GAP_REPAIR_MS = 6 * 3_600_000;
 /** What a gap repair's period is set to: due at once (the history tier's share still bounds the rate). */
-const REPAIR_NOW_MS = 60_000;
+export const REPAIR_NOW_MS = 60_000;
 
 /** The period the sync keeps a signal at (before the tier allocation shares the budget). */
 export function keptPeriodMs(signal: SignalName): number {
@@ -116,7 +116,7 @@ function stateFacts(state: SyncState): StateFacts {
  * newest date held). Remembered in `gaps` (history key → when the gap was seen) until the history was read
  * after that, since the health poll that ends the gap comes first.
  */
-function hasGap(health: SyncJob, history: SyncJob, now: number, gaps: Map<string, number>): boolean {
+export function hasGap(health: SyncJob, history: SyncJob, now: number, gaps: Map<string, number>): boolean {
   if (health.lastSuccessAt === null || history.lastSuccessAt === null) return false;
   const seen = gaps.get(history.key);
   if (seen !== undefined) {
@@ -139,42 +139,77 @@ export interface BuildJobsInput {
   alertShares?: Readonly<Partial<Record<SignalName, number>>>;
 }
 
+/** What makeJob needs beyond the job's identity. */
+export interface JobInputs {
+  now: number;
+  /** Active domains of the account (the domain list's cost is one request per 100). */
+  activeCount: number;
+  alertShares?: Readonly<Partial<Record<SignalName, number>>>;
+}
+
+/** The cost of fetching a signal once (the domain list: one request per 100 domains). */
+export function costOf(signal: SignalName, activeCount: number): number {
+  const meta = SIGNALS[signal];
+  return signal === 'domains'
+    ? Math.max(1, Math.ceil(activeCount / 100))
+    : meta.parts
+      ? Object.keys(meta.parts).length
+      : 1;
+}
+
+/** One job of the account, from its stored state (null when never planned). */
+export function makeJob(
+  domainId: number | null,
+  fqdn: string | null,
+  signal: SignalName,
+  state: SyncState | null,
+  inputs: JobInputs,
+): SyncJob {
+  const facts = state ? stateFacts(state) : null;
+  const notBefore = facts?.notBefore ?? null;
+  const scopeMissing = facts?.scopeMissing ?? false;
+  return {
+    key: jobKey(domainId, signal),
+    domainId,
+    fqdn,
+    signal,
+    state,
+    scopeMissing,
+    priority: weightOf(SIGNALS[signal].priority),
+    tier: tierOf(signal),
+    targetPeriodMs: keptPeriodMs(signal),
+    cost: costOf(signal, inputs.activeCount),
+    lastSuccessAt: facts?.lastSuccessAt ?? null,
+    notBefore,
+    stopped: scopeMissing && notBefore !== null && notBefore > inputs.now,
+    alertShare: inputs.alertShares?.[signal] ?? 1,
+  };
+}
+
+/** The job key of a stored state. */
+export function stateKey(state: SyncState): string {
+  return stateFacts(state).key;
+}
+
 /**
  * The account's jobs: its domain list, every domain's core and history signals, and wanted panels. Built
- * afresh every tick (the allocation annotates them); 6,000 at 1,000 domains, so the per-state parsing is
- * kept with the state and the job objects all have one shape.
+ * afresh for a pass, the status and as the oracle of the incremental planner (jobBook.ts, which the ticks
+ * use); 6,000 at 1,000 domains, so the per-state parsing is kept with the state and the job objects all
+ * have one shape.
  */
 export function buildJobs(input: BuildJobsInput): SyncJob[] {
   const stateByKey = new Map<string, SyncState>();
   for (const state of input.states) stateByKey.set(stateFacts(state).key, state);
   const active = input.domains.filter((d) => d.removedAt === null);
   const jobs: SyncJob[] = [];
-  const listCost = Math.max(1, Math.ceil(active.length / 100));
   const gaps = input.gaps ?? new Map<string, number>();
-
+  const inputs: JobInputs = {
+    now: input.now,
+    activeCount: active.length,
+    ...(input.alertShares ? { alertShares: input.alertShares } : {}),
+  };
   const add = (domainId: number | null, fqdn: string | null, signal: SignalName) => {
-    const key = jobKey(domainId, signal);
-    const state = stateByKey.get(key) ?? null;
-    const facts = state ? stateFacts(state) : null;
-    const meta = SIGNALS[signal];
-    const notBefore = facts?.notBefore ?? null;
-    const scopeMissing = facts?.scopeMissing ?? false;
-    jobs.push({
-      key,
-      domainId,
-      fqdn,
-      signal,
-      state,
-      scopeMissing,
-      priority: weightOf(meta.priority),
-      tier: tierOf(signal),
-      targetPeriodMs: keptPeriodMs(signal),
-      cost: signal === 'domains' ? listCost : meta.parts ? Object.keys(meta.parts).length : 1,
-      lastSuccessAt: facts?.lastSuccessAt ?? null,
-      notBefore,
-      stopped: scopeMissing && notBefore !== null && notBefore > input.now,
-      alertShare: input.alertShares?.[signal] ?? 1,
-    });
+    jobs.push(makeJob(domainId, fqdn, signal, stateByKey.get(jobKey(domainId, signal)) ?? null, inputs));
   };
 
   add(null, null, 'domains');

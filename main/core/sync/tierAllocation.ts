@@ -36,13 +36,115 @@ export interface TierAllocation {
 }
 
 /** An alert job's share of the common period's polls (planner.ts, PlanJob.alertShare), within (0, 1]. */
-function shareOf(job: PlanJob): number {
+function shareOf(job: Pick<PlanJob, 'alertShare'>): number {
   const share = job.alertShare ?? 1;
   return share > 0 && share <= 1 ? share : 1;
 }
 
-function rate(job: PlanJob, periodMs: number): number {
-  return (Math.max(1, job.cost) * MINUTE_MS) / Math.max(1, periodMs);
+/**
+ * Jobs alike for the allocation (same tier, target, cost and share) and how many there are. The allocation
+ * and the demand are summed per class, in the classes' key order, so the incremental planner (jobBook.ts),
+ * which keeps counts per class, and a full re-plan from the job list get the very same figures.
+ */
+export interface JobClass {
+  key: string;
+  tier: PlanTier | undefined;
+  targetPeriodMs: number;
+  cost: number;
+  share: number;
+  count: number;
+}
+
+/** The class key of a job (jobs of one class always get the same period). */
+export function classKeyOf(job: Pick<PlanJob, 'tier' | 'targetPeriodMs' | 'cost' | 'alertShare'>): string {
+  return `${job.tier ?? '-'}|${job.targetPeriodMs}|${job.cost}|${job.tier === 'alert' ? shareOf(job) : 1}`;
+}
+
+/** A job's class (count 0), for counting. */
+export function classOf(job: Pick<PlanJob, 'tier' | 'targetPeriodMs' | 'cost' | 'alertShare'>): JobClass {
+  return {
+    key: classKeyOf(job),
+    tier: job.tier,
+    targetPeriodMs: job.targetPeriodMs,
+    cost: job.cost,
+    share: job.tier === 'alert' ? shareOf(job) : 1,
+    count: 0,
+  };
+}
+
+/** The classes of the jobs that are not stopped, in key order. */
+export function classesOf(jobs: readonly PlanJob[]): JobClass[] {
+  const classes = new Map<string, JobClass>();
+  for (const job of jobs) {
+    if (job.stopped) continue;
+    const key = classKeyOf(job);
+    let c = classes.get(key);
+    if (!c) classes.set(key, (c = classOf(job)));
+    c.count += 1;
+  }
+  return sortClasses(classes.values());
+}
+
+/** Classes in key order (the order every sum runs in). */
+export function sortClasses(classes: Iterable<JobClass>): JobClass[] {
+  return [...classes].filter((c) => c.count > 0).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+function rate(cost: number, periodMs: number): number {
+  return (Math.max(1, cost) * MINUTE_MS) / Math.max(1, periodMs);
+}
+
+/** Requests per minute all classes would take at their targets (the uniform stretch's demand). */
+export function demandOf(classes: readonly JobClass[]): number {
+  let demand = 0;
+  for (const c of classes) demand += c.count * rate(c.cost, c.targetPeriodMs);
+  return demand;
+}
+
+/** The tiers' periods for `capacityPerMinute`, from the classes of the live jobs (see allocateTiers). */
+export function allocateClasses(classes: readonly JobClass[], capacityPerMinute: number): TierAllocation {
+  let account = 0;
+  let keep = 0;
+  let alertCost = 0;
+  let context = 0;
+  let history = 0;
+  for (const c of classes) {
+    if (c.tier === undefined) continue;
+    if (c.tier === 'account') account += c.count * rate(c.cost, c.targetPeriodMs);
+    else if (c.tier === 'alert') alertCost += c.count * Math.max(1, c.cost) * c.share;
+    else keep += c.count * rate(c.cost, c.targetPeriodMs);
+  }
+  const capacity = Math.max(capacityPerMinute, Number.EPSILON);
+  const keepRoom = Math.max(Number.EPSILON, capacity * KEEP_SHARE_MAX - account);
+  const keepFactor = Math.max(1, keep / keepRoom);
+  const keepSpent = keep / keepFactor;
+  const alertRoom = Math.max(Number.EPSILON, capacity - account - keepSpent);
+  const alertPeriodMs = Math.max(ALERT_PERIOD_FLOOR_MS, Math.round((alertCost / alertRoom) * MINUTE_MS));
+  for (const c of classes) {
+    if (c.tier === 'context') context += c.count * rate(c.cost, c.targetPeriodMs * keepFactor);
+    else if (c.tier === 'history') history += c.count * rate(c.cost, c.targetPeriodMs * keepFactor);
+  }
+  return {
+    alertPeriodMs,
+    keepFactor,
+    perMinute: {
+      account,
+      alert: alertCost === 0 ? 0 : (alertCost * MINUTE_MS) / alertPeriodMs,
+      context,
+      history,
+    },
+  };
+}
+
+/** The period the allocation gives a tiered job (the same for every job of its class). */
+export function allocatedPeriodMs(
+  job: Pick<PlanJob, 'tier' | 'targetPeriodMs' | 'cost' | 'alertShare'>,
+  allocation: TierAllocation,
+): number {
+  if (job.tier === 'account') return job.targetPeriodMs;
+  if (job.tier === 'alert')
+    return Math.round((allocation.alertPeriodMs * Math.max(1, job.cost)) / shareOf(job));
+  return Math.round(job.targetPeriodMs * allocation.keepFactor);
 }
 
 /**
@@ -51,47 +153,10 @@ function rate(job: PlanJob, periodMs: number): number {
  * annotation never outlives the allocation it came from. Untiered and stopped jobs are left alone.
  */
 export function allocateTiers(jobs: readonly PlanJob[], capacityPerMinute: number): TierAllocation {
-  const live = jobs.filter((job) => job.tier !== undefined && !job.stopped);
-  let account = 0;
-  let keep = 0;
-  let alertCost = 0;
-  for (const job of live) {
-    if (job.tier === 'account') account += rate(job, job.targetPeriodMs);
-    else if (job.tier === 'alert') alertCost += Math.max(1, job.cost) * shareOf(job);
-    else keep += rate(job, job.targetPeriodMs);
-  }
-  const capacity = Math.max(capacityPerMinute, Number.EPSILON);
-  const keepRoom = Math.max(Number.EPSILON, capacity * KEEP_SHARE_MAX - account);
-  const keepFactor = Math.max(1, keep / keepRoom);
-  const keepSpent = keep / keepFactor;
-  const alertRoom = Math.max(Number.EPSILON, capacity - account - keepSpent);
-  const alertPeriodMs = Math.max(ALERT_PERIOD_FLOOR_MS, Math.round((alertCost / alertRoom) * MINUTE_MS));
-
-  for (const job of live) {
-    if (job.tier === 'account') job.periodMs = job.targetPeriodMs;
-    else if (job.tier === 'alert')
-      job.periodMs = Math.round((alertPeriodMs * Math.max(1, job.cost)) / shareOf(job));
-    else job.periodMs = Math.round(job.targetPeriodMs * keepFactor);
-  }
-  return {
-    alertPeriodMs,
-    keepFactor,
-    perMinute: {
-      account,
-      alert: alertCost === 0 ? 0 : (alertCost * MINUTE_MS) / alertPeriodMs,
-      ...splitKeep(live, keepFactor),
-    },
-  };
-}
-
-function splitKeep(jobs: readonly PlanJob[], factor: number): { context: number; history: number } {
-  let context = 0;
-  let history = 0;
-  for (const job of jobs) {
-    if (job.tier === 'context') context += rate(job, job.targetPeriodMs * factor);
-    else if (job.tier === 'history') history += rate(job, job.targetPeriodMs * factor);
-  }
-  return { context, history };
+  const allocation = allocateClasses(classesOf(jobs), capacityPerMinute);
+  for (const job of jobs)
+    if (job.tier !== undefined && !job.stopped) job.periodMs = allocatedPeriodMs(job, allocation);
+  return allocation;
 }
 
 /** Order of tiers when jobs were never fetched: watch every domain before any history is backfilled. */

@@ -7,8 +7,8 @@
 import Database from 'better-sqlite3';
 import { openMirror } from '../../../main/core/mirror/index.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
-import { computeStretch, planTick } from '../../../main/core/sync/planner.ts';
-import { buildJobs, CORE_SIGNALS, HISTORY_SIGNALS } from '../../../main/core/sync/syncJobs.ts';
+import { JobBook } from '../../../main/core/sync/jobBook.ts';
+import { CORE_SIGNALS, HISTORY_SIGNALS } from '../../../main/core/sync/syncJobs.ts';
 import { timeIt } from '../measure.ts';
 
 const DAY = 86_400_000;
@@ -28,14 +28,15 @@ export interface MirrorFigures {
 }
 
 /**
- * One tick's planning as AccountSyncer.tickOnce does it, after a write (so the kept sync states re-read the
- * rows the last tick wrote): every (domain, signal) has a sync state, as after the first sync.
+ * One tick's planning as AccountSyncer.tickOnce does it (the job book), after the last tick wrote a few
+ * states: every (domain, signal) has a sync state, as after the first sync.
  */
 async function tickPlanning(mirror: Mirror, accountId: number, domains: { id: number }[], now: () => number) {
   for (const d of domains)
     for (const signal of [...CORE_SIGNALS, ...HISTORY_SIGNALS])
       mirror.setNextDue({ accountId, domainId: d.id, signal, nextDueAt: null });
   let i = 0;
+  const book = new JobBook(mirror, accountId, new Map());
   return timeIt(
     () => {
       // The last tick wrote a few states.
@@ -46,13 +47,7 @@ async function tickPlanning(mirror: Mirror, accountId: number, domains: { id: nu
           signal: 'health',
           nextDueAt: null,
         });
-      const jobs = buildJobs({
-        domains: mirror.listDomains(accountId),
-        states: mirror.getSyncStates(accountId),
-        now: now(),
-      });
-      const stretch = computeStretch(jobs, 54);
-      planTick(jobs, { now: now(), spendable: 5, factor: stretch.factor, burst: 6 });
+      book.plan(now(), { capacityPerMinute: 54, spendable: 5, burst: 6 });
     },
     { iterations: 20, rounds: 3 },
   );
