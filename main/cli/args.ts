@@ -32,7 +32,14 @@ export interface MetricsOptions {
 
 /** A parsed command line. */
 export type Command =
-  | ({ name: 'sync'; mode: 'once' | 'watch'; metrics?: MetricsOptions; dnsServers: string[] } & CommonOptions)
+  | ({
+      name: 'sync';
+      mode: 'once' | 'watch';
+      metrics?: MetricsOptions;
+      dnsServers: string[];
+      /** `--group-wait SECONDS`: how long a watching sync gathers alerts before sending (default 20 s). */
+      groupWaitMs?: number;
+    } & CommonOptions)
   | ({ name: 'status'; json: boolean } & CommonOptions)
   | ({ name: 'alerts'; json: boolean; open: boolean } & CommonOptions)
   | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
@@ -56,6 +63,8 @@ Commands:
                             --dns-server HOST[:PORT] (repeatable): the resolvers the DNS watch asks
                             (default: the app's setting, else the system's); --watch runs the watch
                             beside the sync, --once with --dns-server checks every record once
+                            --group-wait SECONDS (--watch): alerts found one poll after another are
+                            sent together once none came for this long (default 20)
   status [--json]           accounts, sync freshness, effective periods and errors, the DNS watch
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
@@ -127,6 +136,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'metrics-host': { type: 'string' },
         'metrics-token-env': { type: 'string' },
         'dns-server': { type: 'string', multiple: true },
+        'group-wait': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -147,7 +157,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
 
   const allowed: Record<string, readonly string[]> = {
-    sync: ['once', 'watch', 'metrics-port', 'metrics-host', 'metrics-token-env', 'dns-server'],
+    sync: ['once', 'watch', 'metrics-port', 'metrics-host', 'metrics-token-env', 'dns-server', 'group-wait'],
     status: ['json'],
     alerts: ['json', 'open'],
     export: ['format', 'out'],
@@ -165,6 +175,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     'metrics-host',
     'metrics-token-env',
     'dns-server',
+    'group-wait',
   ] as const) {
     if (values[key] !== undefined && !own.includes(key)) {
       throw new UsageError(`--${key} does not apply to "${name}".`);
@@ -183,10 +194,21 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
             `--dns-server ${server}: give a resolver's IP address, optionally with :PORT.`,
           );
       }
+      let groupWaitMs: number | undefined;
+      if (values['group-wait'] !== undefined) {
+        const seconds = Number(values['group-wait']);
+        if (values.once) throw new UsageError('--group-wait goes with sync --watch.');
+        if (!Number.isInteger(seconds) || seconds < 1 || seconds > 600)
+          throw new UsageError(
+            `--group-wait takes whole seconds from 1 to 600, not “${values['group-wait']}”.`,
+          );
+        groupWaitMs = seconds * 1000;
+      }
       return {
         name,
         mode: values.once ? 'once' : 'watch',
         ...(metrics ? { metrics } : {}),
+        ...(groupWaitMs !== undefined ? { groupWaitMs } : {}),
         dnsServers,
         ...common,
       };

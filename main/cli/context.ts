@@ -36,7 +36,7 @@ export interface CliContext {
 export function openContext(
   options: CommonOptions,
   io: CliIo,
-  extra: { notifier?: Notifier; writer?: string; dnsWatch?: DnsWatchOptions } = {},
+  extra: { notifier?: Notifier; writer?: string; dnsWatch?: DnsWatchOptions; groupWaitMs?: number } = {},
 ): CliContext {
   let runtime: Runtime;
   try {
@@ -49,6 +49,7 @@ export function openContext(
       say: (line) => io.stderr.write(`${line}\n`),
       ...(extra.notifier ? { notifier: extra.notifier } : {}),
       ...(extra.dnsWatch ? { dnsWatch: extra.dnsWatch } : {}),
+      ...(extra.groupWaitMs ? { delivery: { sender: { gatherQuietMs: extra.groupWaitMs } } } : {}),
       logger: {
         info: () => undefined,
         warn: () => undefined,

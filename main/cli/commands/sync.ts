@@ -37,7 +37,7 @@ async function deliverBeforeExit(app: CliContext['app'], io: CliIo): Promise<voi
 }
 
 /** The sync command's own options. */
-type SyncOptions = CommonOptions & { dnsServers: string[]; metrics?: MetricsOptions };
+type SyncOptions = CommonOptions & { dnsServers: string[]; metrics?: MetricsOptions; groupWaitMs?: number };
 
 /** `authwatch sync --once`: fetches everything stale now; exit 1 when anything failed. */
 export async function syncOnce(options: SyncOptions, io: CliIo): Promise<number> {
@@ -98,6 +98,7 @@ export async function syncWatch(options: SyncOptions, io: CliIo): Promise<number
     notifier: terminalNotifier(io),
     writer: 'authwatch sync --watch',
     dnsWatch: { servers },
+    ...(options.groupWaitMs !== undefined ? { groupWaitMs: options.groupWaitMs } : {}),
   });
   try {
     const account = await resolveSyncAccount(ctx, options);

@@ -246,6 +246,8 @@ export function createWiring(options: AuthwatchOptions): Wiring {
             for (const accountId of new Set(domains.map((d) => d.accountId)))
               emit({ type: 'alerts_changed', accountId });
           }
+          // Channels hear of what the watch found at once, as of what a sync wrote (never awaited).
+          if (result.alerts.length > 0 || result.resolved.length > 0) delivery.outbox.kick();
           await deliver();
         },
         ...(logger ? { logger } : {}),

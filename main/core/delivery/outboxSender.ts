@@ -69,6 +69,8 @@ export class OutboxSender {
   private readonly lastResend = new Map<number, number>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private kicked: ReturnType<typeof setTimeout> | null = null;
+  /** A round when the earliest gathering group is due to go (rather than at the next poll). */
+  private wake: { at: number; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(options: OutboxSenderOptions) {
     this.o = {
@@ -121,6 +123,8 @@ export class OutboxSender {
     this.timer = null;
     if (this.kicked) clearTimeout(this.kicked);
     this.kicked = null;
+    if (this.wake) clearTimeout(this.wake.timer);
+    this.wake = null;
     await Promise.allSettled([...this.busy.values()]);
   }
 
@@ -271,6 +275,7 @@ export class OutboxSender {
       const oldest = Math.min(...group.map((r) => Date.parse(r.createdAt)));
       if (!ignoreGather && now - newest < this.o.gatherQuietMs && now - oldest < this.o.maxHoldMs) {
         result.held += group.length;
+        this.wakeAt(Math.min(newest + this.o.gatherQuietMs, oldest + this.o.maxHoldMs), now);
         continue;
       }
       const batchId = group.length === 1 ? group[0]!.eventId : randomUUID();
@@ -282,6 +287,25 @@ export class OutboxSender {
       fixed.set(batchId, group);
     }
     return [...fixed.values()].sort((a, b) => a[0]!.id - b[0]!.id);
+  }
+
+  /**
+   * Looks again when a gathering group becomes due, so it goes when its quiet time ends rather than up to a
+   * poll later. Only while started (start() … stop()); the delay is measured on the sender's clock.
+   */
+  private wakeAt(at: number, now: number): void {
+    if (!this.timer) return;
+    if (this.wake && this.wake.at <= at) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    const timer = setTimeout(
+      () => {
+        this.wake = null;
+        void this.round().catch(() => undefined);
+      },
+      Math.max(0, at - now) + 10,
+    );
+    timer.unref?.();
+    this.wake = { at, timer };
   }
 
   private fail(channel: Channel, rows: OutboxRow[], words: string, now: number, result: RoundResult): void {

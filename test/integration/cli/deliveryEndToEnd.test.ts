@@ -4,10 +4,18 @@
  * a signed generic webhook, Debian's Alertmanager. The sandbox removes a domain's SPF → one mail, one signed
  * webhook, one Alertmanager alert; the record returns → one "resolved" each. Prints the time from the DNS
  * change to the mail arriving.
+ *
+ * The watch's DNS watch asks the service's own zone over DNS (the sandbox's records, on a 127.0.0.1 port), as
+ * a server watching real domains asks its resolver. At the pace a user can set in Settings → DNS watch
+ * (records with a 5 s TTL asked every 5 s) a change is confirmed by three answers 15 s apart; with
+ * AUTHWATCH_E2E_DNS_DEFAULT_PACE=1 the zone's TTL and the watch's floor are the defaults (60 s), which gives the
+ * figure a user of the defaults sees.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMirror } from '../../../main/core/mirror/openMirror.ts';
+import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { startAlertmanager, type RunningAlertmanager } from '../../support/alertmanager.ts';
 import { cliEnv, runCliProcess, startCli, type RunningCli } from '../../support/cliProcess.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver.ts';
@@ -17,6 +25,8 @@ import { publish, scan, startWorld, type EngineWorld } from '../engine/engineFix
 const SECRET = 'e2e-hook-secret-91b2';
 const PASSWORD = 'e2e-smtp-pass-44c1';
 const SPF = 'v=spf1 ip4:192.0.2.0/24 -all';
+const DEFAULT_PACE = process.env.AUTHWATCH_E2E_DNS_DEFAULT_PACE === '1';
+const DNS_SECONDS = DEFAULT_PACE ? 60 : 5;
 const CA_FILE = fileURLToPath(new URL('../../fixtures/tls/localhost-test-only.crt', import.meta.url));
 
 type Json = Record<string, unknown>;
@@ -41,15 +51,21 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
   let hook: WebhookReceiver;
   let amHook: WebhookReceiver;
   let am: RunningAlertmanager;
+  let zone: ZoneDnsServer;
   let watcher: RunningCli | undefined;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
-    world = await startWorld(['e2e.example']);
-    smtp = await startSmtpReceiver({ user: 'ops', password: PASSWORD });
-    hook = await startWebhookReceiver(SECRET);
-    amHook = await startWebhookReceiver(null);
-    am = await startAlertmanager(amHook.url);
+    // The daemons and servers start side by side.
+    [world, smtp, hook, amHook] = await Promise.all([
+      startWorld(['e2e.example']),
+      startSmtpReceiver({ user: 'ops', password: PASSWORD }),
+      startWebhookReceiver(SECRET),
+      startWebhookReceiver(null),
+    ]);
+    const amStarted = startAlertmanager(amHook.url);
+    amStarted.catch(() => undefined); // awaited below; a failure to start fails the set-up there
+    zone = await startZoneDnsServer({ db: world.svc.db, host: '127.0.0.1', port: 0, ttl: DNS_SECONDS });
     env = cliEnv({
       AUTHWATCH_TOKEN: world.token,
       AUTHWATCH_DB: join(world.dir, 'mirror.db'),
@@ -58,6 +74,7 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
       SMTP_PASSWORD: PASSWORD,
       // The test SMTP server's certificate, trusted the way an administrator trusts a private CA.
       NODE_EXTRA_CA_CERTS: CA_FILE,
+      AUTHWATCH_DNS_SERVERS: `127.0.0.1:${zone.port}`,
     });
     const add = async (args: string[]) => {
       const run = await runCliProcess(['channels', 'add', ...args, '--min-severity', 'critical'], { env });
@@ -65,21 +82,29 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
     };
     const first = await runCliProcess(['sync', '--once', '--base-url', world.svc.baseUrl], { env });
     expect(first.code, first.stderr).toBe(0);
-    await add([
-      'email',
-      '--name',
-      'mail',
-      '--smtp',
-      `smtp://ops@127.0.0.1:${smtp.port}`,
-      '--from',
-      'authwatch@example.net',
-      '--to',
-      'ops@example.net',
-      '--password-env',
-      'SMTP_PASSWORD',
+    am = await amStarted;
+    // Settings → DNS watch: how often a record may be asked (its TTL, at most this often).
+    const mirror = openMirror(join(world.dir, 'mirror.db'));
+    mirror.setSetting('dnsWatch', { floorSeconds: DNS_SECONDS, ceilingSeconds: 3600 });
+    mirror.close();
+    // Three processes adding side by side, as three administrators could (SQLite serialises their writes).
+    await Promise.all([
+      add([
+        'email',
+        '--name',
+        'mail',
+        '--smtp',
+        `smtp://ops@127.0.0.1:${smtp.port}`,
+        '--from',
+        'authwatch@example.net',
+        '--to',
+        'ops@example.net',
+        '--password-env',
+        'SMTP_PASSWORD',
+      ]),
+      add(['webhook', '--name', 'hook', '--url', hook.url, '--secret-env', 'HOOK_SECRET']),
+      add(['alertmanager', '--name', 'am', '--url', am.url]),
     ]);
-    await add(['webhook', '--name', 'hook', '--url', hook.url, '--secret-env', 'HOOK_SECRET']);
-    await add(['alertmanager', '--name', 'am', '--url', am.url]);
   }, 90_000);
   afterAll(async () => {
     if (watcher && watcher.child.exitCode === null) {
@@ -87,6 +112,7 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
       await watcher.done;
     }
     await am?.close();
+    await zone?.close();
     await amHook?.close();
     await hook?.close();
     await smtp?.close();
@@ -103,8 +129,12 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
       .some((a) => a.status === status && a.labels.domain === 'e2e.example');
 
   it('one mail, one signed webhook, one Alertmanager alert; then one resolved each', async () => {
-    watcher = startCli(['sync', '--watch'], { env });
-    await watcher.waitForStderr(/watching/);
+    // One domain, so nothing to gather for: alerts go 2 s after the last one came rather than 20 s.
+    watcher = startCli(['sync', '--watch', '--group-wait', '2'], { env });
+    await watcher.waitForStderr(/DNS watch asking 127\.0\.0\.1:\d+/);
+    // The watch's first answers are its baseline: the change comes after them (five records of one domain).
+    await until(() => zone.queries() >= 5, 30_000, 'the DNS watch’s first answers');
+    await new Promise((r) => setTimeout(r, 500));
 
     world.svc.clock.advance(60_000);
     const changedAt = Date.now();

@@ -36,6 +36,22 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['--help'], env)).toEqual({ name: 'help' });
   });
 
+  it('takes --group-wait for a watching sync, in whole seconds', () => {
+    expect(parseCommandLine(['sync', '--watch', '--group-wait', '5'], env)).toMatchObject({
+      groupWaitMs: 5_000,
+    });
+    expect(() => parseCommandLine(['sync', '--once', '--group-wait', '5'], env)).toThrow(
+      '--group-wait goes with sync --watch.',
+    );
+    for (const bad of ['0', '1.5', 'soon', '601'])
+      expect(() => parseCommandLine(['sync', '--watch', '--group-wait', bad], env)).toThrow(
+        `--group-wait takes whole seconds from 1 to 600, not “${bad}”.`,
+      );
+    expect(() => parseCommandLine(['status', '--group-wait', '5'], env)).toThrow(
+      '--group-wait does not apply to "status".',
+    );
+  });
+
   it('takes the shared options before the command too, for channels and digest as for the others', () => {
     expect(parseCommandLine(['--db', 'x.db', 'channels', 'list', '--json'], env)).toEqual({
       name: 'channels',

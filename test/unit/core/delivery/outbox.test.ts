@@ -3,7 +3,7 @@
  * alert's own transaction, one message per channel for a pass's storm, stable ids across retries, backoff
  * on a failing channel without holding the others, quiet hours holding warnings but not criticals.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
 import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
 import type { ChannelTransport } from '../../../../main/core/delivery/transport.ts';
@@ -293,5 +293,31 @@ describe('the outbox sender', () => {
     }
     // The first when the oldest waited 5 minutes (what came by then), the rest 20 s after the last one came.
     expect([...sentAt.keys()]).toEqual([300, 465]);
+  });
+
+  it('a gathered message goes when its quiet time ends, not a poll later', async () => {
+    vi.useFakeTimers({ now: Date.parse(START) });
+    try {
+      const { mirror, writeHealth } = world(1);
+      mirror.delivery.addChannel(webhookInput('team', { minSeverity: 'critical' }));
+      const t = transports();
+      const s = new OutboxSender({
+        store: mirror.delivery,
+        transportFor: t.factory,
+        now: () => Date.now(),
+        alertSettings: () => mirror.getAlertSettings(),
+        pollMs: 60 * 60_000,
+      });
+      s.start();
+      writeHealth(0, false, new Date(Date.now()).toISOString());
+      s.kick();
+      await vi.advanceTimersByTimeAsync(19_000);
+      expect(t.sent).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1_100);
+      expect(t.sent.map((x) => x.message.alerts[0]!.rule)).toEqual(['protocol_disconnected']);
+      await s.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
