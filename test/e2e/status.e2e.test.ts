@@ -52,6 +52,30 @@ function header(page: Page) {
   };
 }
 
+/**
+ * At 1280×800 nothing in a portfolio row runs into its neighbour: the DMARC badge ("quarantine 50%") stays
+ * left of the score, the protocol chips left of the status, and a verdict on two lines keeps its icon whole.
+ */
+async function expectNoOverlap(overview: OverviewPage): Promise<void> {
+  const rows = await overview.dataRows().all();
+  expect(rows.length).toBeGreaterThan(5);
+  for (const row of rows) {
+    const cells = row.getByRole('cell');
+    const name = (await cells.nth(0).innerText()).split('\n')[0];
+    const box = async (l: ReturnType<typeof row.locator>) => (await l.boundingBox())!;
+    const dmarc = await box(cells.nth(1).locator('.badge'));
+    const score = await box(cells.nth(2).locator('strong, .muted').first());
+    expect(dmarc.x + dmarc.width, `${name}: DMARC badge into the score`).toBeLessThanOrEqual(score.x);
+    const chips = await box(cells.nth(3).getByRole('listitem').last());
+    const verdict = await box(cells.nth(4).locator('.badge'));
+    expect(chips.x + chips.width, `${name}: protocol chips into the status`).toBeLessThan(verdict.x);
+    const icon = await box(cells.nth(4).locator('.badge .icon'));
+    expect([Math.round(icon.width), Math.round(icon.height)], `${name}: verdict icon`).toEqual([15, 15]);
+    const link = cells.nth(0).getByRole('link');
+    expect(await link.evaluate((a) => a.scrollWidth <= a.clientWidth), `${name}: domain name cut`).toBe(true);
+  }
+}
+
 describe('honest status', () => {
   it('a registered threat sending as acme-pay: never an all-good verdict, in the header, the row or the tray', async () => {
     const pay = await row('acme-pay.example');
@@ -273,9 +297,13 @@ describe('honest status', () => {
       const overview = new OverviewPage(w.page);
       await overview.open();
       await w.page.screenshot({ path: join(SCREENSHOT_DIR, `status-portfolio-${colorScheme}.png`) });
+      if (colorScheme === 'light') await expectNoOverlap(overview);
       const domain = new DomainPage(w.page);
       await domain.open(pay.accountId, pay.domainId, pay.fqdn);
       await w.page.locator('main header.head .verdict').waitFor();
+      // Where each protocol's state came from, words apart: "required · service scan · 1 minute ago".
+      const from = (await w.page.locator('main td span.from').first().innerText()).replace(/\s+/g, ' ');
+      expect(from).toMatch(/^required · service scan · /);
       await w.page.screenshot({ path: join(SCREENSHOT_DIR, `status-domain-${colorScheme}.png`) });
     }
   });
