@@ -160,7 +160,7 @@ export function dnsWatchErrorsFromBridge(error: unknown): DnsWatchErrors {
 export function dnsWatchPace(status: DnsWatchStatus): string {
   if (!status.settings.enabled) return 'Off: only the service’s scans tell of record changes.';
   if (!status.running && status.paceAt === null)
-    return 'Not running in this window (the app or `authwatch sync --watch` runs it).';
+    return 'Not running in this window: the desktop app or “authwatch sync --watch” runs it.';
   const qps =
     status.queriesPerSecond < 10 ? status.queriesPerSecond.toFixed(1) : status.queriesPerSecond.toFixed(0);
   const round =

@@ -121,5 +121,8 @@ describe('the DNS watch settings form', () => {
       `100 queries a second now (at most 100 to each resolver), ${(25_000).toLocaleString()} records; a full round of every record takes 250 s at the cap.`,
     );
     expect(dnsWatchPace({ ...status, settings: { ...status.settings, enabled: false } })).toMatch(/^Off/);
+    expect(dnsWatchPace({ ...status, running: false, paceAt: null })).toBe(
+      'Not running in this window: the desktop app or “authwatch sync --watch” runs it.',
+    );
   });
 });
