@@ -101,7 +101,7 @@ export async function benchDnsWatch(): Promise<void> {
   const rate = await queryRate(5000, seconds);
   process.stdout.write(
     `\nDNS watch at 5,000 domains (25,000 records) against the reference service's DNS port, ${rate.seconds.toFixed(0)} s real time:\n` +
-      `  ${rate.perSecond.toFixed(1)} queries/s counted at the server (cap ${rate.cap}/s per resolver); busiest second ${rate.busiestSecond}` +
+      `  ${rate.perSecond.toFixed(1)} queries/s counted at the server (cap ${rate.cap}/s per resolver); busiest second ${rate.busiestSecond.toFixed(0)}` +
       ` (the cap counts any one-second window at the watch; the server's seconds are its own); ${rate.checksPerSecond.toFixed(1)} records checked/s; ${rate.unknown} unknown answers\n` +
       `  at the cap a full round of every record takes ${(25_000 / rate.cap).toFixed(0)} s; the 10,000 working records (SPF, DMARC) go first: every ~${(10_000 / rate.cap).toFixed(0)} s\n`,
   );
