@@ -16,3 +16,6 @@ export interface PickOption {
   label: string;
   hint?: string;
 }
+
+/** A status's tone: each has its own icon, so the word and icon carry it without colour (WCAG 1.4.1). */
+export type Tone = 'good' | 'warn' | 'bad' | 'info' | 'neutral';
