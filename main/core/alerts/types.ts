@@ -1,16 +1,11 @@
+import type { AlertRuleName } from '../../../shared/bridge/results.ts';
 import type { Protocol } from '../signals/primitives.ts';
 
-/** The rules that raise alerts. Account rules come from sync errors, the others from signal writes. */
-export type AlertRuleName =
-  | 'protocol_disconnected'
-  | 'protocol_restored'
-  | 'threat_source_appeared'
-  | 'score_dropped'
-  | 'health_regressed'
-  | 'token_invalid'
-  | 'scope_missing'
-  | 'plan_not_eligible'
-  | 'api_access_disabled';
+/**
+ * The names of the alerts rules raise (account rules from sync errors, the others from signal writes): the
+ * bridge contract's list, which the renderer filters and words by.
+ */
+export type { AlertRuleName };
 
 /** The account-level alert kinds (raised from sync errors, not from signal data). */
 export type AccountAlertKind =
