@@ -19,6 +19,7 @@ export const alertRule = z.enum([
   'threat_source_appeared',
   'score_dropped',
   'health_regressed',
+  'dmarc_policy_weakened',
   'token_invalid',
   'scope_missing',
   'plan_not_eligible',

@@ -1,5 +1,6 @@
 import { accountAlertsOnError } from './rules/accountAlertsOnError.ts';
 import { accountAlertsOnSuccess } from './rules/accountAlertsOnSuccess.ts';
+import { dmarcPolicyWeakened } from './rules/dmarcPolicyWeakened.ts';
 import { healthRegressed } from './rules/healthRegressed.ts';
 import { protocolDisconnected } from './rules/protocolDisconnected.ts';
 import { protocolRestored } from './rules/protocolRestored.ts';
@@ -18,6 +19,7 @@ export const DEFAULT_RULES = {
   threatSourceAppeared,
   scoreDropped,
   healthRegressed,
+  dmarcPolicyWeakened,
   accountAlertsOnError,
   accountAlertsOnSuccess,
 };

@@ -16,16 +16,17 @@ interface HealthRow {
   protocols_json: string;
   protocols_passing: number | null;
   total_protocols: number | null;
+  dmarc_record: string | null;
 }
 
 /** The latest health snapshot of a domain, as protocol and health readings; null when none is stored. */
 export function latestHealth(
   db: Database,
   domainPk: number,
-): { protocols: ProtocolReading; health: HealthReading } | null {
+): { protocols: ProtocolReading; health: HealthReading; dmarcRecord: string | null } | null {
   const row = prepared(
     db,
-    `SELECT scanned_at, result, protocols_json, protocols_passing, total_protocols FROM health_snapshots
+    `SELECT scanned_at, result, protocols_json, protocols_passing, total_protocols, dmarc_record FROM health_snapshots
        WHERE domain_id = ? ORDER BY scanned_at DESC LIMIT 1`,
   ).get(domainPk) as HealthRow | undefined;
   if (!row) return null;
@@ -34,6 +35,7 @@ export function latestHealth(
   return {
     protocols: readingFromHealth(flags, row.scanned_at),
     health: { passing, total: row.total_protocols, result: row.result, at: row.scanned_at },
+    dmarcRecord: row.dmarc_record,
   };
 }
 
@@ -98,4 +100,19 @@ export function rememberThreats(db: Database, domainPk: number, names: Iterable<
     'INSERT INTO threat_sources_seen (domain_id, source_name, first_seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   );
   for (const name of names) insert.run(domainPk, name, at);
+}
+
+/** The tags the user's latest edit of a protocol in this app set, and when (null: no edit kept). */
+export function appEdit(
+  db: Database,
+  domainPk: number,
+  protocol: string,
+): { changedAt: string; tags: Record<string, string> } | null {
+  const row = prepared(
+    db,
+    'SELECT changed_at, expect_json FROM pending_changes WHERE domain_id = ? AND protocol = ?',
+  ).get(domainPk, protocol) as { changed_at: string; expect_json: string } | undefined;
+  if (!row) return null;
+  const expect = JSON.parse(row.expect_json) as { tags?: Record<string, string> };
+  return { changedAt: row.changed_at, tags: expect.tags ?? {} };
 }

@@ -28,6 +28,7 @@ export const RULE_LABELS: Record<AlertRuleName, string> = {
   threat_source_appeared: 'Threat source sending',
   score_dropped: 'Score dropped',
   health_regressed: 'Health regressed',
+  dmarc_policy_weakened: 'DMARC policy weakened',
   token_invalid: 'Token not accepted',
   scope_missing: 'Scope missing',
   plan_not_eligible: 'Plan not eligible',

@@ -1,5 +1,6 @@
+import { dmarcPolicyReading } from '../../alerts/rules/dmarcPolicyWeakened.ts';
 import { writeDerivedScore } from '../../mirror/derivedScore.ts';
-import { latestDerivedScore, latestHealth } from '../../mirror/ruleInputs.ts';
+import { appEdit, latestDerivedScore, latestHealth } from '../../mirror/ruleInputs.ts';
 import { HEALTH_INSERT, healthRow } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { passingIssues } from '../consistency.ts';
@@ -31,7 +32,13 @@ export const health = domainSignal({
   },
   lastSeenSql: 'SELECT max(scanned_at) AS v FROM health_snapshots WHERE domain_id = ?',
   rules: {
-    reads: ['protocolDisconnected', 'protocolRestored', 'healthRegressed', 'scoreDropped'],
+    reads: [
+      'protocolDisconnected',
+      'protocolRestored',
+      'healthRegressed',
+      'dmarcPolicyWeakened',
+      'scoreDropped',
+    ],
     prepare({ db, domainPk }, r) {
       const before = latestHealth(db, domainPk);
       const scoreBefore = latestDerivedScore(db, domainPk);
@@ -42,6 +49,16 @@ export const health = domainSignal({
           ...r.protocolDisconnected(before?.protocols ?? null, after.protocols, ctx),
           ...r.protocolRestored(before?.protocols ?? null, after.protocols, ctx),
           ...r.healthRegressed(before?.health ?? null, after.health, ctx),
+          ...r.dmarcPolicyWeakened(
+            before && dmarcPolicyReading(before.dmarcRecord, before.health.at),
+            dmarcPolicyReading(
+              after.dmarcRecord,
+              after.health.at,
+              // The user's own edit is only looked up when the record changed (most writes: it did not).
+              before?.dmarcRecord !== after.dmarcRecord ? appEdit(db, domainPk, 'dmarc') : null,
+            ),
+            ctx,
+          ),
         ];
         // The score follows from the protocols passing (the interface's rule): the newest scan's is recorded
         // as the score reading here, from the read the rules use (one read of the snapshot per write). The
