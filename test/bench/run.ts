@@ -12,6 +12,7 @@ import { benchDnsWatch } from './dnsWatch.bench.ts';
 import { benchIngest } from './ingest.bench.ts';
 import { benchLargeReport } from './largeReport.bench.ts';
 import { benchMirror } from './mirror.bench.ts';
+import { benchMirrorFile } from './mirrorFile.bench.ts';
 import { benchPlanner } from './planner.bench.ts';
 import { benchTick } from './tick.bench.ts';
 
@@ -19,6 +20,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   planner: benchPlanner,
   tick: benchTick,
   mirror: benchMirror,
+  'mirror-file': benchMirrorFile,
   ingest: benchIngest,
   report: benchLargeReport,
   day: benchDay,

@@ -1,0 +1,126 @@
+/**
+ * The mirror's write path on a FILE against raw better-sqlite3 on a file with the same durability settings
+ * (WAL, synchronous=FULL: what openMirror sets), so the commit is counted on both sides (issue 21, item 3;
+ * in memory both sides hide it). 1,000 health snapshots, one writeSignal each (its own transaction with the
+ * alert rules), against the same rows inserted raw one per transaction, and raw five per transaction (one
+ * sync tick's writes in one commit, the bound of what batching a tick could give). Prints figures.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openMirror } from '../../main/core/mirror/index.ts';
+import { report } from './measure.ts';
+
+const DOMAINS = 1_000;
+
+function snapshot(id: number, at: number, round: number) {
+  const spf = (id + round) % 7 !== 0;
+  return {
+    domain_id: id,
+    fqdn: `d${id}.example`,
+    source: 'guard_history',
+    result: spf ? 'Protected' : 'Partially protected',
+    protocols: { dmarc: true, spf, mta_sts: true, tls_rpt: true, bimi: false },
+    protocols_passing: spf ? 4 : 3,
+    total_protocols: 5,
+    scanned_at: new Date(at).toISOString(),
+  };
+}
+
+function perSecond(count: number, run: () => void): number {
+  const start = process.hrtime.bigint();
+  run();
+  return count / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+/** Mirror writes on a file vs raw inserts on a file, same journal and synchronous settings. */
+export async function benchMirrorFile(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'authwatch-bench-'));
+  try {
+    let t = Date.parse('2026-01-01T00:00:00Z');
+    const mirror = openMirror(join(dir, 'mirror.sqlite'), { clock: { now: () => t } });
+    const { id: accountId } = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
+    const ids = Array.from({ length: DOMAINS }, (_, i) => i + 1);
+    mirror.writeSignal({
+      accountId,
+      domainId: null,
+      signal: 'domains',
+      payload: ids.map((id) => ({ id, fqdn: `d${id}.example` })),
+      fetchedAt: t,
+    });
+    const mirrorRates: number[] = [];
+    for (let round = 1; round <= 3; round++) {
+      t += 15 * 60_000;
+      mirrorRates.push(
+        perSecond(DOMAINS, () => {
+          for (const id of ids)
+            mirror.writeSignal({
+              accountId,
+              domainId: id,
+              signal: 'health',
+              payload: snapshot(id, t, round),
+              fetchedAt: t,
+            });
+        }),
+      );
+    }
+    mirror.close();
+
+    const raw = new Database(join(dir, 'raw.sqlite'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = FULL');
+    raw.exec(`CREATE TABLE health_snapshots (domain_id INTEGER, scanned_at TEXT, result TEXT,
+      protocols_json TEXT, protocols_passing INTEGER, total_protocols INTEGER, raw_json TEXT, fetched_at TEXT,
+      PRIMARY KEY (domain_id, scanned_at))`);
+    const insert = raw.prepare('INSERT OR REPLACE INTO health_snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const row = (id: number, at: number, round: number) => {
+      const s = snapshot(id, at, round);
+      insert.run(
+        id,
+        s.scanned_at,
+        s.result,
+        JSON.stringify(s.protocols),
+        s.protocols_passing,
+        5,
+        JSON.stringify(s),
+        s.scanned_at,
+      );
+    };
+    const one = raw.transaction(row);
+    const five = raw.transaction((first: number, at: number, round: number) => {
+      for (let k = 0; k < 5; k++) row(ids[(first + k) % DOMAINS]!, at, round);
+    });
+    const rawRates: number[] = [];
+    const batchRates: number[] = [];
+    for (let round = 1; round <= 3; round++) {
+      t += 15 * 60_000;
+      rawRates.push(perSecond(DOMAINS, () => ids.forEach((id) => one(id, t, round))));
+      t += 15 * 60_000;
+      batchRates.push(
+        perSecond(DOMAINS, () => {
+          for (let first = 0; first < DOMAINS; first += 5) five(first, t, round);
+        }),
+      );
+    }
+    raw.close();
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const m = median(mirrorRates);
+    const r = median(rawRates);
+    report(
+      `mirror on a file vs raw better-sqlite3 on a file (WAL, synchronous=FULL both; ${DOMAINS} health snapshots; load average ${loadavg()[0]!.toFixed(1)})`,
+      [
+        { name: 'mirror writeSignal (one transaction each, alert rules in it)', value: m, unit: '/s' },
+        { name: 'raw insert, one transaction each', value: r, unit: '/s' },
+        {
+          name: 'raw insert, five a transaction (a tick in one commit)',
+          value: median(batchRates),
+          unit: '/s',
+        },
+        { name: 'raw ÷ mirror, one transaction each', value: r / m, unit: '×' },
+      ],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
