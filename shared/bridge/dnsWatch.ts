@@ -3,8 +3,9 @@
  * the watch's settings, pace and freshness.
  */
 import { z } from 'zod';
+import { PROTOCOLS } from '../email-auth/protocols.ts';
 
-const protocol = z.enum(['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi']);
+const protocol = z.enum(PROTOCOLS);
 
 /** One record as DNS sees it, and as the service's latest scan does. */
 export const dnsWatchRecordSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROTOCOLS } from '../email-auth/protocols.ts';
 import { EDIT_OPERATION_NAMES } from './editOperationNames.ts';
 import { alertRule, appPreferencesSchema, syncSettingsSchema } from './args.ts';
 
@@ -12,8 +13,8 @@ const iso = z.string();
 const isoOrNull = iso.nullable();
 const json = z.record(z.string(), z.unknown());
 
-export const PROTOCOL_NAMES = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'] as const;
-export const protocol = z.enum(PROTOCOL_NAMES);
+/** A protocol's key as the interface spells it (the list is defined once, in shared/email-auth). */
+export const protocol = z.enum(PROTOCOLS);
 
 export const SIGNAL_NAMES = [
   'domains',
@@ -88,13 +89,8 @@ export type ProtocolView = z.infer<typeof protocolViewSchema>;
 
 /** A domain's one status (main/core/status): every surface shows this, never a word of its own. */
 export const domainStatusSchema = z.object({
-  protocols: z.object({
-    dmarc: protocolViewSchema,
-    spf: protocolViewSchema,
-    mta_sts: protocolViewSchema,
-    tls_rpt: protocolViewSchema,
-    bimi: protocolViewSchema,
-  }),
+  /** Every protocol of the list, each once. */
+  protocols: z.record(protocol, protocolViewSchema),
   verdict: z.object({
     level: z.enum(VERDICT_LEVELS),
     words: z.string(),

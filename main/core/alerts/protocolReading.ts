@@ -19,14 +19,8 @@ export interface ProtocolReading {
   protocols: Partial<Record<Protocol, ProtocolObservation>>;
 }
 
-/** Protocol names as people write them. */
-export const PROTOCOL_LABELS: Record<Protocol, string> = {
-  dmarc: 'DMARC',
-  spf: 'SPF',
-  mta_sts: 'MTA-STS',
-  tls_rpt: 'TLS-RPT',
-  bimi: 'BIMI',
-};
+/** Protocol names as people write them (defined once, in shared/email-auth). */
+export { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
 
 /** A reading from a health snapshot's protocol flags, observed at its scan time. */
 export function readingFromHealth(flags: Record<string, unknown>, at: string): ProtocolReading {

@@ -1,8 +1,8 @@
 import type { Account, Mirror } from '../mirror/types.ts';
 import { escapeHtml, localTime } from './messageText.ts';
+import { PROTOCOLS } from '../signals/primitives.ts';
 
 const WEEK_MS = 7 * 86_400_000;
-const PROTOCOLS = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'] as const;
 
 /** One account's week, as the digest tells it. */
 export interface DigestContent {

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ProtocolReading } from '../alerts/protocolReading.ts';
 import type { WatchedDns } from '../alerts/types.ts';
-import { isProtocol, type Protocol } from '../signals/primitives.ts';
+import { isProtocol, PROTOCOLS, type Protocol } from '../signals/primitives.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /** One record as the DNS watch last saw it (main/core/dnswatch), and the evidence it confirmed. */
@@ -134,7 +134,7 @@ export class DnsWatchStore {
       protocols: {},
     };
     const flags = rows.map((r) => JSON.parse(r.protocols_json) as Record<string, unknown>);
-    for (const protocol of ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'] as const) {
+    for (const protocol of PROTOCOLS) {
       const latest = flags[0]?.[protocol];
       if (typeof latest !== 'boolean') continue;
       let since = rows[0]!.scanned_at;

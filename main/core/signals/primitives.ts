@@ -1,13 +1,7 @@
 import { z } from 'zod';
 
-/** The five protocols the interface tracks, in the order it lists them. */
-export const PROTOCOLS = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
-
-/** True when `name` is one of the five tracked protocols (other record types are kept but not alerted on). */
-export function isProtocol(name: string): name is Protocol {
-  return (PROTOCOLS as readonly string[]).includes(name);
-}
+// The five protocols, defined once in shared/email-auth (other record types are kept but not alerted on).
+export { isProtocol, PROTOCOLS, type Protocol } from '../../../shared/email-auth/protocols.ts';
 
 /** An ISO 8601 timestamp: a string that Date.parse understands (the interface promises UTC ISO strings). */
 export const timestamp = z

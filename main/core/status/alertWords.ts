@@ -1,5 +1,5 @@
 import { isProtocol } from '../signals/primitives.ts';
-import { PROTOCOL_WORDS } from './protocolStatus.ts';
+import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
 
 /** An alert as its words are chosen: the rule that raised it, its stored title and details. */
 export interface WordedAlert {
@@ -20,7 +20,7 @@ const RULE_WORDS: Record<string, string> = {
 function protocolOf(details: unknown): string | null {
   const protocol =
     details && typeof details === 'object' ? (details as Record<string, unknown>).protocol : undefined;
-  return typeof protocol === 'string' && isProtocol(protocol) ? PROTOCOL_WORDS[protocol] : null;
+  return typeof protocol === 'string' && isProtocol(protocol) ? PROTOCOL_LABELS[protocol] : null;
 }
 
 /**

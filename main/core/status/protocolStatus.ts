@@ -1,4 +1,5 @@
 import type { Protocol } from '../signals/primitives.ts';
+import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
 import {
   byObservation,
   evidenceRef,
@@ -12,15 +13,6 @@ export type ProtocolState = 'passing' | 'failing' | 'not_set_up' | 'unknown';
 
 /** DMARC and SPF are required (not set up is failing); BIMI, MTA-STS and TLS-RPT are optional (neutral). */
 export const REQUIRED_PROTOCOLS: ReadonlySet<Protocol> = new Set<Protocol>(['dmarc', 'spf']);
-
-/** Protocol names as people write them. */
-export const PROTOCOL_WORDS: Record<Protocol, string> = {
-  dmarc: 'DMARC',
-  spf: 'SPF',
-  mta_sts: 'MTA-STS',
-  tls_rpt: 'TLS-RPT',
-  bimi: 'BIMI',
-};
 
 /** One protocol of one domain as every surface shows it. */
 export interface ProtocolStatus {
@@ -109,7 +101,7 @@ export function protocolStatus(
   const merged = mergeFindings(own);
   const base = {
     protocol,
-    label: PROTOCOL_WORDS[protocol],
+    label: PROTOCOL_LABELS[protocol],
     required,
     finding: merged.finding,
     record: merged.record,

@@ -1,7 +1,8 @@
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
 import { alertWords } from './alertWords.ts';
 import type { DmarcPolicyView } from './dmarcPolicy.ts';
-import { PROTOCOL_WORDS, type ProtocolStatus } from './protocolStatus.ts';
+import { type ProtocolStatus } from './protocolStatus.ts';
+import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
 
 /** How bad the worst true thing about a domain is. */
 export type VerdictLevel = 'problem' | 'warning' | 'unknown' | 'good';
@@ -86,7 +87,7 @@ export function verdict(
     return {
       level: 'unknown',
       words: NOT_CHECKED,
-      reasons: unchecked.map((p) => `${PROTOCOL_WORDS[p]} not checked yet`),
+      reasons: unchecked.map((p) => `${PROTOCOL_LABELS[p]} not checked yet`),
     };
   }
   return { level: 'good', words: ALL_CLEAR, reasons: [] };

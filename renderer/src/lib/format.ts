@@ -1,5 +1,10 @@
 /** Formatting in the user's locale: numbers with separators, dates with the time zone, ages in words. */
 import { absoluteTime, relativeTime } from '../../../shared/time/timeWords.ts';
+import {
+  PROTOCOL_LABELS,
+  PROTOCOLS as PROTOCOL_KEYS,
+  type Protocol,
+} from '../../../shared/email-auth/protocols.ts';
 
 const numberFormat = new Intl.NumberFormat(undefined);
 const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
@@ -62,14 +67,21 @@ export function isoDay(t: number): string {
   return new Date(t).toISOString().slice(0, 10);
 }
 
-/** The protocols in the interface's order, with their display names. */
-export const PROTOCOLS = [
-  { key: 'dmarc', label: 'DMARC', short: 'DMARC' },
-  { key: 'spf', label: 'SPF', short: 'SPF' },
-  { key: 'mta_sts', label: 'MTA-STS', short: 'STS' },
-  { key: 'tls_rpt', label: 'TLS-RPT', short: 'TLS' },
-  { key: 'bimi', label: 'BIMI', short: 'BIMI' },
-] as const;
+/** Short names where a row has little room (a protocol chip). */
+const SHORT: Record<Protocol, string> = {
+  dmarc: 'DMARC',
+  spf: 'SPF',
+  mta_sts: 'STS',
+  tls_rpt: 'TLS',
+  bimi: 'BIMI',
+};
+
+/** The protocols in the interface's order (shared/email-auth's list), with their display names. */
+export const PROTOCOLS = PROTOCOL_KEYS.map((key) => ({
+  key,
+  label: PROTOCOL_LABELS[key],
+  short: SHORT[key],
+}));
 
 /** Display name of a protocol or record type. */
 export function protocolLabel(key: string): string {

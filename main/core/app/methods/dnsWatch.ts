@@ -6,6 +6,7 @@ import {
   type DomainDnsWatch,
 } from '../../../../shared/bridge/dnsWatch.ts';
 import { z } from 'zod';
+import { PROTOCOLS } from '../../../../shared/email-auth/protocols.ts';
 import { disagreementOf } from '../../dnswatch/disagreement.ts';
 import { DNS_WATCH_PACE_KEY } from '../../dnswatch/dnsWatchRuntime.ts';
 import {
@@ -71,8 +72,7 @@ export function dnsWatchMethods(w: Wiring): DnsWatchMethods {
         const service = mirror.serviceProtocolView(accountId, domainId);
         const now = w.clock.now();
         const records = mirror.dnsWatchRecords(accountId, domainId);
-        const order = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'];
-        records.sort((x, y) => order.indexOf(x.protocol) - order.indexOf(y.protocol));
+        records.sort((x, y) => PROTOCOLS.indexOf(x.protocol) - PROTOCOLS.indexOf(y.protocol));
         return {
           watching: w.dnsWatch?.view().running ?? false,
           records: records.map((r) => ({
