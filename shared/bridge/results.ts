@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { PROTOCOLS } from '../email-auth/protocols.ts';
+import {
+  storedDashboardCache,
+  storedDnsCurrent,
+  storedDnsSummary,
+  storedHealth,
+  storedScore,
+  storedSource,
+  storedTlsFailures,
+  storedTlsRpt,
+} from './storedAnswers.ts';
 import { EDIT_OPERATION_NAMES } from './editOperationNames.ts';
 import { alertRule, appPreferencesSchema, syncSettingsSchema } from './args.ts';
 
@@ -191,27 +201,34 @@ const sourcesWindow = z
   .object({
     window: z.object({ start: z.string(), end: z.string() }).nullable(),
     fetchedAt: iso,
-    sources: z.array(json),
+    sources: z.array(storedSource),
   })
   .nullable();
 
+/** A domain of an account as the mirror knows it (domainId is the interface's id). */
+export const mirrorDomainSchema = z.object({
+  accountId: z.number(),
+  domainId: z.number(),
+  fqdn: z.string(),
+  firstSeenAt: iso,
+  lastSeenAt: iso,
+  /** When the domain left the account's list (its history is kept), or null. */
+  removedAt: isoOrNull,
+});
+
 export const domainDetailSchema = z.object({
-  domain: z.object({
-    accountId: z.number(),
-    domainId: z.number(),
-    fqdn: z.string(),
-    firstSeenAt: iso,
-    lastSeenAt: iso,
-    removedAt: isoOrNull,
-  }),
-  health: json.nullable(),
-  score: json.nullable(),
-  dnsCurrent: z.record(z.string(), json),
-  dnsSummary: z.record(z.string(), json),
+  domain: mirrorDomainSchema,
+  health: storedHealth.nullable(),
+  score: storedScore.nullable(),
+  /** Keyed by protocol (or another record type the service names). */
+  dnsCurrent: z.record(z.string(), storedDnsCurrent),
+  dnsSummary: z.record(z.string(), storedDnsSummary),
   failedSources: sourcesWindow,
   sendingServices: sourcesWindow,
-  tlsRpt: z.object({ config: json.nullable(), failures: json.nullable(), fetchedAt: iso }).nullable(),
-  dashboardCache: json.nullable(),
+  tlsRpt: z
+    .object({ config: storedTlsRpt.nullable(), failures: storedTlsFailures.nullable(), fetchedAt: iso })
+    .nullable(),
+  dashboardCache: storedDashboardCache.nullable(),
   syncStates: z.array(syncStateSchema),
   openAlerts: z.array(alertSchema),
   muted: z.object({ until: isoOrNull }).nullable(),

@@ -5,15 +5,11 @@ import type { AlertStore } from './alertStore.ts';
 import { publicDomain, type DomainsStore } from './domainsStore.ts';
 import { publicSyncState, type StoredSyncState, type SyncStateStore } from './syncStateStore.ts';
 import type {
-  DnsEventPoint,
   DomainDetail,
-  HealthPoint,
   HistoryKind,
   HistoryQuery,
   HistoryRows,
-  MailVolumePoint,
   OverviewRow,
-  ScorePoint,
   SignalAge,
 } from './types.ts';
 import { toIsoOrNull } from './isoTime.ts';
@@ -287,7 +283,7 @@ export class ReadQueries {
         newestFirst(
           `SELECT * FROM health_snapshots WHERE domain_id = @pk AND ${range('scanned_at')}
            ORDER BY scanned_at DESC LIMIT @limit`,
-        ).map((r): HealthPoint => ({
+        ).map((r): HistoryRows['health'] => ({
           at: r.scanned_at as string,
           result: r.result as string | null,
           protocols: protocolFlags(r.protocols_json as string),
@@ -302,15 +298,15 @@ export class ReadQueries {
              UNION ALL
              SELECT scanned_at AS at, derived_score AS score, 'derived' AS kind FROM score_history WHERE domain_id = @pk)
            WHERE ${range('at')} ORDER BY at DESC, kind DESC LIMIT @limit`,
-        ).map((r): ScorePoint => ({
+        ).map((r): HistoryRows['score'] => ({
           at: r.at as string,
           score: r.score as number,
-          kind: r.kind as ScorePoint['kind'],
+          kind: r.kind as HistoryRows['score']['kind'],
         })),
       mail_volume: () =>
         newestFirst(
           `SELECT * FROM mail_volume_days WHERE domain_id = @pk AND ${range('date')} ORDER BY date DESC LIMIT @limit`,
-        ).map((r): MailVolumePoint => ({
+        ).map((r): HistoryRows['mail_volume'] => ({
           date: r.date as string,
           total: r.total as number | null,
           delivered: r.delivered as number | null,
@@ -323,7 +319,7 @@ export class ReadQueries {
         newestFirst(
           `SELECT * FROM dns_events WHERE domain_id = @pk AND ${range('occurred_at')}
            ORDER BY occurred_at DESC, remote_id DESC LIMIT @limit`,
-        ).map((r): DnsEventPoint => ({
+        ).map((r): HistoryRows['dns_events'] => ({
           eventId: r.remote_id as number,
           recordType: r.record_type as string,
           action: r.action as string,

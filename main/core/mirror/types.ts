@@ -1,13 +1,26 @@
 import type { DeliveryStore } from './deliveryTypes.ts';
 import type { DigestStore } from './digestStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
-import type { AccountAlertKind, AlertRuleName, AlertSettings, Severity } from '../alerts/types.ts';
+import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import type { JournalEntry } from './changeJournal.ts';
 import type { RecordObservation } from './recordObservations.ts';
 import type { SenderPoll, SenderSummary } from './senderHistory.ts';
 import type { DomainStatus, Expectation } from '../status/index.ts';
+import type { z } from 'zod';
+import type {
+  accountViewSchema,
+  alertSchema,
+  domainDetailSchema,
+  HistoryKind,
+  HistoryRows,
+  mirrorDomainSchema,
+  overviewRowSchema,
+  signalAgeSchema,
+  syncErrorSchema,
+  syncStateSchema,
+} from '../../../shared/bridge/results.ts';
 
 export type { AccountAlertKind } from '../alerts/types.ts';
 
@@ -20,26 +33,14 @@ export interface MirrorClock {
   now(): number;
 }
 
+// The rows the mirror answers with are the bridge's results (shared/bridge/results.ts), inferred from its
+// schemas rather than restated: what main stores is what the renderer is promised, by construction.
+
 /** A watched account: a label and a base URL. The token lives in the SecretStore, never here. */
-export interface Account {
-  id: number;
-  label: string;
-  baseUrl: string;
-  createdAt: string;
-  /** Why polling is paused (e.g. "token_invalid"), or null when active. */
-  pausedReason: string | null;
-}
+export type Account = z.infer<typeof accountViewSchema>;
 
 /** A domain of an account as the mirror knows it. `domainId` is always the remote (interface) id. */
-export interface MirrorDomain {
-  accountId: number;
-  domainId: number;
-  fqdn: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  /** When the domain vanished from the account's domain list (its history is kept), or null. */
-  removedAt: string | null;
-}
+export type MirrorDomain = z.infer<typeof mirrorDomainSchema>;
 
 /** A failed call as the poller reports it (the fields of an ApiError, without the token, ever). */
 export interface SyncErrorInput {
@@ -54,65 +55,20 @@ export interface SyncErrorInput {
 }
 
 /** The last error of a signal, as stored. */
-export interface SyncError {
-  status: number;
-  code: string;
-  message: string;
-  requestId: string;
-  retryable: boolean;
-  missingScope: string | null;
-  at: string;
-}
+export type SyncError = z.infer<typeof syncErrorSchema>;
 
 /** Freshness and health of one (account, domain|account-level, signal). */
-export interface SyncState {
-  accountId: number;
-  /** Remote domain id, or null for account-level signals. */
-  domainId: number | null;
-  fqdn: string | null;
-  signal: SignalName;
-  lastSuccessAt: string | null;
-  lastAttemptAt: string | null;
-  lastError: SyncError | null;
-  consecutiveFailures: number;
-  nextDueAt: string | null;
-  periodSeconds: number;
-}
+export type SyncState = z.infer<typeof syncStateSchema>;
 
 /**
  * Why an alert ended: its cause ended (the service's data says so: resolvedAt is set), its domain left the
  * account's list (unresolved: it continues if the domain returns), the user acknowledged it (unresolved
  * until its cause ends), or it was a notice (news, born resolved).
  */
-export type AlertEndReason = 'cause_ended' | 'domain_removed' | 'acknowledged' | 'notice';
+export type AlertEndReason = NonNullable<Alert['endReason']>;
 
-/** An alert episode. */
-export interface Alert {
-  id: number;
-  accountId: number;
-  rule: AlertRuleName;
-  severity: Severity;
-  /** Remote domain id and name; null for account alerts. */
-  domainId: number | null;
-  fqdn: string | null;
-  title: string;
-  body: string;
-  dedupeKey: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  resolvedAt: string | null;
-  acknowledgedAt: string | null;
-  snoozedUntil: string | null;
-  /** When a notifier last delivered it, or null while it waits. */
-  deliveredAt: string | null;
-  /** "muted" when raised while its domain was muted: recorded, never notified. */
-  suppressed: 'muted' | null;
-  /** Why it ended, or null while open and unacknowledged. */
-  endReason: AlertEndReason | null;
-  /** When it ended (resolvedAt for a cause that ended), or null. */
-  endedAt: string | null;
-  details: Record<string, unknown>;
-}
+/** An alert episode ("muted" in suppressed: raised while its domain was muted, recorded, never notified). */
+export type Alert = z.infer<typeof alertSchema>;
 
 /** One row of the delivery log. */
 export interface AlertDelivery {
@@ -174,78 +130,20 @@ export interface SetNextDueInput {
   periodSeconds?: number;
 }
 
-/** How fresh one signal of a domain is. */
-export interface SignalAge {
-  lastSuccessAt: string | null;
-  /** Seconds since lastSuccessAt at query time, or null when never fetched. */
-  ageSeconds: number | null;
-  lastError: SyncError | null;
-}
+/** How fresh one signal of a domain is (ageSeconds: since lastSuccessAt at query time). */
+export type SignalAge = z.infer<typeof signalAgeSchema>;
 
-/** One domain of the overview. */
-export interface OverviewRow {
-  accountId: number;
-  accountLabel: string;
-  domainId: number;
-  fqdn: string;
-  /** When the domain left the account's list (only with includeRemoved), else null. */
-  removedAt: string | null;
-  /** The domain group it belongs to (from the domain list), or null. */
-  group: { id: number; name: string } | null;
-  /** The service's domain status (e.g. active, parked), or null when not given. */
-  status: string | null;
-  health: {
-    protocols: Partial<Record<Protocol, boolean>>;
-    passing: number | null;
-    total: number | null;
-    result: string | null;
-    /** The live DMARC record of the newest scan ('' from the service reads as null). */
-    dmarcRecord: string | null;
-    scannedAt: string;
-  } | null;
-  score: { score: number; maxScore: number | null; interpretation: string | null; computedAt: string } | null;
-  openAlerts: number;
-  /** The one status (main/core/status): protocols from the newest evidence, verdict, pending changes. */
-  posture: DomainStatus;
-  /** Per signal fetched at least once (or failed): its age and last error. */
-  data: Partial<Record<SignalName, SignalAge>>;
-  /** The most recent error among this domain's signals that has not been followed by a success. */
-  lastError: (SyncError & { signal: SignalName }) | null;
-}
+// The posture is the status model's own type (main/core/status): the bridge's schema of it names its evidence
+// sources as strings, the model knows which.
 
-/** Everything the mirror holds about one domain, for the domain screen. Payloads are the stored JSON. */
-export interface DomainDetail {
-  domain: MirrorDomain;
-  health: Record<string, unknown> | null;
-  score: Record<string, unknown> | null;
-  dnsCurrent: Record<string, Record<string, unknown>>;
-  dnsSummary: Record<string, Record<string, unknown>>;
-  /** Latest fetched window of failed sources / sending services (empty list when fetched and empty). */
-  failedSources: {
-    window: { start: string; end: string } | null;
-    fetchedAt: string;
-    sources: Record<string, unknown>[];
-  } | null;
-  sendingServices: {
-    window: { start: string; end: string } | null;
-    fetchedAt: string;
-    sources: Record<string, unknown>[];
-  } | null;
-  tlsRpt: {
-    config: Record<string, unknown> | null;
-    failures: Record<string, unknown> | null;
-    fetchedAt: string;
-  } | null;
-  dashboardCache: Record<string, unknown> | null;
-  syncStates: SyncState[];
-  openAlerts: Alert[];
-  muted: { until: string | null } | null;
-  /** The one status (main/core/status), the same the overview row shows. */
-  posture: DomainStatus;
-}
+/** One domain of the overview, with its one status (main/core/status) and each signal's age. */
+export type OverviewRow = Omit<z.infer<typeof overviewRowSchema>, 'posture'> & { posture: DomainStatus };
+
+/** Everything the mirror holds about one domain, for the domain screen: the stored answers, typed. */
+export type DomainDetail = Omit<z.infer<typeof domainDetailSchema>, 'posture'> & { posture: DomainStatus };
 
 /** Which history to read. */
-export type HistoryKind = 'health' | 'score' | 'mail_volume' | 'dns_events';
+export type { HistoryKind } from '../../../shared/bridge/results.ts';
 
 /** A history query; rows come oldest first, `limit` keeps the newest ones. */
 export interface HistoryQuery {
@@ -256,51 +154,8 @@ export interface HistoryQuery {
   limit?: number;
 }
 
-/** A point of the health history. */
-export interface HealthPoint {
-  at: string;
-  result: string | null;
-  protocols: Partial<Record<Protocol, boolean>>;
-  passing: number | null;
-  total: number | null;
-}
-
-/** A point of the score history: measured (security_score) or derived (score_history). */
-export interface ScorePoint {
-  at: string;
-  score: number;
-  kind: 'measured' | 'derived';
-}
-
-/** A day of mail volume. */
-export interface MailVolumePoint {
-  date: string;
-  total: number | null;
-  delivered: number | null;
-  quarantined: number | null;
-  rejected: number | null;
-  dmarcPass: number | null;
-  dmarcFail: number | null;
-}
-
-/** A DNS connect/disconnect event. */
-export interface DnsEventPoint {
-  eventId: number;
-  recordType: string;
-  action: string;
-  recordValue: string | null;
-  statusBefore: string | null;
-  statusAfter: string | null;
-  occurredAt: string;
-}
-
-/** The row type of each history kind. */
-export interface HistoryRows {
-  health: HealthPoint;
-  score: ScorePoint;
-  mail_volume: MailVolumePoint;
-  dns_events: DnsEventPoint;
-}
+/** The row type of each history kind (health, measured or derived score, mail volume, DNS events). */
+export type { HistoryRows } from '../../../shared/bridge/results.ts';
 
 /** Where a reader of a list's changes (syncStatesSince, domainsSince) stands. */
 export interface RowCursor {

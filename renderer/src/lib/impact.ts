@@ -8,16 +8,13 @@
  * SendingSource shape, and the mail_volume history); nothing here reads the network.
  */
 import { policyStrength, type DmarcPolicy } from '../../../shared/email-auth/dmarcRecord.ts';
+import type { StoredSource } from '../../../shared/bridge/storedAnswers.ts';
+import type { components } from '../../../shared/api/types.gen.ts';
 
-/** One reported sending source (the interface's SendingSource). */
-export interface ImpactSource {
-  source_name: string;
-  total_count: number;
-  dmarc: { pass: number; fail: number };
-  compliance: number;
-  status: 'compliant' | 'partial' | 'failing' | string;
-  is_registered_threat: boolean;
-}
+type SendingSource = components['schemas']['SendingSource'];
+
+/** One reported sending source: the interface's SendingSource (status null when the answer left it out). */
+export type ImpactSource = Omit<SendingSource, 'status'> & { status: SendingSource['status'] | null };
 
 /** One day of the mail_volume history. */
 export interface VolumeDay {
@@ -81,13 +78,28 @@ function heldShare(e: Enforcement): number {
   return e.p === 'none' ? 0 : Math.max(0, Math.min(100, e.pct)) / 100;
 }
 
+/** A kept sender with the counts its answer left out read as 0 (a sender without a name is skipped). */
+function impactSource(s: StoredSource): ImpactSource | null {
+  if (!s.source_name) return null;
+  return {
+    source_name: s.source_name,
+    total_count: s.total_count ?? 0,
+    dmarc: { pass: s.dmarc?.pass ?? 0, fail: s.dmarc?.fail ?? 0 },
+    compliance: s.compliance ?? 0,
+    status: s.status ?? null,
+    is_registered_threat: s.is_registered_threat ?? false,
+  };
+}
+
 /** Merges the mirror's two source lists (the same source may be in both) by name, keeping the larger counts. */
 export function mergeSources(
-  ...lists: readonly (readonly ImpactSource[] | null | undefined)[]
+  ...lists: readonly (readonly StoredSource[] | null | undefined)[]
 ): ImpactSource[] {
   const byName = new Map<string, ImpactSource>();
   for (const list of lists) {
-    for (const source of list ?? []) {
+    for (const kept of list ?? []) {
+      const source = impactSource(kept);
+      if (!source) continue;
       const known = byName.get(source.source_name);
       if (!known || source.total_count > known.total_count) byName.set(source.source_name, source);
     }
