@@ -1,6 +1,7 @@
 import type { PanelName } from '../../../shared/bridge/panels.ts';
 import type { PanelResult } from '../../../shared/bridge/results.ts';
 import { api } from './bridge.svelte.ts';
+import { errorText } from './errorText.ts';
 
 /** Arguments of one panel read (see shared/bridge/panels.ts). */
 export interface PanelRequest {
@@ -51,7 +52,7 @@ export class PanelLoader<T = unknown> {
       if (generation !== this.generation) return;
       this.result = live;
     } catch (error) {
-      if (generation === this.generation) this.failure = (error as Error).message;
+      if (generation === this.generation) this.failure = errorText(error);
     } finally {
       if (generation === this.generation) this.loading = false;
     }

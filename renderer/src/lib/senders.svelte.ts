@@ -1,5 +1,6 @@
 import type { SenderSummary } from '../../../shared/bridge/senders.ts';
 import { api } from './bridge.svelte.ts';
+import { errorText } from './errorText.ts';
 
 /** A domain's senders with their trends, read from the mirror (works offline); the latest read wins. */
 export class SendersLoader {
@@ -17,7 +18,7 @@ export class SendersLoader {
       this.rows = rows;
       this.problem = null;
     } catch (error) {
-      if (mine === this.generation) this.problem = (error as Error).message;
+      if (mine === this.generation) this.problem = errorText(error);
     } finally {
       if (mine === this.generation) this.loading = false;
     }

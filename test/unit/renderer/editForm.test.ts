@@ -6,9 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EDIT_OPERATION_NAMES } from '../../../shared/bridge/editOperationNames.ts';
+import { ACCOUNT_FAMILIES, DOMAIN_FAMILIES } from '../../../renderer/src/lib/editFamilies.ts';
 import {
-  ACCOUNT_FAMILIES,
-  DOMAIN_FAMILIES,
   blockedReason,
   buildBody,
   checkForm,

@@ -7,6 +7,7 @@ import type {
 } from '../../../../shared/bridge/results.ts';
 import type { BridgeEventPayload } from '../../../../shared/bridge/events.ts';
 import { api } from '../bridge.svelte.ts';
+import { errorText } from '../errorText.ts';
 
 type Progress = Extract<BridgeEventPayload<'sync-progress'>, { type: 'progress' }>;
 
@@ -56,7 +57,7 @@ class Session {
       await Promise.all([this.loadRows(), this.loadSync(), this.loadSettings(), this.loadConnectivity()]);
       this.loadError = null;
     } catch (error) {
-      this.loadError = (error as Error).message;
+      this.loadError = errorText(error);
     } finally {
       this.loaded = true;
     }
