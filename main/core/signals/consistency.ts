@@ -5,6 +5,7 @@
  * it had.
  */
 import type { DocumentIssue } from './documentCheck.ts';
+import { PROTOCOLS } from './primitives.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ export function passingIssues(row: unknown, at: string, out: DocumentIssue[]): v
   const passing = num(row.protocols_passing);
   const flags = isObj(row.protocols) ? row.protocols : null;
   if (passing === undefined || !flags) return;
-  const named = ['dmarc', 'spf', 'mta_sts', 'tls_rpt', 'bimi'].map((p) => flags[p]);
+  const named = PROTOCOLS.map((p) => flags[p]);
   if (named.every((f) => typeof f === 'boolean')) {
     const count = named.filter(Boolean).length;
     if (passing !== count) {
