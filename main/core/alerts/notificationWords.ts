@@ -8,7 +8,10 @@ export function notificationWhen(now: () => number, options: TimeWordsOptions = 
 }
 
 /** The words of an alert's notification and terminal line. */
-export type NotifiedAlert = Pick<Alert, 'fqdn' | 'rule' | 'title' | 'body' | 'details' | 'firstSeenAt'>;
+export type NotifiedAlert = Pick<Alert, 'fqdn' | 'title' | 'body' | 'details' | 'firstSeenAt'> & {
+  // Any rule name: a channel's message words its alerts (and its test message) the same way.
+  rule: string;
+};
 
 /**
  * "acme.example — SPF disconnected" and "<when>: <what changed>". The domain leads the title because it is

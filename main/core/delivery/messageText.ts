@@ -1,3 +1,5 @@
+import { alertWords } from '../status/alertWords.ts';
+import { notificationText } from '../alerts/notificationWords.ts';
 import { domainsOf, topSeverity, type MessageAlert, type OutgoingMessage } from './message.ts';
 
 /** How many alerts a grouped message lists one by one; the rest are counted ("and 150 more"). */
@@ -16,38 +18,34 @@ export function localTime(iso: string, timeZone: string | null): string {
   }).format(at);
 }
 
-/** The subject line (mail) or headline (chat): the domain and what happened, in one line. */
+/** The alert as the status model words it (its protocol is all of its details the words read). */
+function worded(a: MessageAlert) {
+  return {
+    fqdn: a.domain,
+    rule: a.rule,
+    title: a.title,
+    body: a.body,
+    details: a.protocol ? { protocol: a.protocol } : {},
+    firstSeenAt: a.firstSeen,
+  };
+}
+
+/**
+ * The subject line (mail) or headline (chat): the domain and what happened, in one line, in the words the
+ * app's header, row and desktop notification use ("acme.example — SPF disconnected").
+ */
 export function subjectOf(message: OutgoingMessage): string {
   const { alerts, type } = message;
   if (type === 'test') return 'Authwatch: test message';
   const first = alerts[0]!;
-  if (alerts.length === 1)
-    return type === 'alert.resolved'
-      ? `[Resolved] ${first.title}`
-      : `[${SEVERITY_WORD[first.severity]}] ${first.title}`;
+  const tag = type === 'alert.resolved' ? 'Resolved' : SEVERITY_WORD[topSeverity(alerts)];
+  if (alerts.length === 1) return `[${tag}] ${notificationText(worded(first), () => '').title}`;
   const domains = domainsOf(alerts);
   const named = domains.slice(0, 3).join(', ') + (domains.length > 3 ? `, +${domains.length - 3} more` : '');
-  const rules = new Set(alerts.map((a) => a.rule));
-  const what = rules.size === 1 ? ruleWords(first.rule, first.protocol) : `${alerts.length} alerts`;
-  return type === 'alert.resolved'
-    ? `[Resolved] ${what} on ${domains.length} domains (${named})`
-    : `[${SEVERITY_WORD[topSeverity(alerts)]}] ${what} on ${domains.length} domains (${named})`;
-}
-
-function ruleWords(rule: string, protocol: string | null): string {
-  const p = protocol ? protocol.toUpperCase().replace('_', '-') : 'a';
-  switch (rule) {
-    case 'protocol_disconnected':
-      return `${p} record disconnected`;
-    case 'threat_source_appeared':
-      return 'registered threats sending';
-    case 'score_dropped':
-      return 'security score dropped';
-    case 'health_regressed':
-      return 'health got worse';
-    default:
-      return rule.replace(/_/g, ' ');
-  }
+  const sameWords = new Set(alerts.map((a) => alertWords(worded(a)))).size === 1;
+  const what = sameWords ? alertWords(worded(first)) : `${alerts.length} alerts`;
+  const where = domains.length === 1 ? domains[0]! : `${domains.length} domains (${named})`;
+  return `[${tag}] ${what} on ${where}`;
 }
 
 /** One alert's lines of plain text. */

@@ -90,20 +90,27 @@ describe('Slack and Teams', () => {
     expect(teams.type).toBe('message');
     expect(teams.attachments[0]!.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(teams.attachments[0]!.content.type).toBe('AdaptiveCard');
-    expect(teams.attachments[0]!.content.body[0]!.text).toBe(
-      '[Critical] SPF record of example.com disconnected',
-    );
+    expect(teams.attachments[0]!.content.body[0]!.text).toBe('[Critical] example.com — SPF disconnected');
   });
 });
 
 describe('mail text', () => {
-  it('says the domain and what happened, in local time with the zone, without links', () => {
-    expect(subjectOf(ONE)).toBe('[Critical] SPF record of example.com disconnected');
-    expect(subjectOf({ ...ONE, type: 'alert.resolved' })).toBe(
-      '[Resolved] SPF record of example.com disconnected',
-    );
+  it('says the domain and what happened in the status words, in local time with the zone, without links', () => {
+    // The same words as the app's header, row and desktop notification ("example.com — SPF disconnected").
+    expect(subjectOf(ONE)).toBe('[Critical] example.com — SPF disconnected');
+    expect(subjectOf({ ...ONE, type: 'alert.resolved' })).toBe('[Resolved] example.com — SPF disconnected');
     expect(subjectOf(STORM)).toBe(
-      '[Critical] SPF record disconnected on 200 domains (d0.example, d1.example, d2.example, +197 more)',
+      '[Critical] SPF disconnected on 200 domains (d0.example, d1.example, d2.example, +197 more)',
+    );
+    // Two alerts on one domain name it, not "1 domains".
+    const dmarc = {
+      ...ALERT,
+      eventId: 'ev-2',
+      protocol: 'dmarc',
+      title: 'DMARC record of example.com disconnected',
+    };
+    expect(subjectOf({ id: 'batch-2', type: 'alert.raised', alerts: [ALERT, dmarc] })).toBe(
+      '[Critical] 2 alerts on example.com',
     );
     const text = plainTextOf(ONE, 'Europe/Paris');
     expect(text).toContain('First seen: 26 Nov 2026, 08:00:00 CET');
