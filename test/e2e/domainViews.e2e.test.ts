@@ -150,15 +150,21 @@ describe('TLS-RPT', () => {
     const failed = ofDay.reduce((n, x) => n + x.total_failure_session_count, 0);
     expect(ok).toBeGreaterThanOrEqual(500);
     expect(failed).toBeGreaterThanOrEqual(25);
+    // The table writes the day and the counts as people read them in the browser's locale (one date format,
+    // thousands separators): the expected cells are formatted there the same way.
+    const expected = await page.evaluate(
+      ([d, a, b]) => {
+        const n = new Intl.NumberFormat(undefined);
+        const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+        return [when.format(Date.parse(`${d}T00:00:00Z`)), n.format(a), n.format(b)];
+      },
+      [day, ok, failed] as const,
+    );
     const row = trend
       .getByRole('table', { name: 'TLS sessions per day' })
       .getByRole('row')
-      .filter({ hasText: day });
-    expect((await row.getByRole('cell').allInnerTexts()).map((t) => t.trim())).toEqual([
-      day,
-      String(ok),
-      String(failed),
-    ]);
+      .filter({ hasText: expected[0] });
+    expect((await row.getByRole('cell').allInnerTexts()).map((t) => t.trim())).toEqual(expected);
     // Every day of the window is there, quiet days as zero.
     const days = await trend.getByRole('table', { name: 'TLS sessions per day' }).locator('tbody tr').count();
     expect(days).toBeGreaterThanOrEqual(29);
