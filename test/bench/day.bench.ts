@@ -10,11 +10,14 @@
  * BENCH_DAY_FULL=1: 24 h × 5 seeds of every poller at 50, 200, 1,000 and 5,000 domains (hours of wall time).
  * BENCH_DAY_DOMAINS=1000,5000 / BENCH_DAY_HOURS=h / BENCH_DAY_SEEDS=k / BENCH_DAY_CRON_SEEDS=k override;
  * BENCH_DAY_POLLERS=engine runs only those pollers (the others' days do not change with the engine).
+ * BENCH_DAY_KEEP=<dir> keeps each day's figures there and reuses them (day/keptDays.ts); BENCH_DAY_WIDTH=k runs
+ * k days at a time (2).
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RUNS } from './day/dayPlan.ts';
+import { keptDay } from './day/keptDays.ts';
 import { dayTable, type DayView } from './day/dayTable.ts';
 import { LIMIT_PER_MINUTE, LOWER_BOUND_FORMULAS, lowerBound } from './day/lowerBound.ts';
 import { ratioToPeer, spread, summarize, type WorkerDay } from './day/seedSummary.ts';
@@ -23,6 +26,10 @@ import { POLLER_KINDS } from './day/simulatedDay.ts';
 const worker = fileURLToPath(new URL('./day/dayWorker.ts', import.meta.url));
 
 function runWorker(args: string[]): Promise<Record<string, unknown>> {
+  return keptDay(process.env.BENCH_DAY_KEEP, args, () => spawnWorker(args));
+}
+
+function spawnWorker(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -88,7 +95,7 @@ export async function benchDay(): Promise<void> {
     ...runs.map((r) => () => runWorker([String(r.n), String(hoursOf(r.n)), r.poller, String(r.seed)])),
     () => runWorker(['mirror']),
   ];
-  const results = await pool(tasks, 2);
+  const results = await pool(tasks, Number(env.BENCH_DAY_WIDTH ?? 0) || 2);
   const days = results.slice(0, runs.length) as unknown as WorkerDay[];
   const mirror = results[tasks.length - 1]!.mirror as Record<string, number>;
 

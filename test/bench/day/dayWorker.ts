@@ -20,7 +20,10 @@ if (what === 'mirror') {
   const memory = process.memoryUsage();
   const rssMiB = memory.rss / 1024 / 1024;
   const heapMiB = memory.heapUsed / 1024 / 1024;
+  // The process's CPU (service, harness and poller together): what a day costs a shared machine.
+  const cpu = process.cpuUsage();
+  const cpuS = (cpu.user + cpu.system) / 1e6;
   process.stdout.write(
-    `${JSON.stringify({ ...day, seed: plan.seed, figures: { ...figures, latency }, rssMiB, heapMiB })}\n`,
+    `${JSON.stringify({ ...day, seed: plan.seed, figures: { ...figures, latency }, rssMiB, heapMiB, cpuS })}\n`,
   );
 }
