@@ -18,8 +18,8 @@ function fmt(score: number): string {
 /**
  * score_dropped: between two readings the score fell by at least settings.scoreStep, or crossed below
  * settings.scoreFloor. One episode per domain: while it is open a further fall refreshes its text without
- * notifying again; it resolves when the score is back to at least where it was before the drop (and not
- * below the floor). The first reading is a baseline.
+ * notifying again; it resolves when the score is back to at least where it was before the drop. The first
+ * reading is a baseline.
  */
 export const scoreDropped: AlertRuleFn<ScoreReading | null, ScoreReading> = (previous, next, ctx) => {
   const domain = ctx.domain;
@@ -31,7 +31,10 @@ export const scoreDropped: AlertRuleFn<ScoreReading | null, ScoreReading> = (pre
 
   if (open) {
     const before = typeof open.details.scoreBefore === 'number' ? open.details.scoreBefore : previous.score;
-    if (next.score >= before - EPSILON && !belowFloor) return [{ type: 'resolve', dedupeKey: key }];
+    // Back where it was resolves, also under the floor: a domain that was already under it before the drop
+    // would otherwise keep one episode forever, and its next drop would only refresh that old alert instead
+    // of telling the user (a score that crossed the floor is above it again once back where it was).
+    if (next.score >= before - EPSILON) return [{ type: 'resolve', dedupeKey: key }];
     if (next.score >= previous.score) return [];
     return [raise(before, next.score)];
   }

@@ -167,6 +167,22 @@ describe('score_dropped', () => {
     expect(results[4]!.resolved.map((a) => a.id)).toEqual([episode!.id]);
   });
 
+  it('a domain already under the floor: back to where it was resolves, and its next drop is told again', () => {
+    // SPF and DMARC alone pass 2 of 5: 4.0, under the default floor of 5.0; losing one gives 2.0.
+    const { mirror, results } = scores([4, 2, 4, 2]);
+    expect(results.map((r) => r.alerts.length)).toEqual([0, 1, 0, 1]);
+    const [second, first] = mirror.listAlerts({ rule: 'score_dropped' });
+    expect(results[2]!.resolved.map((a) => a.id)).toEqual([first!.id]);
+    expect(second!.id).not.toBe(first!.id);
+    expect(mirror.listAlerts({ rule: 'score_dropped', open: true }).map((a) => a.id)).toEqual([second!.id]);
+  });
+
+  it('a drop across the floor stays open while under it and resolves once back where it was', () => {
+    const { mirror, results } = scores([6, 4.5, 4.8, 6], { scoreFloor: 5 });
+    expect(results.map((r) => r.resolved.length)).toEqual([0, 0, 0, 1]);
+    expect(mirror.listAlerts({ rule: 'score_dropped', open: true })).toEqual([]);
+  });
+
   it('a partial recovery keeps the episode open', () => {
     const { mirror, results } = scores([9, 7, 8]);
     expect(results[2]!.resolved).toEqual([]);
