@@ -49,9 +49,10 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
   const out = new Map<number, DomainStatusInputs>();
   const w = where(scope);
 
+  // Domains first (CROSS JOIN fixes the order): one index seek per domain, never a scan of the history.
   const health = prepared(
     db,
-    `SELECT t.domain_id, t.protocols_json, t.dmarc_record, t.scanned_at FROM domains d JOIN health_snapshots t
+    `SELECT t.domain_id, t.protocols_json, t.dmarc_record, t.scanned_at FROM domains d CROSS JOIN health_snapshots t
        ON t.domain_id = d.id AND t.scanned_at = (SELECT max(scanned_at) FROM health_snapshots WHERE domain_id = d.id)
        WHERE 1 ${w.sql}`,
   ).all(...w.args) as {

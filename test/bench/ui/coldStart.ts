@@ -1,0 +1,106 @@
+/**
+ * The app's first screen as users meet it (issue 21 item 4), on a mirror that a synced portfolio leaves
+ * (history for every domain): the host process started → the overview's rows painted in Chromium; the page
+ * opened on a host already running → rows; and the same at 5,000 domains. Each round opens the page in a
+ * new browser context (an empty cache, as a fresh browser has) and a new host process where the start is
+ * measured. Figures are printed (min / median / max); nothing is asserted on time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { addProbe, readProbe, type ProbeReading } from './pageProbe.ts';
+import { portfolioMirror, type PortfolioOptions } from './portfolioMirror.ts';
+import { startHostProcess, type HostProcess } from './hostProcess.ts';
+
+/** One portfolio's cold figures, each a list of rounds (ms). */
+export interface ColdFigures {
+  domains: number;
+  historyDays: number;
+  /** Host process spawned → rows painted; of which spawned → listening. */
+  startToRowsMs: number[];
+  startToListeningMs: number[];
+  /** Navigation start → rows painted, on a host already running (the page alone). */
+  pageToRowsMs: number[];
+  /** The overview bridge call, sent → answered: a fresh host's first (cold), and on a running host. */
+  coldOverviewCallMs: number[];
+  overviewCallMs: number[];
+  /** The overview answer's size in characters. */
+  overviewChars: number;
+}
+
+/** Opens the host's link in a new context; returns what the probe saw. */
+async function openOnce(browser: Browser, url: string): Promise<ProbeReading> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  try {
+    await addProbe(context);
+    const page = await context.newPage();
+    await page.goto(url);
+    return await readProbe(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Measures one portfolio: `rounds` host starts, then `rounds` page loads on the last host. */
+export async function coldFigures(
+  browser: Browser,
+  options: {
+    bundle: string;
+    rendererDir: string;
+    cacheDir: string;
+    portfolio: PortfolioOptions;
+    rounds: number;
+    /** Measure the host's start too (else only page loads on one host). */
+    start: boolean;
+  },
+): Promise<ColdFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'authwatch-bench-cold-'));
+  const db = join(dir, 'mirror.db');
+  const figures: ColdFigures = {
+    domains: options.portfolio.count,
+    historyDays: options.portfolio.days,
+    startToRowsMs: [],
+    startToListeningMs: [],
+    pageToRowsMs: [],
+    coldOverviewCallMs: [],
+    overviewCallMs: [],
+    overviewChars: 0,
+  };
+  let host: HostProcess | null = null;
+  try {
+    portfolioMirror(db, options.portfolio, options.cacheDir);
+    const start = () => startHostProcess(options.bundle, { db, rendererDir: options.rendererDir });
+    if (options.start) {
+      for (let round = 0; round < options.rounds; round++) {
+        host = await start();
+        const seen = await openOnce(browser, host.url);
+        figures.startToRowsMs.push(seen.timeOrigin + seen.rowsPaintedAt - host.spawnedAt);
+        figures.startToListeningMs.push(host.listeningAt - host.spawnedAt);
+        if (seen.overviewCall)
+          figures.coldOverviewCallMs.push(seen.overviewCall.answeredAt - seen.overviewCall.sentAt);
+        await host.stop();
+        host = null;
+      }
+    }
+    host = await start();
+    await openOnce(browser, host.url); // its first answers are the start's, counted above
+    // A host that has answered before (its mirror's pages and code warm); each load a new context on it.
+    for (let round = 0; round < options.rounds; round++) {
+      const seen = await openOnce(browser, host.url);
+      figures.pageToRowsMs.push(seen.rowsPaintedAt);
+      if (seen.overviewCall) {
+        figures.overviewCallMs.push(seen.overviewCall.answeredAt - seen.overviewCall.sentAt);
+        figures.overviewChars = seen.overviewCall.chars;
+      }
+    }
+  } finally {
+    await host?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
+}

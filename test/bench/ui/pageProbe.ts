@@ -1,0 +1,81 @@
+/**
+ * What the UI benchmark watches inside the page, installed before any of the app's scripts run: when the
+ * overview's first rows enter the DOM and when the frame that shows them is painted, and how long the
+ * bridge's first `overview` call took (sent on the WebSocket → its answer received) and how large it was.
+ * Times are the page's performance.now() (navigation start = 0).
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** What the probe saw in one page load. */
+export interface ProbeReading {
+  /** Epoch ms of the page's navigation start (performance.timeOrigin). */
+  timeOrigin: number;
+  /** Navigation start → rows in the DOM, and → the frame after them (what the user sees). */
+  rowsAt: number;
+  rowsPaintedAt: number;
+  /** The first overview bridge call: sent → answered, and the answer's size in characters. */
+  overviewCall: { sentAt: number; answeredAt: number; chars: number } | null;
+}
+
+type ProbeWindow = Window & {
+  __probe?: Partial<ProbeReading> & { overviewCall?: ProbeReading['overviewCall'] };
+};
+
+/** The probe's source: runs in the page before the app (no closures over the bench's scope). */
+function installProbe() {
+  const w = window as ProbeWindow;
+  const probe: NonNullable<ProbeWindow['__probe']> = { timeOrigin: performance.timeOrigin };
+  w.__probe = probe;
+  new MutationObserver((_, observer) => {
+    if (!document.querySelector('[role=table][aria-label=Domains] [role=cell]')) return;
+    probe.rowsAt = performance.now();
+    observer.disconnect();
+    // rAF runs before the frame's paint; the task queued from it runs after that paint.
+    requestAnimationFrame(() => setTimeout(() => (probe.rowsPaintedAt = performance.now()), 0));
+  }).observe(document, { childList: true, subtree: true });
+  const send = WebSocket.prototype.send;
+  const watched = new WeakSet<WebSocket>();
+  let overviewId: number | null = null;
+  let sentAt = 0;
+  WebSocket.prototype.send = function (this: WebSocket, data) {
+    if (overviewId === null && typeof data === 'string' && data.includes('"overview"')) {
+      const call = JSON.parse(data) as { id: number; method: string };
+      if (call.method === 'overview') {
+        overviewId = call.id;
+        sentAt = performance.now();
+      }
+    }
+    if (!watched.has(this)) {
+      watched.add(this);
+      this.addEventListener('message', (event: MessageEvent) => {
+        if (probe.overviewCall || overviewId === null || typeof event.data !== 'string') return;
+        if (!event.data.startsWith(`{"id":${overviewId},`)) return;
+        probe.overviewCall = { sentAt, answeredAt: performance.now(), chars: event.data.length };
+      });
+    }
+    return send.call(this, data);
+  };
+}
+
+/** Installs the probe in every page the context opens. */
+export async function addProbe(context: BrowserContext): Promise<void> {
+  // tsx compiles with keepNames: functions sent to the page call __name, which only Node has.
+  await context.addInitScript('window.__name = (fn) => fn;');
+  await context.addInitScript(installProbe);
+}
+
+/** Waits for the rows to be painted and returns what the probe saw. */
+export async function readProbe(page: Page): Promise<ProbeReading> {
+  await page.waitForFunction(() => (window as ProbeWindow).__probe?.rowsPaintedAt !== undefined, null, {
+    timeout: 120_000,
+  });
+  return page.evaluate(() => {
+    const p = (window as ProbeWindow).__probe!;
+    return {
+      timeOrigin: p.timeOrigin!,
+      rowsAt: p.rowsAt!,
+      rowsPaintedAt: p.rowsPaintedAt!,
+      overviewCall: p.overviewCall ?? null,
+    };
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * The overview's cost follows the number of domains, not the length of their history: every query it runs
+ * reaches a history table (health snapshots, scores) by an index seek per domain, never a scan of its rows.
+ * A scan read every day of every domain's year (1,000 domains: over a second before the first screen).
+ */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
+import { openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
+import { SqliteMirror } from '../../../../main/core/mirror/sqliteMirror.ts';
+import { DOMAIN_ID, domainsPayload, fakeClock, health } from './payloads.ts';
+
+const HISTORY_TABLES = ['health_snapshots', 'security_scores', 'score_history', 'mail_volume_days'];
+
+/** The history tables a query reads, by name and by the alias it gives them. */
+function historyNames(sql: string): Set<string> {
+  const names = new Set<string>();
+  for (const table of HISTORY_TABLES) {
+    if (!sql.includes(table)) continue;
+    names.add(table);
+    for (const m of sql.matchAll(new RegExp(`\\b${table}\\s+(?:AS\\s+)?(\\w+)`, 'gi')))
+      if (!/^(WHERE|ON|JOIN|ORDER|GROUP|LIMIT)$/i.test(m[1]!)) names.add(m[1]!);
+  }
+  return names;
+}
+
+/** A mirror whose connection records the SQL it prepares. */
+function recordingMirror() {
+  const db = openMirrorDatabase(':memory:');
+  const seen: string[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    seen.push(sql);
+    return prepare(sql);
+  }) as typeof db.prepare;
+  const clock = fakeClock('2025-03-01T10:00:00Z');
+  const mirror = new SqliteMirror(db, clock, DEFAULT_RULES);
+  return { db, mirror, seen, clock };
+}
+
+describe('the overview at portfolio scale', () => {
+  it.each([
+    ['of every account', undefined],
+    ['of one account', 1],
+  ] as const)(
+    'the overview %s seeks each domain’s newest row: no query scans a history table',
+    (_, account) => {
+      const { db, mirror, seen, clock } = recordingMirror();
+      const { id: accountId } = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://x.example/api/v1' });
+      const at = clock.now();
+      mirror.writeSignal({
+        accountId,
+        domainId: null,
+        signal: 'domains',
+        payload: domainsPayload(),
+        fetchedAt: at,
+      });
+      mirror.writeSignal({
+        accountId,
+        domainId: DOMAIN_ID,
+        signal: 'health_history',
+        payload: Array.from({ length: 30 }, (_, i) => {
+          const {
+            domain_id: _id,
+            fqdn: _fqdn,
+            ...row
+          } = health(new Date(at - (i + 1) * 86_400_000).toISOString());
+          return { ...row, scanned_at: row.scanned_at! };
+        }),
+        fetchedAt: at,
+      });
+      mirror.writeSignal({
+        accountId,
+        domainId: DOMAIN_ID,
+        signal: 'health',
+        payload: health(new Date(at).toISOString()),
+        fetchedAt: at,
+      });
+      seen.length = 0;
+      const rows = mirror.overview(account === undefined ? undefined : accountId);
+      // What the user sees: the newest scan of the domain, not a day of its history.
+      expect(rows.find((r) => r.domainId === DOMAIN_ID)?.health?.scannedAt).toBe(new Date(at).toISOString());
+      const queries = seen.filter((sql) => /^\s*SELECT/i.test(sql));
+      expect(queries.length).toBeGreaterThan(0);
+      for (const sql of queries) {
+        const plan = (
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(/\?/.test(sql) ? [accountId] : [])) as {
+            detail: string;
+          }[]
+        ).map((step) => step.detail);
+        const scans = plan.filter((step) => historyNames(sql).has(/^SCAN (\w+)/.exec(step)?.[1] ?? ''));
+        expect({ sql: sql.replace(/\s+/g, ' ').trim(), scans }).toEqual({
+          sql: sql.replace(/\s+/g, ' ').trim(),
+          scans: [],
+        });
+      }
+    },
+  );
+});
