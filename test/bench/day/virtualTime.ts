@@ -17,6 +17,8 @@ export class VirtualTime {
   private seq = 0;
   /** Work in flight that is not a sleeper (requests to the in-process service); the driver waits for it. */
   private busy = 0;
+  /** Drivers waiting for the last busy work to end. */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(start: number) {
     this.current = start;
@@ -58,6 +60,7 @@ export class VirtualTime {
       return await work();
     } finally {
       this.busy -= 1;
+      if (this.busy === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     }
   }
 
@@ -99,7 +102,12 @@ export class VirtualTime {
   private async settle(): Promise<void> {
     // Microtasks drain before a macrotask turn; in-process requests may need several turns, and work resumed
     // by a finished request may start another one, so idle must hold for two turns in a row.
+    // While work is in flight in another process (the week's service), wait for it rather than spin turns.
     for (let idle = 0; idle < 2;) {
+      if (this.busy > 0) {
+        await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+        idle = 0;
+      }
       await new Promise<void>((resolve) => setImmediate(resolve));
       idle = this.busy === 0 ? idle + 1 : 0;
     }

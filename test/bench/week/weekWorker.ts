@@ -1,0 +1,127 @@
+/**
+ * The simulated week's engine process: forks the reference service (its own process), runs the engine as
+ * `sync --watch` runs it (weekEngine.ts) on a mirror file for `days` simulated days at `domains` domains with
+ * the day's seeded stream of record removals, restores and threats, and samples at the start and at the end
+ * of every simulated day: this process's heap used and RSS after a full GC (the engine alone, run with
+ * --expose-gc), the service process's, the mirror file's size (database + WAL) and the CPU both spent.
+ * Prints each sample as one JSON line as it is taken, then one line with the week's alert figures.
+ * Usage: weekWorker.ts <domains> <days> <mirror file>
+ */
+import { statSync } from 'node:fs';
+import { changeLatency } from '../day/changeLatency.ts';
+import { changeStream } from '../day/changeStream.ts';
+import { dayPlan } from '../day/dayPlan.ts';
+import { VirtualTime } from '../day/virtualTime.ts';
+import { startServiceProcess } from './serviceClient.ts';
+import { startWeekEngine } from './weekEngine.ts';
+
+const DAY = 86_400_000;
+const MiB = 1024 * 1024;
+
+/** One sample of the week (the figures the bench prints per simulated day). */
+export interface WeekSample {
+  day: number;
+  engine: { heapUsedMiB: number; rssMiB: number; maxRssMiB: number; cpuS: number };
+  service: { heapUsedMiB: number; rssMiB: number; maxRssMiB: number; cpuS: number };
+  mirrorMiB: number;
+  requests: number;
+  status429: number;
+  wallS: number;
+}
+
+const [domainsArg, daysArg, file] = process.argv.slice(2);
+const domains = Number(domainsArg);
+const days = Number(daysArg);
+if (!domains || !days || !file) throw new Error('usage: weekWorker.ts <domains> <days> <mirror file>');
+
+const wall = performance.now();
+const service = await startServiceProcess(domains);
+const time = new VirtualTime(service.readyAt);
+// Set-up calls age out of the service's rate-limit window before the week starts.
+await time.runUntil(Math.ceil((time.now() + 60_000) / 60_000) * 60_000);
+const engine = await startWeekEngine({
+  file,
+  time,
+  fetch: service.fetchOn(time, 100),
+  token: service.token,
+});
+const start = time.now();
+const end = start + days * DAY;
+
+const fileMiB = (path: string) => {
+  try {
+    return statSync(path).size / MiB;
+  } catch {
+    return 0;
+  }
+};
+const sample = async (day: number): Promise<WeekSample> => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const memory = process.memoryUsage();
+  const usage = process.resourceUsage();
+  const svc = await service.memory();
+  return {
+    day,
+    engine: {
+      heapUsedMiB: memory.heapUsed / MiB,
+      rssMiB: memory.rss / MiB,
+      maxRssMiB: usage.maxRSS / 1024,
+      cpuS: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
+    },
+    service: { heapUsedMiB: svc.heapUsedMiB, rssMiB: svc.rssMiB, maxRssMiB: svc.maxRssMiB, cpuS: svc.cpuS },
+    mirrorMiB: fileMiB(file) + fileMiB(`${file}-wal`),
+    requests: service.tally.requests,
+    status429: service.tally.status429,
+    wallS: (performance.now() - wall) / 1000,
+  };
+};
+const print = (line: unknown) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+// The seeded changes of a day as long as the run (the same generator and pacing as the simulated day).
+const plan = dayPlan(domains, days * 24);
+const changes = changeStream({
+  seed: plan.seed,
+  domains,
+  start,
+  durationMs: days * DAY,
+  events: plan.events,
+  quietMs: plan.quietMs,
+  tailMs: plan.tailMs,
+  minBreakMs: plan.minBreakMs,
+});
+const apply = async () => {
+  for (const change of changes) {
+    await time.sleepUntil(change.at);
+    await service.apply(time, change);
+  }
+};
+const sampler = async () => {
+  // Every simulated day's start, and the end (a run of a fraction of a day samples its end too).
+  const at = Array.from({ length: Math.floor(days) + 1 }, (_, day) => day);
+  if (!Number.isInteger(days)) at.push(days);
+  for (const day of at) {
+    await time.sleepUntil(start + day * DAY);
+    print(await time.hold(() => sample(day)));
+  }
+};
+
+engine.app.start();
+let finished = false;
+const runs = Promise.all([apply(), sampler()]).finally(() => (finished = true));
+await time.runUntil(end);
+await time.drain(() => finished, 60_000);
+await runs;
+let stopped = false;
+const stopping = engine.app.stop().finally(() => (stopped = true));
+await time.drain(() => stopped, 5 * 60_000);
+await stopping;
+
+const { samples: _samples, unmatched: _unmatched, ...latency } = changeLatency(
+  engine.mirror,
+  engine.accountId,
+  changes,
+  (i) => service.fqdns[i]!,
+);
+print({ done: true, changes: changes.length, notified: engine.notified(), latency });
+engine.mirror.close();
+await service.close();
