@@ -6,6 +6,8 @@
  *   npm run bench -- --full           the simulated day over the issue's whole grid (24 h × 5 seeds at
  *                                     50, 200, 1,000 and 5,000 domains: hours of wall time)
  *   npm run bench -- --only=day,tick  only the named parts (planner, tick, mirror, ingest, report, day, week, dns)
+ *
+ * The simulated week (`week`) runs only when named or with --full: its CPU is a week of the engine's requests.
  */
 import { benchDay } from './day.bench.ts';
 import { benchDnsWatch } from './dnsWatch.bench.ts';
@@ -15,6 +17,7 @@ import { benchMirror } from './mirror.bench.ts';
 import { benchMirrorFile } from './mirrorFile.bench.ts';
 import { benchPlanner } from './planner.bench.ts';
 import { benchTick } from './tick.bench.ts';
+import { benchWeek } from './week.bench.ts';
 
 const PARTS: Record<string, () => Promise<void>> = {
   planner: benchPlanner,
@@ -26,7 +29,10 @@ const PARTS: Record<string, () => Promise<void>> = {
   day: benchDay,
   // After the day: it reads the engine's measured p95 from the bench-results.json the day just wrote.
   dns: benchDnsWatch,
+  week: benchWeek,
 };
+/** Parts too long for the default run. */
+const NAMED_ONLY = new Set(['week']);
 
 const args = process.argv.slice(2);
 if (args.includes('--full')) process.env.BENCH_DAY_FULL = '1';
@@ -43,4 +49,6 @@ if (unknown.length > 0) {
 }
 
 process.stdout.write(`Authwatch benchmarks — node ${process.version}, ${new Date().toISOString()}\n`);
-for (const [name, run] of Object.entries(PARTS)) if (!only || only.includes(name)) await run();
+const full = args.includes('--full');
+for (const [name, run] of Object.entries(PARTS))
+  if (only ? only.includes(name) : full || !NAMED_ONLY.has(name)) await run();

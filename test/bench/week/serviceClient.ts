@@ -11,6 +11,14 @@ import type { Change } from '../day/changeStream.ts';
 import type { VirtualTime } from '../day/virtualTime.ts';
 import type { ServiceAnswer, ServiceMemory, ServiceMessage } from './serviceProcess.ts';
 
+/** A message as the client asks it (the id is added). */
+type Asked =
+  Exclude<ServiceMessage, { kind: 'close' }> extends infer M
+    ? M extends { id: number }
+      ? Omit<M, 'id'>
+      : never
+    : never;
+
 const script = fileURLToPath(new URL('./serviceProcess.ts', import.meta.url));
 
 /** A running service process. */
@@ -46,7 +54,7 @@ export async function startServiceProcess(domains: number): Promise<ServiceClien
       if (message.id !== undefined) waiting.delete(message.id);
     });
   });
-  const ask = <T>(message: Omit<Exclude<ServiceMessage, { kind: 'close' }>, 'id'>): Promise<T> =>
+  const ask = <T>(message: Asked): Promise<T> =>
     new Promise<T>((resolve) => {
       const id = nextId++;
       waiting.set(id, resolve as (answer: never) => void);
@@ -81,7 +89,10 @@ export async function startServiceProcess(domains: number): Promise<ServiceClien
         if (res.status === 429) tally.status429 += 1;
         await time.sleep(roundTripMs / 2);
         const empty = res.status === 204 || res.status === 304;
-        return new Response(empty ? null : res.body, { status: res.status, headers: res.headers });
+        return new Response(empty ? null : new Uint8Array(res.body), {
+          status: res.status,
+          headers: res.headers,
+        });
       };
     },
     apply: (time, change) => time.hold(() => ask<void>({ kind: 'change', at: time.now(), change })),

@@ -71,7 +71,12 @@ process.on('message', (message: ServiceMessage) => {
         const headers: Record<string, string> = {};
         for (const [key, value] of Object.entries(res.headers))
           if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : String(value);
-        send({ id: message.id, status: res.statusCode, headers, body: res.rawPayload } satisfies ServiceAnswer);
+        send({
+          id: message.id,
+          status: res.statusCode,
+          headers,
+          body: res.rawPayload,
+        } satisfies ServiceAnswer);
         return;
       }
       case 'change': {

@@ -81,7 +81,7 @@ export async function startWeekEngine(o: {
   return {
     app,
     mirror,
-    accountId: added.id,
+    accountId: added.account.id,
     notified: () => notified,
     async close() {
       await app.stop();

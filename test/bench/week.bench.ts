@@ -1,0 +1,105 @@
+/**
+ * The simulated week (issue 21 item 4): the engine as `authwatch sync --watch` runs it, on a mirror file with
+ * the app's settings, for 7 simulated days at 1,000 domains against the reference service in a process of
+ * its own, on a virtual clock (week/weekWorker.ts). Per simulated day: the engine process's heap used and RSS
+ * after a full GC, the service process's apart, the mirror file's size. Prints figures, asserts nothing; the
+ * target (the engine's RSS < 200 MiB after the week) is printed as met or not.
+ *
+ * Not in the default run (its CPU is that of a week of 54 requests a minute: see the README); run it with
+ * `npm run bench -- --only=week` or `--full`. BENCH_WEEK_DOMAINS (1000), BENCH_WEEK_DAYS (7) and
+ * BENCH_WEEK_DIR (where the mirror file goes; default a new folder under the OS's temp dir) change it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WeekSample } from './week/weekWorker.ts';
+
+const worker = fileURLToPath(new URL('./week/weekWorker.ts', import.meta.url));
+/** The issue's target for the engine's RSS after the week at 1,000 domains. */
+const TARGET_RSS_MIB = 200;
+
+const mib = (v: number) => v.toFixed(0).padStart(6);
+
+/** Runs the week in its own process and prints each simulated day's sample as it arrives. */
+export async function benchWeek(): Promise<void> {
+  const domains = Number(process.env.BENCH_WEEK_DOMAINS ?? 0) || 1000;
+  const days = Number(process.env.BENCH_WEEK_DAYS ?? 0) || 7;
+  const dir = mkdtempSync(join(process.env.BENCH_WEEK_DIR ?? tmpdir(), 'authwatch-week-'));
+  const file = join(dir, 'mirror.sqlite');
+  process.stdout.write(
+    `\nsimulated week — the engine as sync --watch runs it (mirror file ${file}), ${domains} domains, ${days} days; ` +
+      'the reference service in its own process; MiB after a full GC\n' +
+      `  ${'day'.padEnd(5)} ${'engine heap'.padStart(11)} ${'engine RSS'.padStart(10)} ${'(max)'.padStart(6)}` +
+      ` ${'service heap'.padStart(12)} ${'service RSS'.padStart(11)} ${'mirror file'.padStart(11)}` +
+      ` ${'requests'.padStart(9)} ${'429'.padStart(4)} ${'CPU s eng/svc'.padStart(14)} ${'wall s'.padStart(7)}\n`,
+  );
+  const samples: WeekSample[] = [];
+  let done: Record<string, unknown> | null = null;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--expose-gc', worker, String(domains), String(days), file],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let buffer = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const line = JSON.parse(buffer.slice(0, newline)) as WeekSample & { done?: boolean };
+          buffer = buffer.slice(newline + 1);
+          if (line.done) {
+            done = line as unknown as Record<string, unknown>;
+            continue;
+          }
+          samples.push(line);
+          const e = line.engine;
+          const s = line.service;
+          process.stdout.write(
+            `  ${String(line.day).padEnd(5)} ${mib(e.heapUsedMiB).padStart(11)} ${mib(e.rssMiB).padStart(10)} ${mib(e.maxRssMiB)}` +
+              ` ${mib(s.heapUsedMiB).padStart(12)} ${mib(s.rssMiB).padStart(11)} ${mib(line.mirrorMiB).padStart(11)}` +
+              ` ${String(line.requests).padStart(9)} ${String(line.status429).padStart(4)}` +
+              ` ${`${e.cpuS.toFixed(0)}/${s.cpuS.toFixed(0)}`.padStart(14)} ${line.wallS.toFixed(0).padStart(7)}\n`,
+          );
+        }
+      });
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new Error(`week worker exited with ${code}`)),
+      );
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const last = samples.at(-1);
+  const first = samples.find((s) => s.day >= 1) ?? samples[0];
+  if (last && first) {
+    const span = last.day - first.day;
+    const perDay = (a: number, b: number) => (span > 0 ? ((b - a) / span).toFixed(2) : '—');
+    process.stdout.write(
+      `  growth after the first day, per simulated day: engine heap ${perDay(first.engine.heapUsedMiB, last.engine.heapUsedMiB)} MiB, ` +
+        `engine RSS ${perDay(first.engine.rssMiB, last.engine.rssMiB)} MiB, service RSS ${perDay(first.service.rssMiB, last.service.rssMiB)} MiB, ` +
+        `mirror ${perDay(first.mirrorMiB, last.mirrorMiB)} MiB\n`,
+    );
+    const latency = (done as { latency?: { changes: number; missed: number; p95Ms: number | null } } | null)
+      ?.latency;
+    if (latency)
+      process.stdout.write(
+        `  alerts: ${latency.changes} changes, ${latency.missed} missed, p95 change→alert ${latency.p95Ms === null ? '—' : `${(latency.p95Ms / 60_000).toFixed(1)} min`}\n`,
+      );
+    process.stdout.write(
+      `target: the engine's RSS < ${TARGET_RSS_MIB} MiB at 1,000 domains after a simulated week — ` +
+        `${last.engine.rssMiB.toFixed(0)} MiB (most held ${last.engine.maxRssMiB.toFixed(0)} MiB) after ${last.day} days at ${domains} domains: ` +
+        `${last.engine.maxRssMiB < TARGET_RSS_MIB ? 'met' : 'NOT met'}${domains === 1000 && last.day >= 7 ? '' : ' (not the target’s run)'}\n`,
+    );
+  }
+  writeFileSync(
+    'bench-week.json',
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, domains, days, samples, done }, null, 2)}\n`,
+  );
+  process.stdout.write('figures written to bench-week.json\n');
+}
