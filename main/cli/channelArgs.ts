@@ -24,7 +24,8 @@ export type ChannelsCommand = { name: 'channels' } & CommonOptions &
         resendSeconds?: number;
       }
     | { action: 'list'; json: boolean }
-    | { action: 'test' | 'remove'; channel: string }
+    | { action: 'test'; channel: string }
+    | { action: 'remove'; channel: string; withDigest: boolean }
   );
 
 export const CHANNELS_USAGE = `  channels add email --name NAME --smtp smtp://USER@HOST:PORT --from ADDR --to ADDR[,ADDR]
@@ -33,11 +34,13 @@ export const CHANNELS_USAGE = `  channels add email --name NAME --smtp smtp://US
                  [--secret-env VAR] [--min-severity S] [--account LABEL] [--hold-criticals]
   channels add alertmanager --name NAME --url URL [--min-severity S] [--account LABEL]
                  [--resend-seconds N]
-  channels list [--json] | test NAME | remove NAME
+  channels list [--json] | test NAME | remove NAME [--with-digest]
                             where alerts go beyond the window (S: critical, warning or info;
                             default warning); secrets named by *-env are read from that variable
                             now and kept in the OS keychain, or read from it at every run where no
-                            keychain answers`;
+                            keychain answers; a channel that mails a weekly digest is removed
+                            only with --with-digest (the digest stops too) or after the digest
+                            moved to another channel`;
 
 /** Parses the arguments after `channels`. */
 export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ChannelsCommand {
@@ -61,6 +64,7 @@ export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEn
         account: { type: 'string' },
         'hold-criticals': { type: 'boolean' },
         'resend-seconds': { type: 'string' },
+        'with-digest': { type: 'boolean' },
         json: { type: 'boolean' },
         db: { type: 'string' },
         label: { type: 'string' },
@@ -81,6 +85,8 @@ export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEn
     case 'test':
     case 'remove':
       if (!arg) throw new UsageError(`channels ${action} needs the channel's name.`);
+      if (action === 'remove')
+        return { name: 'channels', action, channel: arg, withDigest: v['with-digest'] === true, ...common };
       return { name: 'channels', action, channel: arg, ...common };
     case 'add': {
       if (arg !== 'email' && arg !== 'webhook' && arg !== 'alertmanager')

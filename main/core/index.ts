@@ -48,9 +48,10 @@ export type { Account, Alert, Mirror, OverviewRow } from './mirror/types.ts';
 export type { Severity } from './alerts/types.ts';
 export type { ChannelDraft } from './delivery/channelDraft.ts';
 export { DeliveryError } from './delivery/deliveryError.ts';
+export { ChannelInUseError } from './delivery/channelService.ts';
 export { describeChannel } from './delivery/channelWords.ts';
 export { digestContent, digestHtml } from './delivery/digest.ts';
-export { isTimeZone, parseWeeklyTime } from './delivery/weeklySlot.ts';
+export { isTimeZone, parseWeeklyTime, WEEKDAYS } from './delivery/weeklySlot.ts';
 export type { Channel } from './mirror/deliveryTypes.ts';
 
 // The one status model, as the tray and `authwatch status` show it.

@@ -72,6 +72,10 @@ export type ChannelDraftInput = z.infer<typeof channelDraftSchema>;
 
 export const saveChannelArgs = z.object({ id: z.number().int().optional(), draft: channelDraftSchema });
 export const channelRef = z.object({ id: z.number().int() });
+/** Removing a channel: one that mails weekly digests is refused unless they are to stop with it. */
+export const removeChannelArgs = channelRef.extend({ withDigests: z.boolean().optional() });
+/** Whether the channel was there, and the accounts whose weekly digest stopped with it. */
+export const removedChannelSchema = z.object({ removed: z.boolean(), digestsStopped: z.array(z.string()) });
 export const channelTestSchema = z.object({ ok: z.boolean(), error: z.string().optional() });
 export const savedChannelSchema = z.object({ channel: channelViewSchema, notices: z.array(z.string()) });
 

@@ -5,6 +5,8 @@ import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from '
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
 import {
   channelRef,
+  removeChannelArgs,
+  removedChannelSchema,
   channelTestSchema,
   channelViewSchema,
   metricsSettingSchema,
@@ -81,7 +83,7 @@ export const BRIDGE_METHODS = {
   listChannels: { args: none, result: z.array(channelViewSchema) },
   saveChannel: { args: saveChannelArgs, result: savedChannelSchema },
   testChannel: { args: channelRef, result: channelTestSchema },
-  removeChannel: { args: channelRef, result: z.object({ removed: z.boolean() }) },
+  removeChannel: { args: removeChannelArgs, result: removedChannelSchema },
   listDigests: { args: none, result: z.array(digestViewSchema) },
   saveDigest: { args: saveDigestArgs, result: digestViewSchema },
   removeDigest: { args: digestRef, result: z.object({ removed: z.boolean() }) },

@@ -12,6 +12,7 @@ import { freePort } from '../support/alertmanager.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { E2E_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
+import { DEMO_LABEL } from './support/world.ts';
 
 const suite = demoSuite();
 const SHOTS = join(E2E_DIR, 'notifications');
@@ -146,8 +147,48 @@ describe('Settings → Notifications', () => {
     await digest.getByRole('button', { name: 'Save schedule' }).click();
     await section.getByRole('alert').filter({ hasText: '“Mars/Olympus” is not a time zone' }).waitFor();
     await digest.getByRole('button', { name: 'Cancel' }).click();
+
+    // Removing the channel the digest goes by: the question names the digest it would stop; declined,
+    // both stay.
+    const opsRow = channels.getByRole('row').filter({ hasText: 'ops-mail' });
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await opsRow.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain(
+      `“ops-mail” mails the weekly digest of “${DEMO_LABEL}” (Mondays at 08:00 (Europe/Berlin)). ` +
+        'Removing the channel stops that digest too',
+    );
+    await expect.poll(() => opsRow.getByRole('button', { name: 'Remove' }).isEnabled()).toBe(true);
+    expect(await opsRow.count()).toBe(1);
+    expect(await line.count()).toBe(1);
+
     await line.getByRole('button', { name: 'Stop' }).click();
     await section.getByText(/is no longer mailed\./).waitFor();
     expect(await line.count()).toBe(0);
+
+    // Scheduled again, then the removal accepted: the channel and the digest go, and the page says so.
+    await suite.world.app.run.app.saveDigest({
+      accountId: suite.world.accountId,
+      channelId: (await suite.world.app.run.app.listChannels()).find((c) => c.name === 'ops-mail')!.id,
+      weekday: 1,
+      hour: 8,
+      minute: 0,
+      timeZone: 'Europe/Berlin',
+    });
+    await line.waitFor();
+    page.once('dialog', (dialog) => void dialog.accept());
+    await opsRow.getByRole('button', { name: 'Remove' }).click();
+    await channels
+      .getByText(`Removed “ops-mail”; the weekly digest of “${DEMO_LABEL}” is no longer mailed.`)
+      .waitFor();
+    await channels.scrollIntoViewIfNeeded();
+    await shoot(page, 'channel-removed-with-digest');
+    expect(await opsRow.count()).toBe(0);
+    expect(await line.count()).toBe(0);
+    expect(await suite.world.app.run.app.listDigests()).toEqual([]);
   }, 120_000);
 });

@@ -1,9 +1,11 @@
 import {
   type Channel,
   type ChannelDraft,
+  ChannelInUseError,
   DeliveryError,
   describeChannel,
   type Severity,
+  WEEKDAYS,
 } from '../../core/index.ts';
 import type { ChannelsCommand } from '../channelArgs.ts';
 import { openContext, selectAccounts } from '../context.ts';
@@ -45,8 +47,17 @@ export async function channels(command: ChannelsCommand, io: CliIo): Promise<num
         return 0;
       }
       case 'remove': {
-        await service.remove(named(command.channel).id);
+        const channel = named(command.channel);
+        let removed;
+        try {
+          removed = await service.remove(channel.id, { withDigests: command.withDigest });
+        } catch (error) {
+          if (error instanceof ChannelInUseError) throw new CommandFailed(inUseWords(error));
+          throw error;
+        }
         io.stdout.write(`Removed channel “${command.channel}” and what it still had queued.\n`);
+        for (const d of removed.digests)
+          io.stdout.write(`The weekly digest of “${d.account}” (${d.when}) is no longer mailed.\n`);
         return 0;
       }
       case 'add': {
@@ -67,6 +78,27 @@ export async function channels(command: ChannelsCommand, io: CliIo): Promise<num
   } finally {
     await ctx.close();
   }
+}
+
+/** The refusal, with the two commands that resolve it: move each digest, or remove both. */
+function inUseWords(error: ChannelInUseError): string {
+  const moves = error.digests.map(
+    (d) =>
+      `  authwatch digest --schedule "${WEEKDAYS[d.slot.weekday]} ${String(d.slot.hour).padStart(2, '0')}:` +
+      `${String(d.slot.minute).padStart(2, '0')}" --zone ${d.slot.timeZone} --channel OTHER --label ${shellWord(d.account)}`,
+  );
+  return [
+    error.message,
+    'To keep the digest, mail it by another email channel:',
+    ...moves,
+    'To stop it with the channel:',
+    `  authwatch channels remove ${shellWord(error.channel)} --with-digest`,
+  ].join('\n');
+}
+
+/** A word as a POSIX shell reads it back (quoted when it holds anything but safe characters). */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The draft of `channels add`: secrets named by *-env are read from the environment now. */

@@ -5,11 +5,44 @@ import { channelInput, type ChannelDraft } from './channelDraft.ts';
 import { DeliveryError, errorWords } from './deliveryError.ts';
 import { testMessage } from './message.ts';
 import type { ChannelTransport } from './transport.ts';
+import type { WeeklySlot } from './weeklySlot.ts';
 
 /** A channel saved, with what the user should know (e.g. a secret read from the environment at every run). */
 export interface SavedChannel {
   channel: Channel;
   notices: string[];
+}
+
+/** A weekly digest mailed by a channel: whose, and when (in words). */
+export interface ChannelDigest {
+  accountId: number;
+  account: string;
+  slot: WeeklySlot;
+  /** "Mondays at 08:00 (Europe/Berlin)". */
+  when: string;
+}
+
+/** What a removal did: whether the channel was there, and whose weekly digests stopped with it. */
+export interface RemovedChannel {
+  removed: boolean;
+  digests: ChannelDigest[];
+}
+
+/**
+ * A channel that still mails weekly digests is not removed unless the caller says the digests go too: the
+ * schedule would otherwise vanish with it (the mirror's schedules cascade) and the user would find out a
+ * week later, by a mail that did not come.
+ */
+export class ChannelInUseError extends DeliveryError {
+  constructor(
+    readonly channel: string,
+    readonly digests: ChannelDigest[],
+  ) {
+    super(
+      `“${channel}” mails the weekly digest of ${digests.map((d) => `“${d.account}” (${d.when})`).join(', ')}; ` +
+        'removing the channel would stop it. Move the digest to another email channel first, or remove both.',
+    );
+  }
 }
 
 /** Add, edit, list, test and remove channels — the same for the command line and Settings. */
@@ -18,7 +51,11 @@ export interface ChannelService {
   add(draft: ChannelDraft): Promise<SavedChannel>;
   /** Replace a channel's settings; a secret left out of the draft keeps its stored value. */
   update(id: number, draft: ChannelDraft): Promise<SavedChannel>;
-  remove(id: number): Promise<boolean>;
+  /**
+   * Removes a channel and what it had queued. One that mails weekly digests is refused (ChannelInUseError)
+   * unless `withDigests`: then those digests stop with it, and the result names them.
+   */
+  remove(id: number, options?: { withDigests?: boolean }): Promise<RemovedChannel>;
   /** Sends a test message now; the channel's state records the outcome. */
   test(id: number): Promise<{ ok: true } | { ok: false; error: string }>;
   find(name: string): Channel | null;
@@ -30,6 +67,8 @@ export function channelService(deps: {
   secrets: ChannelSecrets;
   transportFor(channel: Channel): Promise<ChannelTransport>;
   now(): number;
+  /** The weekly digests a channel mails. */
+  digestsBy(channelId: number): ChannelDigest[];
 }): ChannelService {
   const { store, secrets } = deps;
 
@@ -108,10 +147,15 @@ export function channelService(deps: {
       }
     },
 
-    async remove(id) {
+    async remove(id, options = {}) {
+      const channel = store.getChannel(id);
+      if (!channel) return { removed: false, digests: [] };
+      const digests = deps.digestsBy(id);
+      if (digests.length > 0 && options.withDigests !== true)
+        throw new ChannelInUseError(channel.name, digests);
       const removed = store.removeChannel(id);
       if (removed) await secrets.forget(id);
-      return removed;
+      return { removed, digests: removed ? digests : [] };
     },
 
     async test(id) {

@@ -7,6 +7,7 @@ import { cronScheduler, type TickScheduler } from '../sync/scheduler.ts';
 import { DigestRunner, type DigestRunnerOptions } from './digestRunner.ts';
 import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
 import { transportFor } from './transportFactory.ts';
+import { describeSlot } from './weeklySlot.ts';
 
 /** How a shell configures delivery beyond the window. */
 export interface DeliveryOptions {
@@ -58,7 +59,24 @@ export function createDeliveryRuntime(
   };
   const build = (channel: Parameters<typeof transportFor>[0]) => transportFor(channel, deps);
   return {
-    channels: channelService({ store: mirror.delivery, secrets, transportFor: build, now }),
+    channels: channelService({
+      store: mirror.delivery,
+      secrets,
+      transportFor: build,
+      now,
+      digestsBy: (channelId) => {
+        const labels = new Map(mirror.listAccounts().map((a) => [a.id, a.label]));
+        return mirror.digests
+          .list()
+          .filter((d) => d.channelId === channelId)
+          .map((d) => ({
+            accountId: d.accountId,
+            account: labels.get(d.accountId) ?? String(d.accountId),
+            slot: { weekday: d.weekday, hour: d.hour, minute: d.minute, timeZone: d.timeZone },
+            when: describeSlot(d),
+          }));
+      },
+    }),
     outbox: new OutboxSender({
       store: mirror.delivery,
       transportFor: build,

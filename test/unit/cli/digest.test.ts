@@ -152,4 +152,91 @@ describe('authwatch digest --schedule', () => {
       'No weekly digest is mailed. Schedule one with authwatch digest --schedule.\n',
     );
   });
+
+  it('refuses to remove the channel a digest goes by, saying how to move it or stop both', async () => {
+    const db = join(dir, 'remove.db');
+    const mirror = openMirror(db);
+    mirror.upsertAccount({ label: 'Acme Corp', baseUrl: 'https://app.example.net/api/v1' });
+    mirror.close();
+    const run = async (args: string[]) => {
+      const r = io();
+      const code = await runCli([...args, '--db', db], r.io);
+      return { code, out: r.out(), err: r.err() };
+    };
+    for (const name of ['ops-mail', 'team-mail']) {
+      const add = await run([
+        'channels',
+        'add',
+        'email',
+        '--name',
+        name,
+        '--smtp',
+        'smtp://mail.example.net:587',
+        '--from',
+        'a@example.net',
+        '--to',
+        'ops@example.net',
+      ]);
+      expect(add.code, add.err).toBe(0);
+    }
+    const set = await run([
+      'digest',
+      '--schedule',
+      'tue 07:30',
+      '--zone',
+      'Europe/Berlin',
+      '--channel',
+      'ops-mail',
+    ]);
+    expect(set.code, set.err).toBe(0);
+
+    const refused = await run(['channels', 'remove', 'ops-mail']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe(
+      'authwatch: “ops-mail” mails the weekly digest of “Acme Corp” (Tuesdays at 07:30 (Europe/Berlin)); ' +
+        'removing the channel would stop it. Move the digest to another email channel first, or remove both.\n' +
+        'To keep the digest, mail it by another email channel:\n' +
+        `  authwatch digest --schedule "tue 07:30" --zone Europe/Berlin --channel OTHER --label 'Acme Corp'\n` +
+        'To stop it with the channel:\n' +
+        '  authwatch channels remove ops-mail --with-digest\n',
+    );
+    expect((await run(['channels', 'list'])).out).toContain('ops-mail');
+    expect((await run(['digest'])).out).toMatch(
+      /^Acme Corp: Tuesdays at 07:30 \(Europe\/Berlin\) to “ops-mail”/,
+    );
+
+    // The command it printed moves the digest; then the channel goes, and the digest stays as it was.
+    const moved = await run([
+      'digest',
+      '--schedule',
+      'tue 07:30',
+      '--zone',
+      'Europe/Berlin',
+      '--channel',
+      'team-mail',
+      '--label',
+      'Acme Corp',
+    ]);
+    expect(moved.code, moved.err).toBe(0);
+    const removed = await run(['channels', 'remove', 'ops-mail']);
+    expect(removed).toMatchObject({
+      code: 0,
+      out: 'Removed channel “ops-mail” and what it still had queued.\n',
+    });
+    expect((await run(['digest'])).out).toMatch(
+      /^Acme Corp: Tuesdays at 07:30 \(Europe\/Berlin\) to “team-mail”/,
+    );
+
+    // --with-digest stops both, and says so.
+    const both = await run(['channels', 'remove', 'team-mail', '--with-digest']);
+    expect(both).toMatchObject({
+      code: 0,
+      out:
+        'Removed channel “team-mail” and what it still had queued.\n' +
+        'The weekly digest of “Acme Corp” (Tuesdays at 07:30 (Europe/Berlin)) is no longer mailed.\n',
+    });
+    expect((await run(['digest'])).out).toBe(
+      'No weekly digest is mailed. Schedule one with authwatch digest --schedule.\n',
+    );
+  });
 });

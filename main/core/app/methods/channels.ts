@@ -1,6 +1,11 @@
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import type { ChannelView } from '../../../../shared/bridge/channels.ts';
-import { channelRef, saveChannelArgs, setMetricsArgs } from '../../../../shared/bridge/channels.ts';
+import {
+  channelRef,
+  removeChannelArgs,
+  saveChannelArgs,
+  setMetricsArgs,
+} from '../../../../shared/bridge/channels.ts';
 import type { ChannelDraft } from '../../delivery/channelDraft.ts';
 import { describeChannel } from '../../delivery/channelWords.ts';
 import { DeliveryError } from '../../delivery/deliveryError.ts';
@@ -86,9 +91,10 @@ export function channelMethods(w: Wiring, metrics: MetricsSwitch): ChannelMethod
       }),
     removeChannel: (a) =>
       guard(async () => {
-        const removed = await service.remove(parse(channelRef, a).id);
+        const { id, withDigests } = parse(removeChannelArgs, a);
+        const result = await delivering(() => service.remove(id, { withDigests: withDigests === true }));
         changed();
-        return { removed };
+        return { removed: result.removed, digestsStopped: result.digests.map((d) => d.account) };
       }),
     getMetricsSetting: () => guard(() => metrics.state()),
     setMetricsSetting: (a) =>
