@@ -20,3 +20,21 @@ export function createManualClock(start: Date | string = '2026-06-15T12:00:00.00
     },
   };
 }
+
+/**
+ * A clock that follows the real one, moved by hand on top of it: for a world where another process on the
+ * real clock (a `sync --watch` child, its DNS watch) compares its own times with the service's — a service
+ * standing months in the past makes every scan look older than any answer the watch just had.
+ */
+export function createRealTimeClock(): ManualClock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(ms) {
+      offset += ms;
+    },
+    set(date) {
+      offset = new Date(date).getTime() - Date.now();
+    },
+  };
+}

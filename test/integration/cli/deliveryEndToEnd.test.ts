@@ -10,6 +10,11 @@
  * (records with a 5 s TTL asked every 5 s) a change is confirmed by three answers 15 s apart; with
  * AUTHWATCH_E2E_DNS_DEFAULT_PACE=1 the zone's TTL and the watch's floor are the defaults (60 s), which gives the
  * figure a user of the defaults sees.
+ *
+ * The service runs on a clock that follows the real one, as the watch process does: the status model takes
+ * the newest evidence, so a service standing at a fixed date would make its scans look months older than any
+ * DNS answer, and at the defaults the watch's answer of the record before a change would outweigh the scan
+ * that saw it.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +23,7 @@ import { openMirror } from '../../../main/core/mirror/openMirror.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { startAlertmanager, type RunningAlertmanager } from '../../support/alertmanager.ts';
 import { cliEnv, runCliProcess, startCli, type RunningCli } from '../../support/cliProcess.ts';
+import { createRealTimeClock } from '../../support/manualClock.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
 import { publish, scan, startWorld, type EngineWorld } from '../engine/engineFixture.ts';
@@ -58,7 +64,7 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
   beforeAll(async () => {
     // The daemons and servers start side by side.
     [world, smtp, hook, amHook] = await Promise.all([
-      startWorld(['e2e.example']),
+      startWorld(['e2e.example'], { clock: createRealTimeClock() }),
       startSmtpReceiver({ user: 'ops', password: PASSWORD }),
       startWebhookReceiver(SECRET),
       startWebhookReceiver(null),
@@ -138,7 +144,6 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
     await until(() => zone.queries() >= 5, 30_000, 'the DNS watch’s first answers');
     await new Promise((r) => setTimeout(r, 500));
 
-    world.svc.clock.advance(60_000);
     const changedAt = Date.now();
     await publish(world.svc, 'e2e.example', 'spf', null);
     await scan(world.svc);
@@ -162,7 +167,6 @@ describe('end to end: SPF removed and returned, with sync --watch and three chan
       account: 'default',
     });
 
-    world.svc.clock.advance(60_000);
     const returnedAt = Date.now();
     await publish(world.svc, 'e2e.example', 'spf', SPF);
     await scan(world.svc);
