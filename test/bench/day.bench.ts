@@ -115,6 +115,7 @@ export async function benchDay(): Promise<void> {
         naive: summarize(of('naive')),
         engineOverPeer: ratioToPeer(engine, of('peer')),
         wallMs: days.filter((d) => d.domains === n).reduce((s, d) => s + d.wallMs, 0),
+        cpuS: days.filter((d) => d.domains === n).reduce((s, d) => s + (d.cpuS ?? 0), 0),
       };
     });
 

@@ -21,6 +21,8 @@ export interface DayView {
   naive: PollerSummary;
   engineOverPeer: Spread | null;
   wallMs: number;
+  /** CPU of every day of this N, s (service, harness and pollers together). */
+  cpuS: number;
 }
 
 const KIND_LABEL: Record<AlertKind, string> = {
@@ -58,7 +60,7 @@ export function dayTable(v: DayView): string {
   rows.push(['process RSS at the end, MiB¹', span(v.engine.rssMiB, (x) => x.toFixed(0)), '', '', '']);
   const head =
     `N = ${v.domains} domains, ${v.hours} simulated h × ${v.seeds} seeds, ` +
-    `${span(v.changesPerSeed, (x) => x.toFixed(0))} changes per seed (wall ${(v.wallMs / 1000).toFixed(0)} s of CPU)`;
+    `${span(v.changesPerSeed, (x) => x.toFixed(0))} changes per seed (wall ${(v.wallMs / 1000).toFixed(0)} s, CPU ${v.cpuS.toFixed(0)} s, summed over its days)`;
   const widths = [40, 22, 22, 22, 12];
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('');

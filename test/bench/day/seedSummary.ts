@@ -29,6 +29,8 @@ export interface WorkerDay {
   };
   firstSync: { watchedMs: number | null; backfilledMs: number | null } | null;
   wallMs: number;
+  /** The worker process's CPU, s (absent in figures kept before it was counted). */
+  cpuS?: number;
   rssMiB: number;
   heapMiB: number;
 }
