@@ -175,6 +175,11 @@ export class SqliteMirror implements Mirror {
     })();
   }
 
+  batch<T>(writes: () => T): T {
+    // better-sqlite3 turns a transaction begun inside another into a savepoint of it.
+    return this.db.transaction(writes)();
+  }
+
   /**
    * The signal's rules (its definition names them): their previous state is read before the rows are
    * written; the returned function reads the next state after and runs them. Signals without rules return

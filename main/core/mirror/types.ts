@@ -216,6 +216,13 @@ export interface Mirror {
 
   /** Store a fetched signal, mark it fresh, run the alert rules: all in one transaction. */
   writeSignal<S extends SignalName>(input: WriteSignalInput<S>): WriteResult;
+  /**
+   * Runs `writes` as ONE transaction, one commit (one fsync of the WAL): the write methods called inside
+   * become savepoints, so a write that throws rolls back alone (its error reaches the caller's catch) while
+   * the others commit together. A sync tick stores all its fetched signals this way. Throws only when the
+   * commit itself fails, and then nothing of the batch is stored.
+   */
+  batch<T>(writes: () => T): T;
   /** Record a failed fetch on the signal's sync state (data untouched); raises account alerts for auth errors. */
   recordSyncError(input: RecordSyncErrorInput): WriteResult;
   /** Raise an account-level alert explicitly (e.g. after a token check). */

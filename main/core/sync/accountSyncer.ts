@@ -27,7 +27,7 @@ export class AccountSyncer {
 
   constructor(options: AccountSyncerOptions) {
     this.ctx = new SyncContext(options);
-    this.runner = new JobRunner(this.ctx, options.backoff ?? DEFAULT_BACKOFF);
+    this.runner = new JobRunner(this.ctx, options.backoff ?? DEFAULT_BACKOFF, options.writeHold);
   }
 
   /** The account's API client (edits go through it, sharing the budget). */

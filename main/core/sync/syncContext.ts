@@ -7,6 +7,7 @@ import { AlertRates, alertShares } from './alertShares.ts';
 import { JobBook } from './jobBook.ts';
 import { computeStretch, type Stretch } from './planner.ts';
 import { ALERT_SIGNALS, buildJobs, type SyncJob } from './syncJobs.ts';
+import type { HoldTimer } from './writeBatch.ts';
 
 /** Minimal logger; messages never contain the token (errors are scrubbed by the client). */
 export interface SyncLogger {
@@ -43,6 +44,11 @@ export interface AccountSyncerOptions {
    * through, then gives up (default PASS_RATE_LIMIT_PATIENCE_MS).
    */
   maxPassHoldMs?: number;
+  /**
+   * How long a fetched signal waits for the rest of its run before the run's writes are committed together
+   * (default WRITE_HOLD_MS, one tick), and the wall-clock timer that bounds it (tests pass their own).
+   */
+  writeHold?: { ms?: number; timer?: HoldTimer };
 }
 
 /**
