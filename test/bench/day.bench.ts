@@ -20,6 +20,7 @@ import { DEFAULT_RUNS } from './day/dayPlan.ts';
 import { keptDay } from './day/keptDays.ts';
 import { dayTable, type DayView } from './day/dayTable.ts';
 import { LIMIT_PER_MINUTE, LOWER_BOUND_FORMULAS, lowerBound } from './day/lowerBound.ts';
+import { requestKindsTable } from './day/requestKinds.ts';
 import { ratioToPeer, spread, summarize, type WorkerDay } from './day/seedSummary.ts';
 import { POLLER_KINDS } from './day/simulatedDay.ts';
 
@@ -122,7 +123,14 @@ export async function benchDay(): Promise<void> {
   process.stdout.write(
     `\nsimulated day — engine vs 30-line round-robin peer (health + failed sources at 54/min, list hourly) vs cron every 5 min paced at ${LIMIT_PER_MINUTE}/min\n`,
   );
-  for (const view of views) process.stdout.write(`\n${dayTable(view)}\n`);
+  for (const view of views) {
+    process.stdout.write(`\n${dayTable(view)}\n`);
+    const engineDays = days.filter((d) => d.domains === view.domains && d.poller === 'engine');
+    if (engineDays.length)
+      process.stdout.write(
+        `engine requests per kind, N = ${view.domains} (median across seeds${process.env.BENCH_DAY_WHOLE_SERIES === '1' ? '; BENCH_DAY_WHOLE_SERIES: no start_date windows' : ''}):\n${requestKindsTable(engineDays)}\n`,
+      );
+  }
   process.stdout.write(
     '¹ the engine’s process holds the reference service and its domains too (see the week run for the engine alone)\n',
   );

@@ -15,6 +15,13 @@ export interface RequestTally {
   sentAt: number[];
   /** Virtual instants of every 429. */
   refusedAt: number[];
+  /** Requests and answer bytes per kind (the path with its ids as {id}, e.g. /domains/{id}/health). */
+  byKind: Record<string, { requests: number; bytes: number }>;
+}
+
+/** The kind of a request: its path below /api/v1 with every numeric segment as {id}. */
+export function requestKind(pathname: string): string {
+  return pathname.replace(/^\/api\/v1/, '').replace(/\/\d+(?=\/|$)/g, '/{id}');
 }
 
 /** A fetch into `app` on virtual time, counting into `tally`. */
@@ -23,9 +30,12 @@ export function injectFetch(
   time: VirtualTime,
   tally: RequestTally,
   roundTripMs: number,
+  /** Changes a request's address before it is sent (BENCH_DAY_WHOLE_SERIES: no start_date windows). */
+  rewrite?: (url: URL) => void,
 ): FetchLike {
   return async (request) => {
     const url = new URL(request.url);
+    rewrite?.(url);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, key) => (headers[key] = value));
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
@@ -41,6 +51,9 @@ export function injectFetch(
         ...(body ? { payload: body } : {}),
       }),
     );
+    const kind = (tally.byKind[requestKind(url.pathname)] ??= { requests: 0, bytes: 0 });
+    kind.requests += 1;
+    kind.bytes += res.rawPayload.length;
     if (res.statusCode === 429) {
       tally.status429 += 1;
       tally.refusedAt.push(time.now());
@@ -61,5 +74,5 @@ export function injectFetch(
 
 /** A tally with nothing counted yet. */
 export function newTally(): RequestTally {
-  return { requests: 0, status429: 0, sentAt: [], refusedAt: [] };
+  return { requests: 0, status429: 0, sentAt: [], refusedAt: [], byKind: {} };
 }

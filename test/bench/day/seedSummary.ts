@@ -18,6 +18,7 @@ export interface WorkerDay {
     status429Steady: number;
     perMinute: number;
     busiest60s: number;
+    byKind: Record<string, { requests: number; bytes: number }>;
     latency: {
       changes: number;
       missed: number;

@@ -15,6 +15,7 @@ import { startRoundRobin } from './roundRobinPoller.ts';
 import { busiestWindow } from './slidingWindow.ts';
 import { VirtualTime } from './virtualTime.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
+import { BACKFILL_DAYS } from '../../../main/core/sync/signalFetcher.ts';
 
 /** Options of one day. */
 export interface DayOptions {
@@ -46,6 +47,8 @@ export interface PollerFigures {
   perMinute: number;
   /** The most requests sent within any 60 s of the day (sliding, not the service's fixed minute). */
   busiest60s: number;
+  /** Requests and answer bytes per kind of request over the day (injectFetch.ts, requestKind). */
+  byKind: RequestTally['byKind'];
   latency: LatencyFigures;
 }
 
@@ -65,6 +68,22 @@ export interface DayFigures {
 
 const START = Date.parse('2026-06-15T00:00:00Z');
 
+/** The series the engine reads incrementally (start_date from what it holds), by their paths. */
+const INCREMENTAL_PATHS = /\/(health\/history|security-score\/history|dns\/changes)$/;
+
+/**
+ * BENCH_DAY_WHOLE_SERIES=1: every incremental read asks for the whole backfill window instead of a
+ * start_date from what the mirror holds, to measure what the windows save.
+ */
+function wholeSeries(url: URL): void {
+  const end = url.searchParams.get('end_date');
+  if (!end || !INCREMENTAL_PATHS.test(url.pathname)) return;
+  url.searchParams.set(
+    'start_date',
+    new Date(Date.parse(end) - BACKFILL_DAYS * 86_400_000).toISOString().slice(0, 10),
+  );
+}
+
 function figures(tally: RequestTally, latency: LatencyFigures, minutes: number, steadyFrom: number) {
   let steady = 0;
   for (const at of tally.refusedAt) if (at >= steadyFrom) steady += 1;
@@ -74,6 +93,7 @@ function figures(tally: RequestTally, latency: LatencyFigures, minutes: number, 
     status429Steady: steady,
     perMinute: tally.requests / minutes,
     busiest60s: busiestWindow(tally.sentAt),
+    byKind: tally.byKind,
     latency,
   };
 }
@@ -93,7 +113,13 @@ export async function simulateDay(o: DayOptions, poller: PollerKind): Promise<Da
   const end = start + o.hours * 3_600_000;
 
   const tally = newTally();
-  const fetch = injectFetch(svc.app, time, tally, o.roundTripMs);
+  const fetch = injectFetch(
+    svc.app,
+    time,
+    tally,
+    o.roundTripMs,
+    process.env.BENCH_DAY_WHOLE_SERIES === '1' ? wholeSeries : undefined,
+  );
   const watch = firstSyncWatch(time.now, start, o.domains);
   const running =
     poller === 'engine'
