@@ -89,8 +89,14 @@ describe('Settings → Notifications', () => {
     await section.getByText('Test message sent to “team-hook”.').waitFor();
     expect(hook.received[1]).toMatchObject({ signed: true, json: { type: 'test' } });
 
-    page.once('dialog', (dialog) => void dialog.accept());
+    // Removing asks first (the kit's dialog); Cancel keeps the channel, the named button removes it.
+    const confirmRemove = page.getByRole('dialog', { name: 'Remove the channel “am”?' });
     await amRow.getByRole('button', { name: 'Remove' }).click();
+    await confirmRemove.getByRole('button', { name: 'Cancel' }).click();
+    await confirmRemove.waitFor({ state: 'hidden' });
+    expect(await amRow.count()).toBe(1);
+    await amRow.getByRole('button', { name: 'Remove' }).click();
+    await confirmRemove.getByRole('button', { name: 'Remove am' }).click();
     await section.getByText('Removed “am”.').waitFor();
     expect(await amRow.count()).toBe(0);
 
@@ -151,13 +157,11 @@ describe('Settings → Notifications', () => {
     // Removing the channel the digest goes by: the question names the digest it would stop; declined,
     // both stay.
     const opsRow = channels.getByRole('row').filter({ hasText: 'ops-mail' });
-    const asked: string[] = [];
-    page.once('dialog', (dialog) => {
-      asked.push(dialog.message());
-      void dialog.dismiss();
-    });
+    const question = page.getByRole('dialog', { name: 'Remove the channel “ops-mail”?' });
     await opsRow.getByRole('button', { name: 'Remove' }).click();
-    await expect.poll(() => asked.length).toBe(1);
+    await question.waitFor();
+    const asked = [(await question.innerText()).replace(/\s+/g, ' ')];
+    await question.getByRole('button', { name: 'Cancel' }).click();
     expect(asked[0]).toContain(
       `“ops-mail” mails the weekly digest of “${DEMO_LABEL}” (Mondays at 08:00 (Europe/Berlin)). ` +
         'Removing the channel stops that digest too',
@@ -180,8 +184,8 @@ describe('Settings → Notifications', () => {
       timeZone: 'Europe/Berlin',
     });
     await line.waitFor();
-    page.once('dialog', (dialog) => void dialog.accept());
     await opsRow.getByRole('button', { name: 'Remove' }).click();
+    await question.getByRole('button', { name: 'Remove ops-mail' }).click();
     await channels
       .getByText(`Removed “ops-mail”; the weekly digest of “${DEMO_LABEL}” is no longer mailed.`)
       .waitFor();
