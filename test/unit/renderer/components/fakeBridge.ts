@@ -7,11 +7,14 @@ import type { BridgeApi } from '../../../../shared/bridge/contract.ts';
 
 export type FakeApi = { [K in keyof BridgeApi]: ReturnType<typeof vi.fn> };
 
-/** An api whose methods answer nothing until a test tells them what to. */
+/** An api whose methods refuse (as an unreachable main would) until a test tells them what to answer. */
 export function fakeApi(): FakeApi {
   return new Proxy({} as FakeApi, {
     get(target, name: string) {
-      target[name as keyof FakeApi] ??= name === 'on' ? vi.fn(() => () => undefined) : vi.fn();
+      target[name as keyof FakeApi] ??=
+        name === 'on'
+          ? vi.fn(() => () => undefined)
+          : vi.fn(() => Promise.reject(new Error(`${name}: not answered in this test`)));
       return target[name as keyof FakeApi];
     },
   });
