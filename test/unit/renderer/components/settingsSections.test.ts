@@ -52,10 +52,10 @@ const rowOf = async (name: string) => (await screen.findByText(name)).closest('t
 
 describe('Notification channels', () => {
   it('removes a channel only after the second step, which names it and its queued deliveries', async () => {
-    api.removeChannel.mockResolvedValue(true);
+    api.removeChannel.mockResolvedValue({ removed: true, digestsStopped: [] });
     render(NotificationChannels);
     await fireEvent.click(within(await rowOf('am')).getByRole('button', { name: 'Remove' }));
-    const dialog = screen.getByRole('dialog', { name: 'Remove the channel “am”?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the channel “am”?' });
     expect(dialog.textContent).toContain('the 3 deliveries it still has queued are dropped');
 
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -63,9 +63,34 @@ describe('Notification channels', () => {
     expect(dialog.hasAttribute('open')).toBe(false);
 
     await fireEvent.click(within(await rowOf('am')).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(dialog.hasAttribute('open')).toBe(true));
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Remove am' }));
-    expect(api.removeChannel).toHaveBeenCalledWith({ id: 2 });
+    expect(api.removeChannel).toHaveBeenCalledWith({ id: 2, withDigests: false });
     expect((await screen.findByRole('status')).textContent).toBe('Removed “am”.');
+  });
+
+  it('the second step names the weekly digest the channel mails, which stops with it', async () => {
+    api.listDigests.mockResolvedValue([
+      {
+        accountId: 7,
+        account: 'Acme Corp',
+        channelId: 1,
+        channel: 'ops-mail',
+        when: 'Mondays at 08:00 (UTC)',
+      },
+    ]);
+    api.removeChannel.mockResolvedValue({ removed: true, digestsStopped: ['Acme Corp'] });
+    render(NotificationChannels);
+    await fireEvent.click(within(await rowOf('ops-mail')).getByRole('button', { name: 'Remove' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove the channel “ops-mail”?' });
+    expect(dialog.textContent).toContain(
+      '“ops-mail” mails the weekly digest of “Acme Corp” (Mondays at 08:00 (UTC)). Removing the channel stops that digest too',
+    );
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Remove ops-mail' }));
+    expect(api.removeChannel).toHaveBeenCalledWith({ id: 1, withDigests: true });
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Removed “ops-mail”; the weekly digest of “Acme Corp” is no longer mailed.',
+    );
   });
 
   it('a failure is said in its words and announced, whatever shape it crossed the bridge in', async () => {
