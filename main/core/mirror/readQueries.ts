@@ -128,7 +128,9 @@ export class ReadQueries {
     const openCounts = this.alerts.openCounts();
     const inputs = statusInputs(this.db, { accountId });
     const states = new Map<number, StoredSyncState[]>();
-    for (const s of this.syncStates.list(accountId)) {
+    // Per account: each account's states are kept between calls (the engine reads them every tick).
+    const accountIds = accountId === undefined ? [...new Set(domains.map((d) => d.account_id))] : [accountId];
+    for (const s of accountIds.flatMap((id) => this.syncStates.list(id))) {
       if (s.domainPk === null) continue;
       const list = states.get(s.domainPk) ?? [];
       list.push(s);

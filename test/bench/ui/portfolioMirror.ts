@@ -2,7 +2,7 @@
  * A mirror as a portfolio leaves it after weeks of sync, for the UI benchmark: `count` domains, each with its
  * current health and score, `days` of daily health, score and mail-volume history (every domain, or only the
  * first: the e2e suite's smaller run), and the alerts the latest scans opened (a protocol some domains lost
- * since yesterday). Written through the mirror's own writeSignal, so the rows, sync states and alerts are
+ * since yesterday), delivered to the window that was open then. Written through the mirror's own writeSignal, so the rows, sync states and alerts are
  * what the engine would have stored.
  */
 import { createHash } from 'node:crypto';
@@ -154,6 +154,9 @@ function writePortfolioMirror(file: string, options: PortfolioOptions, now: numb
         computed_at: new Date(at).toISOString(),
       });
     }
+    // The window that was open while they were raised showed them: none waits for the next window.
+    const pending = mirror.pendingDeliveries(now).map((a) => a.id);
+    if (pending.length > 0) mirror.markDelivered(pending, 'browser', at);
     return { accountId: account.id, fqdn: domains[0]!.fqdn, now };
   } finally {
     mirror.close();

@@ -52,24 +52,36 @@ class Session {
       if (event.type === 'progress') this.progress = { ...this.progress, [event.accountId]: event };
       this.scheduleReload();
     });
+    // The first screen needs the accounts and the rows: asked together (one overview, not one per step),
+    // and shown as soon as they are here. The sync line, settings and connectivity follow: the host answers
+    // calls in order, so asking for them first would hold the rows behind the sync status's planning.
+    // Resolves once the first screen can show (the welcome redirect runs then, before any other screen).
     try {
-      await this.loadAccounts();
-      await Promise.all([this.loadRows(), this.loadSync(), this.loadSettings(), this.loadConnectivity()]);
+      const [accounts] = await Promise.all([api.listAccounts(), this.loadRows()]);
+      this.setAccounts(accounts);
       this.loadError = null;
     } catch (error) {
       this.loadError = errorText(error);
-    } finally {
-      this.loaded = true;
     }
+    this.loaded = true;
+    if (this.loadError !== null) return;
+    void Promise.all([this.loadSync(), this.loadSettings(), this.loadConnectivity()]).catch(
+      (error: unknown) => (this.loadError = errorText(error)),
+    );
   }
 
   async loadAccounts(): Promise<void> {
-    this.accounts = await api.listAccounts();
+    this.setAccounts(await api.listAccounts());
+    await this.loadRows();
+  }
+
+  /** The account list, and which account is in view (the stored one, else the only one). */
+  private setAccounts(accounts: AccountView[]): void {
+    this.accounts = accounts;
     const stored = Number(localStorage.getItem('authwatch.account'));
     if (this.accountId !== null && !this.accounts.some((a) => a.id === this.accountId)) this.accountId = null;
     if (this.accountId === null && this.accounts.some((a) => a.id === stored)) this.accountId = stored;
     if (this.accountId === null && this.accounts.length === 1) this.accountId = this.accounts[0]!.id;
-    await this.loadRows();
   }
 
   selectAccount(id: number | null): void {
