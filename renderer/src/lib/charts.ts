@@ -59,14 +59,39 @@ export interface DailySeries {
   days: readonly { date: string; value: number | null | undefined }[];
 }
 
+type Colors = ReturnType<typeof themeColors>;
+
+/**
+ * What every time chart shares: no animation and data already parsed (fast with long windows), a time axis
+ * of days in the theme's muted colour, the legend in the text colour.
+ */
+function timeChartOptions(c: Colors, x: { stacked: boolean; maxTicks: number; grid: boolean }) {
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false as const,
+    parsing: false as const,
+    normalized: true as const,
+    x: {
+      type: 'time' as const,
+      time: { unit: 'day' as const },
+      stacked: x.stacked,
+      ticks: { color: c.muted, maxTicksLimit: x.maxTicks },
+      grid: x.grid ? { color: c.border } : { display: false },
+    },
+    legend: { labels: { color: c.text, boxWidth: 12 } },
+  };
+}
+
 /**
  * Bars per day, stacked (mail volume by DMARC result or disposition, TLS sessions): a time axis of days, the
- * theme's colours, no animation, data already parsed (fast with long windows).
+ * theme's colours.
  */
 export function dailyStackedBars(
-  c: ReturnType<typeof themeColors>,
+  c: Colors,
   series: readonly DailySeries[],
 ): ChartConfiguration<'bar', { x: number; y: number }[]> {
+  const { x, legend, ...base } = timeChartOptions(c, { stacked: true, maxTicks: 10, grid: false });
   return {
     type: 'bar',
     data: {
@@ -77,22 +102,56 @@ export function dailyStackedBars(
       })),
     },
     options: {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      parsing: false,
-      normalized: true,
+      ...base,
+      scales: { x, y: { stacked: true, ticks: { color: c.muted }, grid: { color: c.border } } },
+      plugins: { legend },
+    },
+  };
+}
+
+/** One series of a stepped line: its legend word, its colour, whether dashed, a value at each time (ISO). */
+export interface StepSeries {
+  label: string;
+  color: string;
+  /** Dashed, without points: values worked out rather than measured. */
+  derived?: boolean;
+  points: readonly { at: string; value: number }[];
+}
+
+/**
+ * Values that hold until the next reading (a score from 0 to 10): stepped lines on a time axis, thinned to
+ * about 300 points per line when the window is long (the shape kept: LTTB).
+ */
+export function steppedLines(
+  c: Colors,
+  series: readonly StepSeries[],
+  range: { min: number; max: number; step: number },
+): ChartConfiguration<'line', { x: number; y: number }[]> {
+  const { x, legend, ...base } = timeChartOptions(c, { stacked: false, maxTicks: 8, grid: true });
+  return {
+    type: 'line',
+    data: {
+      datasets: series.map((s) => ({
+        label: s.label,
+        data: s.points.map((p) => ({ x: Date.parse(p.at), y: p.value })),
+        borderColor: s.color,
+        backgroundColor: s.color,
+        ...(s.derived ? { borderDash: [4, 3], pointRadius: 0 } : { pointRadius: 2 }),
+        stepped: true,
+      })),
+    },
+    options: {
+      ...base,
       scales: {
-        x: {
-          type: 'time',
-          time: { unit: 'day' },
-          stacked: true,
-          ticks: { color: c.muted, maxTicksLimit: 10 },
-          grid: { display: false },
+        x,
+        y: {
+          min: range.min,
+          max: range.max,
+          ticks: { color: c.muted, stepSize: range.step },
+          grid: { color: c.border },
         },
-        y: { stacked: true, ticks: { color: c.muted }, grid: { color: c.border } },
       },
-      plugins: { legend: { labels: { color: c.text, boxWidth: 12 } } },
+      plugins: { legend, decimation: { enabled: true, algorithm: 'lttb', samples: 300 } },
     },
   };
 }
