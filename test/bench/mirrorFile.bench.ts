@@ -7,12 +7,16 @@
  * inserted raw one per transaction and raw five per transaction. Prints figures.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_RULES } from '../../main/core/alerts/ruleSet.ts';
 import { openMirror } from '../../main/core/mirror/index.ts';
+import { openMirrorDatabase } from '../../main/core/mirror/openMirror.ts';
+import { SqliteMirror } from '../../main/core/mirror/sqliteMirror.ts';
 import type { SyncJob } from '../../main/core/sync/syncJobs.ts';
 import { WriteBatch } from '../../main/core/sync/writeBatch.ts';
+import { walCommits } from '../support/walCommits.ts';
 import { report } from './measure.ts';
 
 const DOMAINS = 1_000;
@@ -35,6 +39,67 @@ function perSecond(count: number, run: () => void): number {
   const start = process.hrtime.bigint();
   run();
   return count / (Number(process.hrtime.bigint() - start) / 1e9);
+}
+
+/**
+ * What the disk sees, whatever the machine's load: commits and WAL bytes per health write, one a commit
+ * against five a commit (the WAL is not checkpointed meanwhile, so every frame is counted). Five writes in
+ * one commit also write a page they share (sync states, indexes) once instead of five times.
+ */
+function walCost(dir: string): { name: string; value: number; unit: string }[] {
+  const file = join(dir, 'wal-cost.sqlite');
+  let t = Date.parse('2026-01-01T00:00:00Z');
+  const db = openMirrorDatabase(file);
+  db.pragma('wal_autocheckpoint = 0');
+  const mirror = new SqliteMirror(db, { now: () => t }, DEFAULT_RULES);
+  const { id: accountId } = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
+  const ids = Array.from({ length: 200 }, (_, i) => i + 1);
+  mirror.writeSignal({
+    accountId,
+    domainId: null,
+    signal: 'domains',
+    payload: ids.map((id) => ({ id, fqdn: `d${id}.example` })),
+    fetchedAt: t,
+  });
+  const batch = new WriteBatch(
+    mirror,
+    Infinity,
+    () => undefined,
+    () => () => undefined,
+  );
+  const job = { key: 'bench', signal: 'health' } as SyncJob;
+  const measure = (perCommit: number, round: number) => {
+    t += 15 * 60_000;
+    const commits = walCommits(file);
+    const bytes = statSync(`${file}-wal`).size;
+    for (let first = 0; first < ids.length; first += perCommit) {
+      for (const id of ids.slice(first, first + perCommit)) {
+        const input = {
+          accountId,
+          domainId: id,
+          signal: 'health' as const,
+          payload: snapshot(id, t, round),
+          fetchedAt: t,
+        };
+        batch.add({ job, input, startedAt: t, fetchedAt: t });
+      }
+      batch.commit();
+    }
+    return {
+      commits: (walCommits(file) - commits) / ids.length,
+      kib: (statSync(`${file}-wal`).size - bytes) / ids.length / 1024,
+    };
+  };
+  measure(1, 1); // warm: every domain has a snapshot and a sync state
+  const one = measure(1, 2);
+  const five = measure(5, 3);
+  mirror.close();
+  return [
+    { name: 'commits a health write, one a commit (before)', value: one.commits, unit: '' },
+    { name: 'commits a health write, five a commit (after)', value: five.commits, unit: '' },
+    { name: 'WAL written a health write, one a commit (before)', value: one.kib, unit: 'KiB' },
+    { name: 'WAL written a health write, five a commit (after)', value: five.kib, unit: 'KiB' },
+  ];
 }
 
 /** Mirror writes on a file vs raw inserts on a file, same journal and synchronous settings. */
@@ -152,6 +217,7 @@ export async function benchMirrorFile(): Promise<void> {
         { name: 'raw ÷ mirror, one transaction each (before)', value: r / m, unit: '×' },
         { name: 'raw ÷ mirror, five a transaction (after)', value: r5 / mt, unit: '×' },
         { name: 'mirror, five a commit ÷ one a commit', value: mt / m, unit: '×' },
+        ...walCost(dir),
       ],
     );
   } finally {
