@@ -15,10 +15,10 @@
  *   npx tsx scripts/build-main.ts [--out DIR]     (default out/main)
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -29,6 +29,30 @@ export const EXTERNAL = ['electron', 'better-sqlite3', 'keytar', 'bufferutil', '
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __authwatchCreateRequire } from 'node:module';\n" +
   'const require = __authwatchCreateRequire(import.meta.url);';
+
+/**
+ * The registries that are a folder (main/core/alerts/ruleFiles.ts: every file of alerts/rules is a rule) list
+ * that folder when the sources run; a bundle has no folder to list, so here such a module becomes static
+ * imports of the files the folder holds at build time — the bundle's registry holds exactly those.
+ */
+export const folderRegistryPlugin: Plugin = {
+  name: 'authwatch-folder-registry',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]main[\\/]core[\\/]alerts[\\/]ruleFiles\.ts$/ }, (args) => {
+      const resolveDir = dirname(args.path);
+      const files = readdirSync(join(resolveDir, 'rules'))
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+        .sort();
+      const imports = files.map((f, i) => `import * as file${i} from './rules/${f}';`);
+      const list = files.map((f, i) => `{ file: ${JSON.stringify(f)}, exports: file${i} }`);
+      return {
+        contents: `${imports.join('\n')}\nexport const RULE_FILES = [${list.join(', ')}];\n`,
+        loader: 'ts',
+        resolveDir,
+      };
+    });
+  },
+};
 
 /** One bundle to make. */
 interface Entry {
@@ -75,6 +99,7 @@ export async function buildMain(
       legalComments: 'linked',
       logLevel: 'warning',
       ...(entry.format === 'esm' ? { banner: { js: ESM_REQUIRE_BANNER } } : {}),
+      plugins: [folderRegistryPlugin],
     };
     if (entry.source.endsWith('preload.ts')) {
       // The sandboxed preload may require only 'electron' and a few built-ins: it must be one file.

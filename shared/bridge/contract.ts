@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as args from './args.ts';
+import { alertRuleInfoSchema } from './alertRules.ts';
 import { auditChangeSchema, auditChangesArgs } from './auditChanges.ts';
 import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from './dnsWatch.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
@@ -52,6 +53,7 @@ export const BRIDGE_METHODS = {
   senderHistory: { args: senderHistoryArgs, result: z.array(senderPollSchema) },
   listAlerts: { args: args.listAlertsArgs, result: z.array(alertSchema) },
   listIncidents: { args: listIncidentsArgs, result: z.array(incidentSchema) },
+  alertRules: { args: none, result: z.array(alertRuleInfoSchema) },
   acknowledgeAlerts: { args: args.acknowledgeArgs, result: z.object({ acknowledged: z.number() }) },
   snoozeAlert: { args: args.snoozeArgs, result: alertSchema },
   muteDomain: { args: args.muteArgs, result: z.object({ muted: z.literal(true) }) },

@@ -10,6 +10,7 @@ export const METHOD_NAMES = [
   'senderHistory',
   'listAlerts',
   'listIncidents',
+  'alertRules',
   'acknowledgeAlerts',
   'snoozeAlert',
   'muteDomain',

@@ -1,4 +1,5 @@
-import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
+import { PROTOCOL_LABELS as LABELS } from '../../../shared/email-auth/protocols.ts';
+import { isProtocol, PROTOCOLS, type Protocol } from '../signals/primitives.ts';
 import type { LatestDnsEvents, WatchedDns } from './types.ts';
 
 /** What one signal says about a protocol: its status and the remote time it was observed. */
@@ -21,6 +22,12 @@ export interface ProtocolReading {
 
 /** Protocol names as people write them (defined once, in shared/email-auth). */
 export { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
+
+/** "SPF disconnected": a protocol alert in words, from the protocol its details name (null: none named). */
+export function protocolWords(details: Record<string, unknown>, what: string): string | null {
+  const protocol = details.protocol;
+  return typeof protocol === 'string' && isProtocol(protocol) ? `${LABELS[protocol]} ${what}` : null;
+}
 
 /** A reading from a health snapshot's protocol flags, observed at its scan time. */
 export function readingFromHealth(flags: Record<string, unknown>, at: string): ProtocolReading {

@@ -1,34 +1,80 @@
-import { accountAlertsOnError } from './rules/accountAlertsOnError.ts';
-import { accountAlertsOnSuccess } from './rules/accountAlertsOnSuccess.ts';
-import { dmarcPolicyWeakened } from './rules/dmarcPolicyWeakened.ts';
-import { healthRegressed } from './rules/healthRegressed.ts';
-import { protocolDisconnected } from './rules/protocolDisconnected.ts';
-import { protocolRestored } from './rules/protocolRestored.ts';
-import { scoreDropped } from './rules/scoreDropped.ts';
-import { threatSourceAppeared } from './rules/threatSourceAppeared.ts';
+import type { AlertKind, AnyRuleFn, RuleDefinition } from './ruleDefinition.ts';
+import { RULE_FILES, type RuleFile } from './ruleFiles.ts';
+import type { Severity } from './types.ts';
 
 /**
- * The rule registry: every rule of ./rules, one file each, exported under its file's name. A signal names
- * the rules its writes run (signals/defs/*), the mirror runs the account rules itself; a rule file that is
- * not listed here fails the unit suite (test/unit/core/alerts/ruleRegistry.test.ts), and a signal naming a
- * rule that is not listed here fails the typecheck.
+ * The rule registry: every file of ./rules is one rule, exporting its decision function under its file's name
+ * and its definition (`export default alertRule({...})`) as the default. A file that does not (a rule written
+ * but not declared) fails every start and every test that opens a mirror, with its file named: it would never
+ * run. The rules' signals are checked by the types (ruleDefinition.ts), the rest derives from here.
  */
-export const DEFAULT_RULES = {
-  protocolDisconnected,
-  protocolRestored,
-  threatSourceAppeared,
-  scoreDropped,
-  healthRegressed,
-  dmarcPolicyWeakened,
-  accountAlertsOnError,
-  accountAlertsOnSuccess,
-};
+export function registeredRule({ file, exports }: RuleFile): [string, RuleDefinition] {
+  const id = file.replace(/\.ts$/, '');
+  const definition = exports.default as Partial<RuleDefinition> | undefined;
+  const problem = !definition
+    ? 'has no default export (`export default alertRule({...})`)'
+    : typeof definition.run !== 'function' || definition.run !== exports[id]
+      ? `must export its decision function as \`${id}\` and name it as its definition's \`run\``
+      : !definition.alerts
+        ? 'does not say which alerts it raises (`alerts`)'
+        : !definition.account && Object.keys(definition.on ?? {}).length === 0
+          ? 'is read by no signal (`on`) and is no account rule (`account`)'
+          : null;
+  if (problem) throw new Error(`alert rule main/core/alerts/rules/${file} ${problem}: it would never run`);
+  return [id, definition as RuleDefinition];
+}
 
-/** The rules the mirror runs inside its writes. Replaceable (tests inject a failing rule). */
-export type AlertRules = typeof DEFAULT_RULES;
+const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { critical: 0, warning: 1, info: 2 };
+const loudest = (d: RuleDefinition): number =>
+  Math.min(...Object.values(d.alerts).map((kind) => SEVERITY_ORDER[kind.severity]));
 
-/** The registry name of a rule. */
-export type RuleId = keyof AlertRules;
+/**
+ * Every rule, by its file's name, loudest first (a write's events are stored, and delivered, in this order:
+ * a disconnection before the score drop it causes); ties in file order.
+ */
+export const RULE_DEFINITIONS: Readonly<Record<string, RuleDefinition>> = Object.fromEntries(
+  RULE_FILES.map(registeredRule).sort(([, a], [, b]) => loudest(a) - loudest(b)),
+);
 
-/** The rules the mirror runs on every account-level outcome, whichever signal it was (not read by signals). */
-export const ACCOUNT_RULES: readonly RuleId[] = ['accountAlertsOnError', 'accountAlertsOnSuccess'];
+/** The registry name of a rule (its file's name). */
+export type RuleId = string;
+
+/** The rules' decision functions the mirror runs inside its writes, by id. Replaceable (tests inject one). */
+export type AlertRules = Readonly<Record<RuleId, AnyRuleFn>>;
+
+/** Every rule's decision function, by id. */
+export const DEFAULT_RULES: AlertRules = Object.fromEntries(
+  Object.entries(RULE_DEFINITIONS).map(([id, d]) => [id, d.run]),
+);
+
+/** The ids of the rules a signal's writes run, in the registry's order. */
+export function rulesReading(signal: string): RuleId[] {
+  return Object.keys(RULE_DEFINITIONS).filter((id) => Object.hasOwn(RULE_DEFINITIONS[id]!.on ?? {}, signal));
+}
+
+/** One alert every rule may raise: its stored name and its words. */
+export interface AlertCatalogueEntry extends AlertKind {
+  name: string;
+  /** The rule raising it. */
+  rule: RuleId;
+}
+
+/** Every alert the rules raise, by name (a name raised by two rules is a mistake the registry refuses). */
+export const ALERT_CATALOGUE: ReadonlyMap<string, AlertCatalogueEntry> = catalogue();
+
+function catalogue(): Map<string, AlertCatalogueEntry> {
+  const byName = new Map<string, AlertCatalogueEntry>();
+  for (const [rule, d] of Object.entries(RULE_DEFINITIONS)) {
+    for (const [name, kind] of Object.entries(d.alerts)) {
+      const other = byName.get(name);
+      if (other) throw new Error(`alert ${name} is raised by two rules: ${other.rule} and ${rule}`);
+      byName.set(name, { ...kind, name, rule });
+    }
+  }
+  return byName;
+}
+
+/** True when some rule raises alerts of this name. */
+export function isAlertName(name: string): boolean {
+  return ALERT_CATALOGUE.has(name);
+}

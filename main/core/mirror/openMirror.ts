@@ -10,7 +10,7 @@ export interface OpenMirrorOptions {
   /** Source of "now" (default: the wall clock). */
   clock?: MirrorClock;
   /** Replace some alert rules (tests). */
-  rules?: Partial<AlertRules>;
+  rules?: AlertRules;
 }
 
 const wallClock: MirrorClock = { now: () => Date.now() };

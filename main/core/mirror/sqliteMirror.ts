@@ -1,5 +1,10 @@
 import type { Database } from 'better-sqlite3';
-import type { AlertRules } from '../alerts/ruleSet.ts';
+import type { RuleHandler } from '../alerts/ruleDefinition.ts';
+import { RULE_DEFINITIONS, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
+import { accountAlertsOnError } from '../alerts/rules/accountAlertsOnError.ts';
+import { accountAlertsOnSuccess } from '../alerts/rules/accountAlertsOnSuccess.ts';
+import { protocolDisconnected } from '../alerts/rules/protocolDisconnected.ts';
+import { protocolRestored } from '../alerts/rules/protocolRestored.ts';
 import { accountAlertKey } from '../alerts/keys.ts';
 import { accountAlertEvent } from '../alerts/accountAlerts.ts';
 import { inQuietHours } from '../alerts/quietHours.ts';
@@ -137,7 +142,7 @@ export class SqliteMirror implements Mirror {
         const list = this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
         // The states join the domain rows (name, remote id): read them all again.
         this.syncStates.invalidate(account.id);
-        const events = this.rules.accountAlertsOnSuccess(
+        const events = this.decide(accountAlertsOnSuccess)(
           null,
           { scope: meta.scope },
           this.context(account, null, at),
@@ -159,7 +164,7 @@ export class SqliteMirror implements Mirror {
       const fqdn = !Array.isArray(payload) && typeof payload.fqdn === 'string' ? payload.fqdn : undefined;
       const domain = this.domains.resolve(account.id, input.domainId, fqdn, at);
       const ctx = this.context(account, domain, at);
-      const evaluate = this.prepareRules(definition, domain, account.id);
+      const evaluate = this.prepareRules(input.signal, definition, domain, account.id);
       definition.store(this.db, payload, {
         domainPk: domain.pk,
         fetchedAt: at,
@@ -167,7 +172,7 @@ export class SqliteMirror implements Mirror {
       });
       const events = [
         ...evaluate(payload, ctx),
-        ...this.rules.accountAlertsOnSuccess(null, { scope: meta.scope }, ctx),
+        ...this.decide(accountAlertsOnSuccess)(null, { scope: meta.scope }, ctx),
       ];
       const result = this.applyAlerts(account.id, domain.pk, events, at);
       this.syncStates.success(account.id, domain.pk, input.signal, at, nextDueAt);
@@ -181,17 +186,19 @@ export class SqliteMirror implements Mirror {
   }
 
   /**
-   * The signal's rules (its definition names them): their previous state is read before the rows are
-   * written; the returned function reads the next state after and runs them. Signals without rules return
-   * no events.
+   * The rules reading this signal (each rule's file says which signals it reads): the signal's rule state is
+   * read before the rows are written; the returned function reads it again after and runs them. A signal no
+   * rule reads returns no events and reads nothing.
    */
   private prepareRules(
+    signal: SignalName,
     definition: DomainSignalDefinition<unknown>,
     domain: DomainRecord,
     accountId: number,
   ): (payload: unknown, ctx: RuleContext) => AlertEvent[] {
-    const signalRules = definition.rules;
-    if (!signalRules) return () => [];
+    const ids = rulesReading(signal);
+    const readState = definition.ruleState;
+    if (!readState || ids.length === 0) return () => [];
     const io: RuleIo = {
       db: this.db,
       domainPk: domain.pk,
@@ -200,9 +207,22 @@ export class SqliteMirror implements Mirror {
           (s) => isSignalName(s) && this.syncStates.find(accountId, domain.pk, s)?.lastSuccessAt != null,
         ),
     };
-    // Only the rules the definition names are handed over (a test may have replaced some of them).
-    const rules = Object.fromEntries(signalRules.reads.map((id) => [id, this.rules[id]])) as AlertRules;
-    return signalRules.prepare(io, rules);
+    const before = readState(io, 'before');
+    return (payload, ctx) => {
+      const write = { before, after: readState(io, 'after'), payload, io };
+      return ids.flatMap((id) => {
+        const rule = RULE_DEFINITIONS[id]!;
+        // The types held each handler to its signal's state and payload when the rule was declared.
+        const handler = rule.on![signal as keyof typeof rule.on] as RuleHandler;
+        return handler(write, ctx, this.rules[id] ?? rule.run);
+      });
+    };
+  }
+
+  /** The decision function the mirror was given for this rule (a test may have replaced it). */
+  private decide<F extends AlertRules[string]>(rule: F): F {
+    const id = Object.keys(RULE_DEFINITIONS).find((r) => RULE_DEFINITIONS[r]!.run === rule);
+    return ((id !== undefined ? this.rules[id] : undefined) ?? rule) as F;
   }
 
   private context(account: Account, domain: DomainRecord | null, at: string): RuleContext {
@@ -228,7 +248,7 @@ export class SqliteMirror implements Mirror {
       const previous = this.syncStates.find(account.id, domain?.pk ?? null, input.signal)?.lastError ?? null;
       this.syncStates.failure(account.id, domain?.pk ?? null, input.signal, input.error, at, nextDueAt);
       const scope = input.error.missingScope ?? SIGNALS[input.signal]?.scope ?? null;
-      const events = this.rules.accountAlertsOnError(
+      const events = this.decide(accountAlertsOnError)(
         previous,
         { code: String(input.error.code), message: String(input.error.message), scope },
         this.context(account, null, at),
@@ -468,8 +488,8 @@ export class SqliteMirror implements Mirror {
         if (!after) continue;
         const ctx = this.context(account, domain, when);
         const events = [
-          ...this.rules.protocolDisconnected(before, after, ctx),
-          ...this.rules.protocolRestored(before, after, ctx),
+          ...this.decide(protocolDisconnected)(before, after, ctx),
+          ...this.decide(protocolRestored)(before, after, ctx),
         ];
         const applied = this.applyAlerts(account.id, domain.pk, events, when);
         result.alerts.push(...applied.alerts);

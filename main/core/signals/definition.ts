@@ -1,13 +1,12 @@
 /**
  * What one polled signal is, in one place: what it fetches, how its answer is decoded and stored, how the
- * planner schedules it, what it is called for people, and which alert rules read it. Each signal has one
+ * planner schedules it, what it is called for people, and what its writes let alert rules compare (the rules
+ * say themselves which signals they read: main/core/alerts/rules). Each signal has one
  * module under ./defs holding its definition; ./registry.ts lists them, typed over the signal names, so a
  * signal without a definition (or a definition without a part) is a type error rather than a silent gap.
  */
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
-import type { AlertRules, RuleId } from '../alerts/ruleSet.ts';
-import type { AlertEvent, RuleContext } from '../alerts/types.ts';
 import type { PlanTier } from '../sync/tierAllocation.ts';
 import type { DocumentIssue } from './documentCheck.ts';
 
@@ -74,21 +73,8 @@ export interface RuleIo {
   everFetched(signals: readonly string[]): boolean;
 }
 
-/**
- * The alert rules a signal's writes run: `reads` names them (each must be in the rule registry), and
- * `prepare` reads the rules' previous state before the rows are written and returns the function that
- * reads the next state after and runs them. Only the rules named in `reads` are handed to it.
- */
-export interface SignalRules<P, R extends RuleId = RuleId> {
-  reads: readonly R[];
-  prepare(io: RuleIo, rules: Pick<AlertRules, R>): RunRules<P>;
-}
-
-/**
- * Runs a signal's rules on the payload just written. Declared as a method so that a definition for one
- * payload type still counts as a definition (the registry holds them all under one type).
- */
-type RunRules<P> = { run(payload: P, ctx: RuleContext): AlertEvent[] }['run'];
+/** When a signal's rule state is read: before the write's rows are stored, or after. */
+export type RulePhase = 'before' | 'after';
 
 interface SignalBase<P> {
   /** The v1 scope the calls need (an insufficient_scope error names it as the missing scope). */
@@ -109,7 +95,7 @@ export interface AccountSignalDefinition<P> extends SignalBase<P> {
 }
 
 /** A signal read per domain. */
-export interface DomainSignalDefinition<P, R extends RuleId = RuleId> extends SignalBase<P> {
+export interface DomainSignalDefinition<P, S = unknown> extends SignalBase<P> {
   per: 'domain';
   /** Stores the payload in the mirror's tables (inside the write's transaction). */
   store(db: Database, payload: P, target: RowTarget): void;
@@ -118,16 +104,21 @@ export interface DomainSignalDefinition<P, R extends RuleId = RuleId> extends Si
    * id); without it, the signal's last successful read is used.
    */
   lastSeenSql?: string;
-  rules?: SignalRules<P, R>;
+  /**
+   * What the alert rules compare around a write: read once before the write's rows are stored and once
+   * after, from the mirror's tables rather than the payload, so a backfilled old row never looks like news.
+   * The rules say themselves which signals they read (alerts/rules/*, `on`): a new rule needs no line here.
+   */
+  ruleState?(io: RuleIo, phase: RulePhase): S;
 }
 
 /** One polled signal. */
 export type SignalDefinition<P = unknown> = AccountSignalDefinition<P> | DomainSignalDefinition<P>;
 
-/** A per-domain signal's definition, its payload type inferred from the schema and its rules checked. */
-export function domainSignal<P, const R extends RuleId = never>(
+/** A per-domain signal's definition, its payload and rule state types inferred from its schema and reader. */
+export function domainSignal<P, S = never>(
   // The payload type comes from the schema alone; the other parts are checked against it.
-  definition: Omit<DomainSignalDefinition<P, R>, 'per' | 'rules'> & { rules?: SignalRules<NoInfer<P>, R> },
-): DomainSignalDefinition<P, R> {
+  definition: Omit<DomainSignalDefinition<P, S>, 'per'>,
+): DomainSignalDefinition<P, S> {
   return { per: 'domain', ...definition };
 }

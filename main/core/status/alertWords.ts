@@ -1,5 +1,4 @@
-import { isProtocol } from '../signals/primitives.ts';
-import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
+import { ALERT_CATALOGUE } from '../alerts/ruleSet.ts';
 
 /** An alert as its words are chosen: the rule that raised it, its stored title and details. */
 export interface WordedAlert {
@@ -8,31 +7,16 @@ export interface WordedAlert {
   details: unknown;
 }
 
-// What is wrong, as the domain's verdict says it: the same words in the header, the row, the tray tooltip,
-// the notification and the terminal. The rule's stored title keeps the particulars (the source's name, the
-// scores), the body says what changed.
-const RULE_WORDS: Record<string, string> = {
-  threat_source_appeared: 'Threat sending as this domain',
-  score_dropped: 'Security score dropped',
-  health_regressed: 'Health got worse',
-};
-
-function protocolOf(details: unknown): string | null {
-  const protocol =
-    details && typeof details === 'object' ? (details as Record<string, unknown>).protocol : undefined;
-  return typeof protocol === 'string' && isProtocol(protocol) ? PROTOCOL_LABELS[protocol] : null;
-}
-
 /**
- * The status model's words for one alert: "SPF disconnected", "Threat sending as this domain". An alert
- * the model has no words for (an account's token, a rule it does not know) keeps its own title.
+ * The status model's words for one alert: "SPF disconnected", "Threat sending as this domain" — the same
+ * words in the header, the row, the tray tooltip, the notification and the terminal. Each rule's file says
+ * them (alerts/rules/*, `words`); the alert's stored title keeps the particulars (the source's name, the
+ * scores). An alert the rules give no words for (an account's token, a rule no longer known) keeps its title.
  */
 export function alertWords(alert: WordedAlert): string {
-  if (alert.rule === 'protocol_disconnected' || alert.rule === 'protocol_restored') {
-    const label = protocolOf(alert.details);
-    if (label)
-      return alert.rule === 'protocol_disconnected' ? `${label} disconnected` : `${label} connected again`;
-    return alert.title;
-  }
-  return RULE_WORDS[alert.rule] ?? alert.title;
+  const words = ALERT_CATALOGUE.get(alert.rule)?.words;
+  if (typeof words === 'string') return words;
+  const details =
+    alert.details && typeof alert.details === 'object' ? (alert.details as Record<string, unknown>) : {};
+  return words?.(details) ?? alert.title;
 }

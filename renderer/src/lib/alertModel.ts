@@ -21,20 +21,6 @@ export const DEFAULT_ALERT_FILTER: AlertFilter = {
 
 export const ALERT_FILTER_KEY = 'authwatch.alerts.filter';
 
-/** Each rule in words, for the filter and the rows. */
-export const RULE_LABELS: Record<AlertRuleName, string> = {
-  protocol_disconnected: 'Protocol disconnected',
-  protocol_restored: 'Protocol restored',
-  threat_source_appeared: 'Threat source sending',
-  score_dropped: 'Score dropped',
-  health_regressed: 'Health regressed',
-  dmarc_policy_weakened: 'DMARC policy weakened',
-  token_invalid: 'Token not accepted',
-  scope_missing: 'Scope missing',
-  plan_not_eligible: 'Plan not eligible',
-  api_access_disabled: 'API access disabled',
-};
-
 /** Why an alert ended, in words. */
 export const END_REASON_WORDS: Record<NonNullable<Alert['endReason']>, string> = {
   cause_ended: 'cause ended',
@@ -43,8 +29,12 @@ export const END_REASON_WORDS: Record<NonNullable<Alert['endReason']>, string> =
   notice: 'notice',
 };
 
-/** Reads a stored filter, keeping only valid values (a hand-edited or old value never breaks the page). */
-export function readAlertFilter(raw: string | null): AlertFilter {
+/**
+ * Reads a stored filter, keeping only valid values (a hand-edited or old value never breaks the page): a rule
+ * must be one of `ruleNames`, the alerts the rules raise (the bridge's `alertRules`; null while they are not
+ * known yet: a rule name is kept as stored).
+ */
+export function readAlertFilter(raw: string | null, ruleNames: ReadonlySet<string> | null): AlertFilter {
   let stored: Partial<Record<keyof AlertFilter, unknown>> = {};
   try {
     const parsed: unknown = raw ? JSON.parse(raw) : {};
@@ -53,8 +43,12 @@ export function readAlertFilter(raw: string | null): AlertFilter {
     return { ...DEFAULT_ALERT_FILTER };
   }
   const f = { ...DEFAULT_ALERT_FILTER };
-  if (typeof stored.rule === 'string' && (stored.rule === 'all' || stored.rule in RULE_LABELS))
-    f.rule = stored.rule as AlertFilter['rule'];
+  if (
+    typeof stored.rule === 'string' &&
+    (stored.rule === 'all' ||
+      (ruleNames ? ruleNames.has(stored.rule) : /^[a-z][a-z0-9_]{0,63}$/.test(stored.rule)))
+  )
+    f.rule = stored.rule;
   if (stored.severity === 'critical' || stored.severity === 'warning' || stored.severity === 'info')
     f.severity = stored.severity;
   if (typeof stored.domain === 'string') f.domain = stored.domain.slice(0, 253);

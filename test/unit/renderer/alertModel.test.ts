@@ -82,13 +82,19 @@ describe('alert filters', () => {
   });
 
   it('reads a stored filter and drops what is not valid', () => {
-    expect(readAlertFilter(null)).toEqual(DEFAULT_ALERT_FILTER);
-    expect(readAlertFilter('{not json')).toEqual(DEFAULT_ALERT_FILTER);
+    const rules = new Set(['protocol_disconnected', 'score_dropped']);
+    expect(readAlertFilter(null, rules)).toEqual(DEFAULT_ALERT_FILTER);
+    expect(readAlertFilter('{not json', rules)).toEqual(DEFAULT_ALERT_FILTER);
     expect(
       readAlertFilter(
         JSON.stringify({ rule: 'drop_tables', severity: 'warning', account: -1, state: 'all', domain: 'x' }),
+        rules,
       ),
     ).toEqual({ ...DEFAULT_ALERT_FILTER, severity: 'warning', state: 'all', domain: 'x' });
+    expect(readAlertFilter(JSON.stringify({ rule: 'score_dropped' }), rules).rule).toBe('score_dropped');
+    // Before the rules are known (the first screen loads them after the rows), a name is kept as stored.
+    expect(readAlertFilter(JSON.stringify({ rule: 'score_dropped' }), null).rule).toBe('score_dropped');
+    expect(readAlertFilter(JSON.stringify({ rule: 'DROP TABLE' }), null).rule).toBe('all');
   });
 });
 

@@ -1,5 +1,6 @@
 import { ACCOUNT_ALERT_CODES, accountAlertEvent, type AccountErrorReading } from '../accountAlerts.ts';
 import type { AlertRuleFn } from '../types.ts';
+import { alertRule } from '../ruleDefinition.ts';
 
 /**
  * token_invalid / scope_missing / plan_not_eligible / api_access_disabled from a failed call's error code.
@@ -10,3 +11,30 @@ export const accountAlertsOnError: AlertRuleFn<unknown, AccountErrorReading> = (
   if (!kind) return [];
   return [accountAlertEvent(kind, ctx.accountId, ctx.accountLabel, next.scope, next.message)];
 };
+
+export default alertRule({
+  alerts: {
+    token_invalid: {
+      label: 'Token not accepted',
+      description: 'The service refused the account’s token; ends with the next call it accepts.',
+      severity: 'critical',
+    },
+    scope_missing: {
+      label: 'Scope missing',
+      description: 'The token lacks a scope a call needs; ends when a call needing it succeeds.',
+      severity: 'warning',
+    },
+    plan_not_eligible: {
+      label: 'Plan not eligible',
+      description: 'The account’s plan does not include the API; ends with the next successful call.',
+      severity: 'critical',
+    },
+    api_access_disabled: {
+      label: 'API access disabled',
+      description: 'API access is turned off for the account; ends with the next successful call.',
+      severity: 'critical',
+    },
+  },
+  run: accountAlertsOnError,
+  account: 'error',
+});

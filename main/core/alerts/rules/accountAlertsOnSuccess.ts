@@ -1,6 +1,7 @@
 import type { AccountSuccessReading } from '../accountAlerts.ts';
 import { accountAlertKey } from '../keys.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
+import { alertRule } from '../ruleDefinition.ts';
 
 /**
  * A successful call proves the token is valid, the plan eligible and API access on, and that the token holds
@@ -16,3 +17,6 @@ export const accountAlertsOnSuccess: AlertRuleFn<unknown, AccountSuccessReading>
   if (ctx.openAlerts.has(scopeKey)) events.push({ type: 'resolve', dedupeKey: scopeKey });
   return events;
 };
+
+// It raises nothing: it ends what accountAlertsOnError raised.
+export default alertRule({ alerts: {}, run: accountAlertsOnSuccess, account: 'success' });

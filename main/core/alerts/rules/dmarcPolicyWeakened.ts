@@ -1,6 +1,8 @@
 import { policyStrength, type DmarcPolicy } from '../../../../shared/email-auth/dmarcRecord.ts';
 import { dmarcPolicyOf, type DmarcPolicyView } from '../../status/dmarcPolicy.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
+import { alertRule } from '../ruleDefinition.ts';
+import { appEdit } from '../../mirror/ruleInputs.ts';
 
 /** The user's latest DMARC edit made in this app: the tags it set, and when. */
 interface AppEdit {
@@ -122,3 +124,29 @@ export const dmarcPolicyWeakened: AlertRuleFn<DmarcPolicyReading | null, DmarcPo
     };
   }
 };
+
+export default alertRule({
+  alerts: {
+    dmarc_policy_weakened: {
+      label: 'DMARC policy weakened',
+      description:
+        'The live DMARC record asks for less (p or sp lowered, or pct reduced) than at the scan before; ends when it asks for as much again.',
+      severity: 'warning',
+      words: 'DMARC policy weakened',
+    },
+  },
+  run: dmarcPolicyWeakened,
+  on: {
+    health: ({ before, after, io }, ctx, run) => {
+      if (!after.scan) return [];
+      const { dmarcRecord, health } = after.scan;
+      // The user's own edit is only looked up when the record changed (most writes: it did not).
+      const edit = before.scan?.dmarcRecord !== dmarcRecord ? appEdit(io.db, io.domainPk, 'dmarc') : null;
+      return run(
+        before.scan && dmarcPolicyReading(before.scan.dmarcRecord, before.scan.health.at),
+        dmarcPolicyReading(dmarcRecord, health.at, edit),
+        ctx,
+      );
+    },
+  },
+});

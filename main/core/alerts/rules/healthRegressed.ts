@@ -1,5 +1,6 @@
 import { healthRegressedKey } from '../keys.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
+import { alertRule } from '../ruleDefinition.ts';
 
 /** One health snapshot, reduced to what regression is judged on. */
 export interface HealthReading {
@@ -98,3 +99,22 @@ export const healthRegressed: AlertRuleFn<HealthReading | null, HealthReading> =
     };
   }
 };
+
+export default alertRule({
+  alerts: {
+    health_regressed: {
+      label: 'Health regressed',
+      description:
+        'Fewer protocols pass, or the health result got worse, between two scans; ends when it is back.',
+      severity: 'warning',
+      words: 'Health got worse',
+    },
+  },
+  run: healthRegressed,
+  on: {
+    health: ({ before, after }, ctx, run) =>
+      after.scan ? run(before.scan?.health ?? null, after.scan.health, ctx) : [],
+    health_history: ({ before, after }, ctx, run) =>
+      after.scan ? run(before.scan?.health ?? null, after.scan.health, ctx) : [],
+  },
+});

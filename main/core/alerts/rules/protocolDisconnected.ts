@@ -2,6 +2,8 @@ import { PROTOCOLS, type Protocol } from '../../signals/primitives.ts';
 import { disconnectedKey } from '../keys.ts';
 import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../protocolReading.ts';
 import type { AlertEvent, AlertRuleFn, Severity } from '../types.ts';
+import { alertRule } from '../ruleDefinition.ts';
+import { protocolWords } from '../protocolReading.ts';
 
 // Losing DMARC or SPF exposes the domain to spoofing at once; the other three weaken it.
 const SEVERITY: Record<Protocol, Severity> = {
@@ -64,3 +66,24 @@ export const protocolDisconnected: AlertRuleFn<ProtocolReading | null, ProtocolR
   }
   return events;
 };
+
+export default alertRule({
+  alerts: {
+    protocol_disconnected: {
+      label: 'Protocol disconnected',
+      description:
+        'A DMARC, SPF, MTA-STS, TLS-RPT or BIMI record stopped being connected (DNS change, health scan or DNS watch); ends when it is connected again.',
+      severity: 'critical',
+      words: (details) => protocolWords(details, 'disconnected'),
+    },
+  },
+  run: protocolDisconnected,
+  on: {
+    health: ({ before, after }, ctx, run) =>
+      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
+    health_history: ({ before, after }, ctx, run) =>
+      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
+    dns_changes: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
+    dns_timeline: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
+  },
+});

@@ -3,6 +3,8 @@ import { disconnectedKey, restoredKey } from '../keys.ts';
 import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../protocolReading.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { durationWords } from '../../../../shared/time/timeWords.ts';
+import { alertRule } from '../ruleDefinition.ts';
+import { protocolWords } from '../protocolReading.ts';
 
 /**
  * protocol_restored: when a signal observes a protocol connected after its open disconnected episode began
@@ -53,3 +55,23 @@ export const protocolRestored: AlertRuleFn<ProtocolReading | null, ProtocolReadi
   }
   return events;
 };
+
+export default alertRule({
+  alerts: {
+    protocol_restored: {
+      label: 'Protocol restored',
+      description: 'A record that was disconnected is connected again (a notice: it needs nothing from you).',
+      severity: 'info',
+      words: (details) => protocolWords(details, 'connected again'),
+    },
+  },
+  run: protocolRestored,
+  on: {
+    health: ({ before, after }, ctx, run) =>
+      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
+    health_history: ({ before, after }, ctx, run) =>
+      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
+    dns_changes: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
+    dns_timeline: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
+  },
+});

@@ -1,5 +1,6 @@
 import { scoreDroppedKey } from '../keys.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
+import { alertRule } from '../ruleDefinition.ts';
 
 /** One security score reading. */
 export interface ScoreReading {
@@ -59,3 +60,22 @@ export const scoreDropped: AlertRuleFn<ScoreReading | null, ScoreReading> = (pre
     };
   }
 };
+
+export default alertRule({
+  alerts: {
+    score_dropped: {
+      label: 'Score dropped',
+      description:
+        'The security score fell by your step or below your floor (critical below the floor); ends when it is back.',
+      severity: 'warning',
+      words: 'Security score dropped',
+    },
+  },
+  run: scoreDropped,
+  on: {
+    // The score the health polls imply, derived reading against derived reading...
+    health: ({ before, after }, ctx, run) => (after.score ? run(before.score, after.score, ctx) : []),
+    // ...and the service's own score, read weekly, against its own previous answer.
+    security_score: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
+  },
+});

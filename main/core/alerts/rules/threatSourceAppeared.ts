@@ -1,6 +1,7 @@
 import type { FailedSourcesPayload } from '../../signals/sendingSources.ts';
 import { threatKey } from '../keys.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
+import { alertRule } from '../ruleDefinition.ts';
 
 /** What the mirror remembers before a failed-sources write: every registered threat ever seen on the domain. */
 export interface KnownThreats {
@@ -51,3 +52,20 @@ export const threatSourceAppeared: AlertRuleFn<KnownThreats, FailedSourcesPayloa
   }
   return events;
 };
+
+export default alertRule({
+  alerts: {
+    threat_source_appeared: {
+      label: 'Threat source sending',
+      description:
+        'A source known to be malicious sent mail as the domain that failed DMARC; ends when it is no longer listed.',
+      severity: 'critical',
+      words: 'Threat sending as this domain',
+    },
+  },
+  run: threatSourceAppeared,
+  on: {
+    // Compared with every threat ever seen on the domain (the payload is the answer just written).
+    failed_sources: ({ before, payload }, ctx, run) => run(before, payload, ctx),
+  },
+});

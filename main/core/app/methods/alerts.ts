@@ -2,6 +2,7 @@ import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import { listIncidentsArgs } from '../../../../shared/bridge/incidents.ts';
 import { filterIncidents, groupIncidents } from '../../alerts/incidents.ts';
+import { ALERT_CATALOGUE, isAlertName } from '../../alerts/ruleSet.ts';
 import { withRecordChanges } from '../../alerts/recordChange.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
@@ -10,7 +11,13 @@ import type { Wiring } from '../wiring.ts';
 
 type AlertMethods = Pick<
   BridgeMethods,
-  'listAlerts' | 'listIncidents' | 'acknowledgeAlerts' | 'snoozeAlert' | 'muteDomain' | 'unmuteDomain'
+  | 'listAlerts'
+  | 'listIncidents'
+  | 'alertRules'
+  | 'acknowledgeAlerts'
+  | 'snoozeAlert'
+  | 'muteDomain'
+  | 'unmuteDomain'
 >;
 
 /** The alert inbox: list, acknowledge, snooze, mute a domain. */
@@ -20,12 +27,14 @@ export function alertMethods(w: Wiring): AlertMethods {
     listAlerts: (a) =>
       guard(() => {
         const p = parse(args.listAlertsArgs, a) ?? {};
+        knownRule(p.rule);
         return mirror.listAlerts(p);
       }),
 
     listIncidents: (a) =>
       guard(() => {
         const p = parse(listIncidentsArgs, a) ?? {};
+        knownRule(p.rule);
         // Grouping looks at every alert of the scope (a filter keeps or drops whole incidents).
         const alerts = mirror.listAlerts({
           ...(p.accountId !== undefined ? { accountId: p.accountId } : {}),
@@ -37,6 +46,16 @@ export function alertMethods(w: Wiring): AlertMethods {
           alert.domainId === null ? [] : mirror.recordObservations(alert.accountId, alert.domainId, protocol),
         );
       }),
+
+    alertRules: () =>
+      guard(() =>
+        [...ALERT_CATALOGUE.values()].map(({ name, label, description, severity }) => ({
+          name,
+          label,
+          description,
+          severity,
+        })),
+      ),
 
     acknowledgeAlerts: (a) =>
       guard(() => {
@@ -76,4 +95,13 @@ export function alertMethods(w: Wiring): AlertMethods {
         return { muted: false as const };
       }),
   };
+}
+
+/** A rule filter must name an alert some rule raises (a typo would otherwise list nothing, silently). */
+function knownRule(rule: string | undefined): void {
+  if (rule !== undefined && !isAlertName(rule)) {
+    throw new AuthwatchError('invalid_arguments', `rule: “${rule}” is not an alert any rule raises`, [
+      { path: 'rule', message: 'not an alert any rule raises' },
+    ]);
+  }
 }

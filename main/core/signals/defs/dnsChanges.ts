@@ -1,6 +1,6 @@
 import { writeDnsEvents } from '../../mirror/signalRows.ts';
 import { domainSignal } from '../definition.ts';
-import { dnsEventRules } from '../dnsEventRules.ts';
+import { dnsRuleState } from '../dnsRuleState.ts';
 import { dnsChangesSchema } from '../dnsTimeline.ts';
 
 const DAY_MS = 86_400_000;
@@ -23,5 +23,5 @@ export const dnsChanges = domainSignal({
   words: 'Records published or removed in DNS',
   store: (db, payload, target) => writeDnsEvents(db, payload, target),
   lastSeenSql: 'SELECT max(occurred_at) AS v FROM dns_events WHERE domain_id = ?',
-  rules: dnsEventRules,
+  ruleState: dnsRuleState,
 });

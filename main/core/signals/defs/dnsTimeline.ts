@@ -1,7 +1,7 @@
 import { isoOrNull, json, orNull, writeDnsEvents } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { domainSignal } from '../definition.ts';
-import { dnsEventRules } from '../dnsEventRules.ts';
+import { dnsRuleState } from '../dnsRuleState.ts';
 import { dnsTimelineSchema } from '../dnsTimeline.ts';
 
 /** The DNS timeline (GET .../dns/timeline): events plus a per-protocol summary; read when opened. */
@@ -37,5 +37,5 @@ export const dnsTimeline = domainSignal({
     }
   },
   lastSeenSql: 'SELECT max(occurred_at) AS v FROM dns_events WHERE domain_id = ?',
-  rules: dnsEventRules,
+  ruleState: dnsRuleState,
 });

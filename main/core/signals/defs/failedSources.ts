@@ -23,11 +23,5 @@ export const failedSources = domainSignal({
       .map((s) => s.source_name);
     rememberThreats(db, target.domainPk, threats, target.fetchedAt);
   },
-  rules: {
-    reads: ['threatSourceAppeared'],
-    prepare({ db, domainPk }, r) {
-      const before = knownThreats(db, domainPk);
-      return (payload, ctx) => r.threatSourceAppeared(before, payload, ctx);
-    },
-  },
+  ruleState: ({ db, domainPk }) => knownThreats(db, domainPk),
 });

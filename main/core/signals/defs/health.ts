@@ -1,6 +1,5 @@
-import { dmarcPolicyReading } from '../../alerts/rules/dmarcPolicyWeakened.ts';
 import { writeDerivedScore } from '../../mirror/derivedScore.ts';
-import { appEdit, latestDerivedScore, latestHealth } from '../../mirror/ruleInputs.ts';
+import { latestDerivedScore, latestHealth } from '../../mirror/ruleInputs.ts';
 import { HEALTH_INSERT, healthRow } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { passingIssues } from '../consistency.ts';
@@ -28,47 +27,17 @@ export const health = domainSignal({
        total_protocols = excluded.total_protocols, dmarc_record = excluded.dmarc_record,
        raw_json = excluded.raw_json, fetched_at = excluded.fetched_at`,
     ).run(healthRow(payload, target));
-    // The score the newest scan implies is recorded with the rules below, from the same read of it.
+    // The score follows from the protocols passing (the interface's rule): the newest scan's is recorded as
+    // the score reading. The health poll tells a score drop as soon as it tells the protocol lost, derived
+    // reading against derived reading; the score endpoint, read weekly, is judged against its own previous
+    // answer (a service that weighs scans otherwise never makes news out of the difference).
+    const newest = latestHealth(db, target.domainPk);
+    if (newest) writeDerivedScore(db, target.domainPk, newest.health, target.fetchedAt);
   },
   lastSeenSql: 'SELECT max(scanned_at) AS v FROM health_snapshots WHERE domain_id = ?',
-  rules: {
-    reads: [
-      'protocolDisconnected',
-      'protocolRestored',
-      'healthRegressed',
-      'dmarcPolicyWeakened',
-      'scoreDropped',
-    ],
-    prepare({ db, domainPk }, r) {
-      const before = latestHealth(db, domainPk);
-      const scoreBefore = latestDerivedScore(db, domainPk);
-      return (_payload, ctx) => {
-        const after = latestHealth(db, domainPk);
-        if (!after) return [];
-        const events = [
-          ...r.protocolDisconnected(before?.protocols ?? null, after.protocols, ctx),
-          ...r.protocolRestored(before?.protocols ?? null, after.protocols, ctx),
-          ...r.healthRegressed(before?.health ?? null, after.health, ctx),
-          ...r.dmarcPolicyWeakened(
-            before && dmarcPolicyReading(before.dmarcRecord, before.health.at),
-            dmarcPolicyReading(
-              after.dmarcRecord,
-              after.health.at,
-              // The user's own edit is only looked up when the record changed (most writes: it did not).
-              before?.dmarcRecord !== after.dmarcRecord ? appEdit(db, domainPk, 'dmarc') : null,
-            ),
-            ctx,
-          ),
-        ];
-        // The score follows from the protocols passing (the interface's rule): the newest scan's is recorded
-        // as the score reading here, from the read the rules use (one read of the snapshot per write). The
-        // health poll tells a score drop as soon as it tells the protocol lost, derived reading against
-        // derived reading; the score endpoint, read weekly, is judged against its own previous answer (a
-        // service that weighs scans otherwise never makes news out of the difference).
-        if (!writeDerivedScore(db, domainPk, after.health, ctx.at)) return events;
-        const scoreAfter = latestDerivedScore(db, domainPk);
-        return scoreAfter ? [...events, ...r.scoreDropped(scoreBefore, scoreAfter, ctx)] : events;
-      };
-    },
-  },
+  // What the rules compare: the newest scan (protocols, health, DMARC record) and the score it implies.
+  ruleState: ({ db, domainPk }) => ({
+    scan: latestHealth(db, domainPk),
+    score: latestDerivedScore(db, domainPk),
+  }),
 });

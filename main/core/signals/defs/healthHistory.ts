@@ -29,19 +29,6 @@ export const healthHistory = domainSignal({
     for (const row of payload) insert.run(healthRow(row, target));
   },
   lastSeenSql: 'SELECT max(scanned_at) AS v FROM health_snapshots WHERE domain_id = ?',
-  rules: {
-    reads: ['protocolDisconnected', 'protocolRestored', 'healthRegressed'],
-    prepare({ db, domainPk }, r) {
-      const before = latestHealth(db, domainPk);
-      return (_payload, ctx) => {
-        const after = latestHealth(db, domainPk);
-        if (!after) return [];
-        return [
-          ...r.protocolDisconnected(before?.protocols ?? null, after.protocols, ctx),
-          ...r.protocolRestored(before?.protocols ?? null, after.protocols, ctx),
-          ...r.healthRegressed(before?.health ?? null, after.health, ctx),
-        ];
-      };
-    },
-  },
+  // The rules compare the newest scan, as for the health polls (a backfilled older scan changes nothing).
+  ruleState: ({ db, domainPk }) => ({ scan: latestHealth(db, domainPk) }),
 });

@@ -38,14 +38,5 @@ export const securityScore = domainSignal({
     );
   },
   lastSeenSql: 'SELECT max(computed_at) AS v FROM security_scores WHERE domain_id = ?',
-  rules: {
-    reads: ['scoreDropped'],
-    prepare({ db, domainPk }, r) {
-      const before = latestMeasuredScore(db, domainPk);
-      return (_payload, ctx) => {
-        const after = latestMeasuredScore(db, domainPk);
-        return after ? r.scoreDropped(before, after, ctx) : [];
-      };
-    },
-  },
+  ruleState: ({ db, domainPk }) => latestMeasuredScore(db, domainPk),
 });

@@ -1,3 +1,4 @@
+import type { AlertRuleInfo } from '../../../../shared/bridge/alertRules.ts';
 import type {
   AccountView,
   Connectivity,
@@ -26,6 +27,8 @@ class Session {
   rowsLoadedAt = $state<number | null>(null);
   sync = $state.raw<SyncStatus | null>(null);
   settings = $state.raw<Settings | null>(null);
+  /** Every alert the rules raise, with its words (the inbox's filter and each alert's details). */
+  alertRules = $state.raw<AlertRuleInfo[]>([]);
   connectivity = $state<Record<number, Connectivity>>({});
   progress = $state<Record<number, Progress>>({});
   /** Bumped on every 'changed' event: pages re-read what they show. */
@@ -65,9 +68,12 @@ class Session {
     }
     this.loaded = true;
     if (this.loadError !== null) return;
-    void Promise.all([this.loadSync(), this.loadSettings(), this.loadConnectivity()]).catch(
-      (error: unknown) => (this.loadError = errorText(error)),
-    );
+    void Promise.all([
+      this.loadSync(),
+      this.loadSettings(),
+      this.loadConnectivity(),
+      this.loadAlertRules(),
+    ]).catch((error: unknown) => (this.loadError = errorText(error)));
   }
 
   async loadAccounts(): Promise<void> {
@@ -101,6 +107,15 @@ class Session {
 
   async loadSettings(): Promise<void> {
     this.settings = await api.getSettings();
+  }
+
+  async loadAlertRules(): Promise<void> {
+    this.alertRules = await api.alertRules();
+  }
+
+  /** An alert rule's label ("DMARC policy weakened"); the name itself for a rule this app no longer knows. */
+  ruleLabel(name: string): string {
+    return this.alertRules.find((r) => r.name === name)?.label ?? name;
   }
 
   async loadConnectivity(): Promise<void> {

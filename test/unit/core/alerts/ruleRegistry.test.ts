@@ -1,16 +1,21 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_RULES, DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
+import {
+  ALERT_CATALOGUE,
+  DEFAULT_RULES,
+  RULE_DEFINITIONS,
+  registeredRule,
+  rulesReading,
+} from '../../../../main/core/alerts/ruleSet.ts';
 import { SIGNAL_NAMES } from '../../../../main/core/signals/catalog.ts';
-import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
 
 const RULES_DIR = join(import.meta.dirname, '../../../../main/core/alerts/rules');
 const ruleFiles = readdirSync(RULES_DIR).filter((f) => f.endsWith('.ts'));
 const registered: ReadonlySet<unknown> = new Set(Object.values(DEFAULT_RULES));
 
-// A rule that is written but not registered never runs, and nothing else would notice: this keeps the rule
-// files and the registry (main/core/alerts/ruleSet.ts) one list.
+// The registry is the folder (main/core/alerts/ruleFiles.ts): a rule file is registered by existing, and one
+// that does not declare itself is refused with its file named — a rule never silently stays dead.
 describe('the rule registry', () => {
   it.each(ruleFiles)('%s exports its rule under its file name, and the registry holds it', async (file) => {
     const name = basename(file, '.ts');
@@ -18,19 +23,45 @@ describe('the rule registry', () => {
     expect(typeof mod[name], `${file} must export its rule as \`${name}\``).toBe('function');
     expect(
       registered.has(mod[name]),
-      `rule ${name} (main/core/alerts/rules/${file}) is not registered in main/core/alerts/ruleSet.ts DEFAULT_RULES: it would never run`,
+      `rule ${name} (main/core/alerts/rules/${file}) is not registered: it would never run`,
     ).toBe(true);
   });
 
   it('holds nothing but the rule files, and every rule it holds is run by a signal or by every account write', () => {
     expect(Object.keys(DEFAULT_RULES).sort()).toEqual(ruleFiles.map((f) => basename(f, '.ts')).sort());
-    const read = new Set<string>(ACCOUNT_RULES);
-    for (const name of SIGNAL_NAMES) {
-      const d = SIGNAL_DEFINITIONS[name];
-      if (d.per === 'domain') for (const rule of d.rules?.reads ?? []) read.add(rule);
-    }
+    const read = new Set<string>(
+      Object.keys(RULE_DEFINITIONS).filter((id) => RULE_DEFINITIONS[id]!.account !== undefined),
+    );
+    for (const name of SIGNAL_NAMES) for (const rule of rulesReading(name)) read.add(rule);
     for (const rule of Object.keys(DEFAULT_RULES)) {
-      expect(read.has(rule), `rule ${rule} is registered but no signal's definition reads it`).toBe(true);
+      expect(read.has(rule), `rule ${rule} is registered but no signal's write runs it`).toBe(true);
+    }
+  });
+
+  it('refuses a rule file that does not declare its rule, naming the file', () => {
+    const decide = () => [];
+    expect(() => registeredRule({ file: 'forgotten.ts', exports: { forgotten: decide } })).toThrow(
+      'alert rule main/core/alerts/rules/forgotten.ts has no default export (`export default alertRule({...})`): it would never run',
+    );
+    expect(() =>
+      registeredRule({ file: 'idle.ts', exports: { idle: decide, default: { alerts: {}, run: decide } } }),
+    ).toThrow('idle.ts is read by no signal (`on`) and is no account rule (`account`): it would never run');
+    expect(() =>
+      registeredRule({
+        file: 'renamed.ts',
+        exports: { other: decide, default: { alerts: {}, run: decide } },
+      }),
+    ).toThrow('must export its decision function as `renamed`');
+  });
+
+  it('words every alert a rule raises: a label, a sentence, a severity', () => {
+    expect(ALERT_CATALOGUE.size).toBeGreaterThanOrEqual(10);
+    for (const [name, kind] of ALERT_CATALOGUE) {
+      expect(name).toMatch(/^[a-z][a-z0-9_]*$/);
+      expect(kind.label.length, name).toBeGreaterThan(3);
+      expect(kind.label).not.toContain('_');
+      expect(kind.description, name).toMatch(/\.$/);
+      expect(['critical', 'warning', 'info']).toContain(kind.severity);
     }
   });
 });

@@ -85,6 +85,8 @@ describe('facade arguments', () => {
       [app.domainDetail({ accountId: 'one', domainId: 2 } as never), /accountId/],
       [app.history({ kind: 'weather', accountId: 1, domainId: 1 } as never), /kind/],
       [app.listAlerts({ domainId: 3 }), /domainId needs accountId/],
+      [app.listAlerts({ rule: 'score_droped' }), /rule: “score_droped” is not an alert any rule raises/],
+      [app.listIncidents({ rule: 'weather' }), /rule: “weather” is not an alert any rule raises/],
       [app.snoozeAlert({ id: 1, until: 'tomorrow' }), /until/],
       [app.acknowledgeAlerts({ ids: [] }), /ids/],
       [app.addAccount({ label: '', baseUrl, token: TOKEN }), /label/],
@@ -99,6 +101,20 @@ describe('facade arguments', () => {
       expect(error.message).toMatch(pattern);
     }
     expect(seen).toEqual([]);
+  });
+
+  it('serves every alert the rules raise with its words, the names the alert filters accept', async () => {
+    const rules = await app.alertRules();
+    expect(rules.find((r) => r.name === 'dmarc_policy_weakened')).toEqual({
+      name: 'dmarc_policy_weakened',
+      label: 'DMARC policy weakened',
+      description: expect.stringMatching(/^The live DMARC record asks for less/),
+      severity: 'warning',
+    });
+    expect(rules.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['protocol_disconnected', 'token_invalid']),
+    );
+    for (const { name } of rules) await expect(app.listAlerts({ rule: name })).resolves.toEqual([]);
   });
 
   it('returns plain JSON (what crosses the bridge) from reads', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
+import { rulesReading } from '../../../../main/core/alerts/ruleSet.ts';
 import type { MirrorDomain, SyncState } from '../../../../main/core/mirror/types.ts';
 import { SIGNAL_NAMES, SIGNALS, type SignalName } from '../../../../main/core/signals/catalog.ts';
 import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
@@ -55,7 +55,9 @@ describe('the signal registry', () => {
     expect(d.words).not.toContain('_');
     if (d.per === 'domain') {
       expect(typeof d.store).toBe('function');
-      for (const rule of d.rules?.reads ?? []) expect(Object.keys(DEFAULT_RULES)).toContain(rule);
+      for (const rule of rulesReading(name)) {
+        expect(d.ruleState, `rule ${rule} reads ${name}, which has no rule state`).toBeTypeOf('function');
+      }
     } else {
       expect(d.plan.role).toBe('account');
     }
