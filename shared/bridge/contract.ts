@@ -17,6 +17,8 @@ import {
 } from './channels.ts';
 import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
+import { panelResultSchema, type PanelResult } from './panelData.ts';
+import type { PanelName } from './panels.ts';
 import { domainSendersArgs, senderHistoryArgs, senderPollSchema, senderSummarySchema } from './senders.ts';
 import {
   accountIdentitySchema,
@@ -29,7 +31,6 @@ import {
   exportResultSchema,
   historyResultSchema,
   overviewRowSchema,
-  panelResultSchema,
   passResultSchema,
   settingsSchema,
   syncStatusSchema,
@@ -115,8 +116,10 @@ type Method<K extends BridgeMethodName> =
     : (args: ArgsOf<K>) => Promise<ResultOf<K>>;
 
 /** The methods main serves (the facade implements them; shells add openExternal). */
-export type BridgeMethods = { [K in Exclude<BridgeMethodName, 'history'>]: Method<K> } & {
+export type BridgeMethods = { [K in Exclude<BridgeMethodName, 'history' | 'readPanel'>]: Method<K> } & {
   history<K extends HistoryKind>(args: ArgsOf<'history'> & { kind: K }): Promise<HistoryRows[K][]>;
+  /** Each panel's data typed from the operation its path names in openapi.yaml. */
+  readPanel<P extends PanelName>(args: ArgsOf<'readPanel'> & { panel: P }): Promise<PanelResult<P>>;
 };
 
 /** What the renderer sees as `window.authwatch`: the methods plus event subscription. */

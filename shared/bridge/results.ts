@@ -412,28 +412,6 @@ export const editOperationInfoSchema = z.object({
 });
 export type EditOperationInfo = z.infer<typeof editOperationInfoSchema>;
 
-/** A panel's answer: live or from the mirror, always with its age and, when the live read failed, why. */
-export const panelResultSchema = z.object({
-  /** The interface's `data` (and `pagination` for lists), or null when never fetched. */
-  data: z.unknown(),
-  pagination: z
-    .object({ page: z.number(), limit: z.number(), total: z.number(), has_more: z.boolean() })
-    .nullable(),
-  fetchedAt: isoOrNull,
-  /** 'live': fetched for this call; 'cache': from the mirror. */
-  source: z.enum(['live', 'cache']),
-  /** Why the live read failed (the cached copy, if any, is in data). */
-  error: z
-    .object({
-      code: z.string(),
-      message: z.string(),
-      status: z.number(),
-      missingScope: z.string().nullable(),
-    })
-    .nullable(),
-});
-export type PanelResult = z.infer<typeof panelResultSchema>;
-
 export const exportResultSchema = z.object({
   filename: z.string(),
   mimeType: z.string(),

@@ -5,13 +5,13 @@
  */
 import type { AuditFieldChange } from '../../../shared/bridge/auditChanges.ts';
 import type { BridgeApi } from '../../../shared/bridge/contract.ts';
-import type { PanelResult } from '../../../shared/bridge/results.ts';
+import type { PanelResult } from '../../../shared/bridge/panelData.ts';
 import { auditRows, type AuditForm, type AuditQuery } from './auditQuery.ts';
 import { auditMatcher, searchAudit, SEARCH_PAGE_SIZE, type AuditSearch } from './auditSearch.ts';
 
 /** What the page shows after a read (reported more than once: the kept copy first, then the live one). */
 export interface AuditRead {
-  result: PanelResult | null;
+  result: PanelResult<'audit_logs'> | null;
   searched: AuditSearch | null;
   /** Before → after by request id; undefined until asked for the entries shown. */
   diffs?: Map<string, AuditFieldChange[]>;
@@ -28,7 +28,7 @@ export async function readAudit(
   const { accountId, form, query, mode } = input;
   const domain = /^\d+$/.test(form.domain_id) ? Number(form.domain_id) : null;
   const person = /^\d+$/.test(form.user_id) ? Number(form.user_id) : null;
-  let result: PanelResult;
+  let result: PanelResult<'audit_logs'>;
   let searched: AuditSearch | null = null;
   if (domain !== null || person !== null) {
     // The interface has no person filter and matches paths as text: read the whole log (newest first,
@@ -47,6 +47,7 @@ export async function readAudit(
     const size = Number(limit);
     const first = (Number(wanted) - 1) * size;
     result = {
+      panel: 'audit_logs',
       data: searched.matches.slice(first, first + size),
       pagination: {
         page: Number(wanted),

@@ -4,7 +4,7 @@
  * pages are read newest first, 100 at a time, each kept in the mirror for offline review, and the matches
  * are paged on this computer.
  */
-import type { PanelResult } from '../../../shared/bridge/results.ts';
+import type { PanelData, PanelResult } from '../../../shared/bridge/panelData.ts';
 import { auditRows, type AuditRow } from './auditQuery.ts';
 
 /** At most this many pages of 100 are read for one search (the newest 2,000 entries). */
@@ -15,7 +15,7 @@ export const SEARCH_PAGE_SIZE = 100;
 /** What a search found. */
 export interface AuditSearch {
   /** Every matching entry's row as the interface gave it, newest first. */
-  matches: unknown[];
+  matches: PanelData<'audit_logs'>;
   /** Entries looked at. */
   scanned: number;
   /** False when the log has more entries than the search read (SEARCH_PAGES). */
@@ -44,7 +44,7 @@ export function auditMatcher(domainId: number | null, userId: number | null): (r
  * keeping the entries `keep` accepts.
  */
 export async function searchAudit(
-  readPage: (page: number) => Promise<PanelResult>,
+  readPage: (page: number) => Promise<PanelResult<'audit_logs'>>,
   keep: (row: AuditRow) => boolean,
 ): Promise<AuditSearch> {
   const found: AuditSearch = {
@@ -57,7 +57,7 @@ export async function searchAudit(
   };
   for (let page = 1; page <= SEARCH_PAGES; page++) {
     const result = await readPage(page);
-    const raw = Array.isArray(result.data) ? (result.data as unknown[]) : [];
+    const raw = result.data ?? [];
     if (result.source === 'cache') found.source = 'cache';
     if (page === 1) found.error = result.error;
     if (result.fetchedAt && (!found.fetchedAt || result.fetchedAt < found.fetchedAt))

@@ -29,15 +29,9 @@ export async function readCaller(
 ): Promise<Caller> {
   const result = await api.readPanel({ panel: 'auth_me', accountId, mode }).catch(() => null);
   const me = result?.data;
-  if (typeof me !== 'object' || me === null) return { isOwner: null, scopes: null };
-  const owner = 'is_team_owner' in me ? me.is_team_owner : null;
-  const token = 'token' in me ? me.token : null;
-  const scopes = typeof token === 'object' && token !== null && 'scopes' in token ? token.scopes : null;
-  const expires =
-    typeof token === 'object' && token !== null && 'expires_at' in token ? token.expires_at : null;
   return {
-    tokenExpiresAt: typeof expires === 'string' ? expires : null,
-    isOwner: typeof owner === 'boolean' ? owner : null,
-    scopes: Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : null,
+    tokenExpiresAt: me?.token?.expires_at ?? null,
+    isOwner: me?.is_team_owner ?? null,
+    scopes: me?.token?.scopes ?? null,
   };
 }

@@ -1,11 +1,13 @@
 /**
  * The hosted SPF and MTA-STS state the edit previews start from, read from the panels' answers (GET
- * hosted-spf, GET mta-sts and the last check-dns result). Pure: unknown shapes give null, never a throw.
+ * hosted-spf, GET mta-sts and the last check-dns result, typed from openapi.yaml as kept). Pure: a state the
+ * answer does not give in full gives null, never a throw.
  */
+import type { PanelData } from '../../../shared/bridge/panelData.ts';
 import type { SpfComposition, SpfIpActionType } from '../../../shared/email-auth/hostedSpf.ts';
-import { MTA_STS_MODES, type MtaStsPolicy } from '../../../shared/email-auth/mtaStsPolicy.ts';
+import type { MtaStsPolicy } from '../../../shared/email-auth/mtaStsPolicy.ts';
 import { normalizeDomain, recordName } from '../../../shared/email-auth/protocols.ts';
-import { SPF_ALL_VALUES, type SpfAll } from '../../../shared/email-auth/spfRecord.ts';
+import type { SpfAll } from '../../../shared/email-auth/spfRecord.ts';
 
 /** The hosted SPF record and what it is made of. */
 export interface HostedSpfState {
@@ -33,32 +35,28 @@ export interface MtaStsState {
   liveMxAt: string | null;
 }
 
-type Row = Record<string, unknown>;
-const isRow = (v: unknown): v is Row => !!v && typeof v === 'object' && !Array.isArray(v);
-const rows = (v: unknown): Row[] => (Array.isArray(v) ? v.filter(isRow) : []);
+/** GET hosted-spf's data as kept. */
+type HostedSpfData = PanelData<'hosted_spf'>;
 
 /** The hosted SPF state from GET hosted-spf's data, or null when nothing usable is there. */
-export function hostedSpfState(data: unknown): HostedSpfState | null {
-  if (!isRow(data) || typeof data.hosted_record_value !== 'string') return null;
-  const all = SPF_ALL_VALUES.find((a) => a === data.all);
-  if (!all) return null;
+export function hostedSpfState(data: HostedSpfData | null | undefined): HostedSpfState | null {
+  const value = data?.hosted_record_value;
+  const all = data?.all;
+  if (typeof value !== 'string' || !all) return null;
   return {
-    name: typeof data.hosted_record_name === 'string' ? data.hosted_record_name : '',
-    value: data.hosted_record_value,
-    toPublish: typeof data.record_to_publish === 'string' ? data.record_to_publish : null,
+    name: data?.hosted_record_name ?? '',
+    value,
+    toPublish: data?.record_to_publish ?? null,
     all,
-    includes: rows(data.includes)
-      .filter((r) => typeof r.id === 'number' && typeof r.include_content === 'string')
-      .map((r) => ({
-        id: r.id as number,
-        target: r.include_content as string,
-        lookups: typeof r.lookup_count === 'number' ? r.lookup_count : null,
-      })),
-    ipActions: rows(data.ip_actions)
-      .filter((r) => typeof r.id === 'number' && typeof r.ip === 'string')
-      .filter((r) => r.type === 'Allow' || r.type === 'Reject')
-      .map((r) => ({ id: r.id as number, ip: r.ip as string, type: r.type as SpfIpActionType })),
-    lookupCount: typeof data.lookup_count === 'number' ? data.lookup_count : null,
+    includes: (data?.includes ?? []).flatMap(({ id, include_content: target, lookup_count }) =>
+      typeof id === 'number' && typeof target === 'string'
+        ? [{ id, target, lookups: lookup_count ?? null }]
+        : [],
+    ),
+    ipActions: (data?.ip_actions ?? []).flatMap(({ id, ip, type }) =>
+      typeof id === 'number' && typeof ip === 'string' && type ? [{ id, ip, type }] : [],
+    ),
+    lookupCount: data?.lookup_count ?? null,
   };
 }
 
@@ -72,29 +70,31 @@ export function compositionOf(state: HostedSpfState): SpfComposition {
 }
 
 /** The MTA-STS state from GET mta-sts's data (null before setup) and GET dns-fetch-result's data. */
-export function mtaStsState(fqdn: string, mtaSts: unknown, dnsFetch: unknown): MtaStsState {
-  let policy: MtaStsPolicy | null = null;
-  let policyId: string | null = null;
-  let hostedTxtName: string | null = null;
-  if (isRow(mtaSts)) {
-    const mode = MTA_STS_MODES.find((m) => m === mtaSts.mode);
-    const mx = Array.isArray(mtaSts.mx) ? mtaSts.mx.filter((m): m is string => typeof m === 'string') : null;
-    if (mode && typeof mtaSts.max_age === 'number' && mx)
-      policy = { version: 'STSv1', mode, max_age: mtaSts.max_age, mx };
-    policyId = typeof mtaSts.policy_id === 'string' ? mtaSts.policy_id : null;
-    const txt = rows(mtaSts.hosted_dns_records).find((r) => r.type === 'TXT');
-    hostedTxtName = typeof txt?.name === 'string' ? txt.name : null;
-  }
+export function mtaStsState(
+  fqdn: string,
+  mtaSts: PanelData<'mta_sts'> | null | undefined,
+  dnsFetch: PanelData<'dns_fetch_result'> | null | undefined,
+): MtaStsState {
+  const mode = mtaSts?.mode;
+  const maxAge = mtaSts?.max_age;
+  const mx = mtaSts?.mx;
+  const policy: MtaStsPolicy | null =
+    mode && typeof maxAge === 'number' && mx ? { version: 'STSv1', mode, max_age: maxAge, mx } : null;
+  const txt = mtaSts?.hosted_dns_records?.find((r) => r.type === 'TXT');
   let liveMx: string[] | null = null;
-  let liveMxAt: string | null = null;
-  if (isRow(dnsFetch) && Array.isArray(dnsFetch.mx)) {
+  if (dnsFetch?.mx) {
     // "10 mx1.example.com", lowest priority first; the null MX "." means no mail.
     const hosts = dnsFetch.mx
-      .filter((m): m is string => typeof m === 'string')
       .map((m) => normalizeDomain(m.trim().split(/\s+/).pop() ?? ''))
       .filter((h) => h !== '' && h !== '.');
     liveMx = [...new Set(hosts)];
-    liveMxAt = typeof dnsFetch.fetched_at === 'string' ? dnsFetch.fetched_at : null;
   }
-  return { policy, policyId, txtName: recordName('mta_sts', fqdn), hostedTxtName, liveMx, liveMxAt };
+  return {
+    policy,
+    policyId: mtaSts?.policy_id ?? null,
+    txtName: recordName('mta_sts', fqdn),
+    hostedTxtName: txt?.name ?? null,
+    liveMx,
+    liveMxAt: liveMx ? (dnsFetch?.fetched_at ?? null) : null,
+  };
 }

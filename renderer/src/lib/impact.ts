@@ -8,6 +8,7 @@
  * SendingSource shape, and the mail_volume history); nothing here reads the network.
  */
 import { policyStrength, type DmarcPolicy } from '../../../shared/email-auth/dmarcRecord.ts';
+import type { HistoryRows } from '../../../shared/bridge/results.ts';
 import type { StoredSource } from '../../../shared/bridge/storedAnswers.ts';
 import type { components } from '../../../shared/api/types.gen.ts';
 
@@ -16,14 +17,11 @@ type SendingSource = components['schemas']['SendingSource'];
 /** One reported sending source: the interface's SendingSource (status null when the answer left it out). */
 export type ImpactSource = Omit<SendingSource, 'status'> & { status: SendingSource['status'] | null };
 
-/** One day of the mail_volume history. */
-export interface VolumeDay {
-  date: string;
-  total: number | null;
-  dmarcFail: number | null;
-  quarantined: number | null;
-  rejected: number | null;
-}
+/** One day of the mail_volume history, as much as the impact reads of it. */
+export type VolumeDay = Pick<
+  HistoryRows['mail_volume'],
+  'date' | 'total' | 'dmarcFail' | 'quarantined' | 'rejected'
+>;
 
 /** The enforcement in force or proposed: p and pct (pct 100 when the record has none). */
 export interface Enforcement {

@@ -1,11 +1,10 @@
+import type { PanelData, PanelResult } from '../../../shared/bridge/panelData.ts';
 import type { PanelName } from '../../../shared/bridge/panels.ts';
-import type { PanelResult } from '../../../shared/bridge/results.ts';
 import { api } from './bridge.svelte.ts';
 import { errorText } from './errorText.ts';
 
-/** Arguments of one panel read (see shared/bridge/panels.ts). */
+/** Arguments of one read of the loader's panel (see shared/bridge/panels.ts). */
 export interface PanelRequest {
-  panel: PanelName;
   accountId: number;
   domainId?: number;
   params?: Record<string, string | number>;
@@ -17,14 +16,17 @@ export interface PanelRequest {
  * answer when the copy is missing or older than 15 minutes. `loading` is true only while nothing is shown
  * yet or a live read is under way; `result.error` says why a live read failed (the kept copy stays shown).
  */
-export class PanelLoader<T = unknown> {
-  result = $state.raw<PanelResult | null>(null);
+export class PanelLoader<P extends PanelName> {
+  result = $state.raw<PanelResult<P> | null>(null);
   loading = $state(false);
   failure = $state<string | null>(null);
   private generation = 0;
 
-  get data(): T | null {
-    return (this.result?.data ?? null) as T | null;
+  /** The panel this loader reads; its data is typed from the operation's answer in openapi.yaml. */
+  constructor(readonly panel: P) {}
+
+  get data(): PanelData<P> | null {
+    return this.result?.data ?? null;
   }
 
   /** The words to show when the live read failed or nothing was ever fetched. */
@@ -44,11 +46,11 @@ export class PanelLoader<T = unknown> {
     const generation = ++this.generation;
     this.failure = null;
     try {
-      const cached = await api.readPanel({ ...request, mode: 'cache' });
+      const cached = await api.readPanel({ ...request, panel: this.panel, mode: 'cache' });
       if (generation !== this.generation) return;
       if (cached.fetchedAt) this.result = cached;
       this.loading = true;
-      const live = await api.readPanel({ ...request, mode });
+      const live = await api.readPanel({ ...request, panel: this.panel, mode });
       if (generation !== this.generation) return;
       this.result = live;
     } catch (error) {

@@ -1,14 +1,8 @@
 import type { SenderPoll, SenderSummary } from '../../../shared/bridge/senders.ts';
+import type { StoredSource } from '../../../shared/bridge/storedAnswers.ts';
 
-/** A sending source as the interface gives it (sending-services and failed-sources entries). */
-export interface Source {
-  source_name: string;
-  total_count: number;
-  dmarc: { pass: number; fail: number };
-  compliance: number;
-  status: string;
-  is_registered_threat: boolean;
-}
+/** A sending source as the interface gives it (sending-services and failed-sources entries, as kept). */
+export type Source = StoredSource;
 
 /** One row of the senders table: a sender now, and its polls when the mirror keeps them. */
 export type SenderRow = Omit<SenderSummary, 'trend'> & { trend: SenderPoll[] | null };
@@ -21,18 +15,19 @@ export function mergeSources(services: readonly Source[], failed: readonly Sourc
   const rows = new Map<string, SenderRow>();
   const failedNames = new Set(failed.map((s) => s.source_name));
   for (const s of [...services, ...failed]) {
-    const there = rows.get(s.source_name);
+    // A sender the answer does not name cannot be told apart from another: it is not listed.
+    const name = s.source_name;
+    if (!name) continue;
+    const there = rows.get(name);
     if (there) {
       there.threat ||= s.is_registered_threat === true;
       continue;
     }
-    rows.set(s.source_name, {
-      name: s.source_name,
+    rows.set(name, {
+      name,
       // Failed-sources lists any sender with a failed message; the status says whether it is failing.
       failing:
-        s.status === 'failing' ||
-        s.status === 'partial' ||
-        (s.status === undefined && failedNames.has(s.source_name)),
+        s.status === 'failing' || s.status === 'partial' || (s.status === undefined && failedNames.has(name)),
       threat: s.is_registered_threat === true,
       status: s.status ?? null,
       total: s.total_count ?? null,

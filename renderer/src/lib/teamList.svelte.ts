@@ -5,8 +5,10 @@
 import { PanelLoader } from './panel.svelte.ts';
 import { session } from './stores/session.svelte.ts';
 
+type TeamPanel = 'users' | 'roles' | 'domain_groups' | 'tokens';
+
 export class TeamList<T> {
-  readonly loader = new PanelLoader();
+  readonly loader: PanelLoader<TeamPanel>;
   /** The rows; null until the first answer (or kept copy). */
   readonly rows: T[] | null = $derived.by(() =>
     this.loader.result ? this.read(this.loader.result.data) : null,
@@ -14,14 +16,14 @@ export class TeamList<T> {
 
   /** Call during a component's setup: the read follows the account and the session's changes. */
   constructor(
-    panel: 'users' | 'roles' | 'domain_groups' | 'tokens',
+    panel: TeamPanel,
     accountId: () => number,
     private readonly read: (data: unknown) => T[],
   ) {
+    this.loader = new PanelLoader(panel);
     $effect(() => {
       void session.revision;
       void this.loader.load({
-        panel,
         accountId: accountId(),
         ...(panel === 'roles' ? {} : { query: { limit: 100 } }),
       });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
 import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 // readPanel: the domain page's on-demand panels and the audit log, live when the service answers and from
@@ -9,10 +10,22 @@ let world: EngineWorld;
 let engine: TestEngine;
 let accountId: number;
 let domainId: number;
+/** In front of the real service: the answers of paths ending so are changed (null: none is). */
+let garble: { path: string; data: (real: Record<string, unknown>) => unknown } | null = null;
+
+const garbling: FetchLike = async (request) => {
+  const response = await fetch(request);
+  if (!garble || !new URL(request.url).pathname.endsWith(garble.path)) return response;
+  const body = (await response.json()) as { data: Record<string, unknown> };
+  return new Response(JSON.stringify({ ...body, data: garble.data(body.data) }), {
+    status: response.status,
+    headers: { 'content-type': 'application/json' },
+  });
+};
 
 beforeAll(async () => {
   world = await startWorld(['panels.example']);
-  engine = openEngine(world);
+  engine = openEngine(world, { fetch: garbling });
   const added = await engine.app.addAccount({
     label: 'Panels',
     baseUrl: world.svc.baseUrl,
@@ -123,6 +136,38 @@ describe('readPanel', () => {
     const secret = world.token.slice(4);
     for (const bytes of files) expect(bytes.includes(secret)).toBe(false);
     for (const file of exports) expect(file.content).not.toContain(secret);
+  });
+
+  it('refuses a live answer the interface does not allow, and keeps showing the copy it had', async () => {
+    const kept = await engine.app.readPanel({
+      panel: 'bimi_readiness',
+      accountId,
+      domainId,
+      mode: 'refresh',
+    });
+    expect(kept.error).toBeNull();
+    try {
+      garble = { path: '/bimi/readiness', data: (real) => ({ ...real, score: 'high' }) };
+      const bounds = await engine.app.readPanel({
+        panel: 'bimi_readiness',
+        accountId,
+        domainId,
+        mode: 'refresh',
+      });
+      expect(bounds).toMatchObject({ source: 'cache', data: kept.data, fetchedAt: kept.fetchedAt });
+      expect(bounds.error).toMatchObject({
+        code: 'malformed_response',
+        message: expect.stringMatching(/score/),
+      });
+      garble = { path: '/domain-groups', data: () => ({ groups: [] }) };
+      const shape = await engine.app.readPanel({ panel: 'domain_groups', accountId, mode: 'refresh' });
+      expect(shape.error?.code).toBe('malformed_response');
+      expect(Array.isArray(shape.data)).toBe(true);
+    } finally {
+      garble = null;
+    }
+    const again = await engine.app.readPanel({ panel: 'bimi_readiness', accountId, domainId, mode: 'cache' });
+    expect(again.data).toEqual(kept.data);
   });
 
   it('with the service gone, answers with the kept copy, its age and why the live read failed', async () => {

@@ -54,6 +54,26 @@ describe('createBridgeDispatcher', () => {
     expect(problems).toEqual(['listAccounts']);
   });
 
+  it('checks a panel’s data against its panel: a list panel answering one object is refused', async () => {
+    const answer = (panel: string, data: unknown) => ({
+      panel,
+      data,
+      pagination: null,
+      fetchedAt: '2026-11-26T10:00:00.000Z',
+      source: 'live',
+      error: null,
+    });
+    const serving = (result: unknown) =>
+      createBridgeDispatcher({ ...app, readPanel: async () => result } as unknown as BridgeMethods);
+    const args = { panel: 'users', accountId: 1 };
+    expect((await serving(answer('users', [{ id: 1, name: 'Ada' }]))('readPanel', args)).ok).toBe(true);
+    expect((await serving(answer('users', null))('readPanel', args)).ok).toBe(true);
+    const wrong = await serving(answer('users', { id: 1, name: 'Ada' }))('readPanel', args);
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    const notObject = await serving(answer('bimi_readiness', ['ready']))('readPanel', args);
+    expect(notObject.ok).toBe(false);
+  });
+
   it('turns a facade error into plain data with its code', async () => {
     const reply = await dispatch('acknowledgeAlerts', { ids: [999] });
     expect(reply).toEqual({ ok: false, error: expect.objectContaining({ code: 'not_found' }) });

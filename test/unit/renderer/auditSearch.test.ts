@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { PanelResult } from '../../../shared/bridge/results.ts';
+import type { PanelResult } from '../../../shared/bridge/panelData.ts';
 import { changeWords } from '../../../renderer/src/lib/auditHistory.ts';
 import { auditMatcher, searchAudit, SEARCH_PAGES } from '../../../renderer/src/lib/auditSearch.ts';
 
 /** A log of `total` entries, newest first: entry i by user (i % 3) + 1 on domain (i % 12) + 1. */
 function log(total: number, options: { missingFrom?: number } = {}) {
   const asked: number[] = [];
-  const read = (page: number): Promise<PanelResult> => {
+  const read = (page: number): Promise<PanelResult<'audit_logs'>> => {
     asked.push(page);
     if (options.missingFrom !== undefined && page >= options.missingFrom)
       return Promise.resolve({
+        panel: 'audit_logs',
         data: null,
         pagination: null,
         fetchedAt: null,
@@ -23,7 +24,7 @@ function log(total: number, options: { missingFrom?: number } = {}) {
         id: total - i,
         request_id: `r${i}`,
         action: 'domain.update',
-        method: 'PATCH',
+        method: 'PATCH' as const,
         path: `/api/v1/domains/${(i % 12) + 1}`,
         status_code: 200,
         user_id: (i % 3) + 1,
@@ -31,6 +32,7 @@ function log(total: number, options: { missingFrom?: number } = {}) {
       };
     });
     return Promise.resolve({
+      panel: 'audit_logs',
       data,
       pagination: { page, limit: 100, total, has_more: first + 100 < total },
       fetchedAt: '2026-11-26T10:00:00.000Z',

@@ -7,6 +7,7 @@ import { buildHostedSpfRecord } from '../../../shared/email-auth/hostedSpf.ts';
 import { parseMtaStsPolicy } from '../../../shared/email-auth/mtaStsPolicy.ts';
 import { recordPreviews, type CurrentRecords } from '../../../renderer/src/lib/editPreview.ts';
 import { compositionOf, hostedSpfState, mtaStsState } from '../../../renderer/src/lib/hostedState.ts';
+import type { PanelData } from '../../../shared/bridge/panelData.ts';
 
 const FQDN = 'example.com';
 const HOSTED = 'example.com.spf.hosted.authwatch.example';
@@ -25,7 +26,7 @@ const hostedSpfData = {
     { id: 5, ip: '198.51.100.7', type: 'Reject', created_at: '2026-01-01' },
     { id: 6, ip: '192.0.2.0/24', type: 'Allow', created_at: '2026-01-01' },
   ],
-};
+} satisfies PanelData<'hosted_spf'>;
 const spfState = hostedSpfState(hostedSpfData)!;
 const withSpf: CurrentRecords = { dmarc: null, spf: hostedSpfData.hosted_record_value, hostedSpf: spfState };
 
@@ -40,7 +41,7 @@ describe('hosted SPF edit previews', () => {
       ],
     });
     expect(buildHostedSpfRecord(compositionOf(spfState)).value).toBe(hostedSpfData.hosted_record_value);
-    expect(hostedSpfState({ nope: 1 })).toBeNull();
+    expect(hostedSpfState(JSON.parse('{"nope":1}'))).toBeNull();
   });
 
   it('adding an include: the hosted record with it, at the hosted name, and what the lookups will be', () => {
@@ -114,11 +115,11 @@ const mtaStsData = {
       value: 'v=STSv1; id=20260101120000',
     },
   ],
-};
+} satisfies PanelData<'mta_sts'>;
 const dnsFetch = {
   fetched_at: '2026-03-01T09:30:00.000Z',
   mx: ['10 mx1.example.com', '20 mx2.example.com.'],
-};
+} satisfies PanelData<'dns_fetch_result'>;
 const NOW = new Date('2026-03-02T08:00:00Z');
 const withMta: CurrentRecords = { dmarc: null, spf: null, mtaSts: mtaStsState(FQDN, mtaStsData, dnsFetch) };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeSources, type Source } from '../../../renderer/src/lib/senderRows.ts';
 
-const src = (name: string, total: number, status: string, threat = false): Source => ({
+const src = (name: string, total: number, status: 'compliant' | 'failing', threat = false): Source => ({
   source_name: name,
   total_count: total,
   dmarc: { pass: status === 'compliant' ? total : 0, fail: status === 'compliant' ? 0 : total },

@@ -1,8 +1,15 @@
-import { isApiError } from '../../../../shared/api/apiError.ts';
+import { z } from 'zod';
+import { ApiError, isApiError } from '../../../../shared/api/apiError.ts';
 import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
-import { PANELS } from '../../../../shared/bridge/panels.ts';
-import type { PanelResult } from '../../../../shared/bridge/results.ts';
+import {
+  panelDataSchema,
+  panelPaginationSchema,
+  type PanelData,
+  type PanelResult,
+} from '../../../../shared/bridge/panelData.ts';
+import { PANELS, type PanelName } from '../../../../shared/bridge/panels.ts';
+import { documentIssues } from '../../signals/documentCheck.ts';
 import { missingScope } from '../../sync/requiredScope.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
@@ -12,9 +19,34 @@ import type { Wiring } from '../wiring.ts';
 /** A kept panel younger than this answers 'auto' reads without a request. */
 const FRESH_MS = 15 * 60_000;
 
-interface StoredPayload {
-  data: unknown;
+interface StoredPayload<P extends PanelName> {
+  data: PanelData<P> | null;
   pagination: PanelResult['pagination'];
+}
+
+/** What the mirror keeps of panel P's answer; a copy of another shape is not shown. */
+const keptPayload = <P extends PanelName>(panel: P) =>
+  z.object({ data: panelDataSchema(panel).nullish(), pagination: panelPaginationSchema.nullish() });
+
+/**
+ * The data of a live answer of panel P, or a `malformed_response` ApiError (the kept copy stays shown) when
+ * it is not the shape the panel answers with or a value present is outside the document's bounds.
+ */
+function liveData<P extends PanelName>(panel: P, path: string, data: unknown): PanelData<P> | null {
+  const checked = panelDataSchema(panel)
+    .nullable()
+    .safeParse(data ?? null);
+  const issue = checked.success
+    ? documentIssues(path, data)[0]
+    : { path: '(root)', message: 'is not the shape the panel answers with' };
+  if (checked.success && !issue) return checked.data;
+  throw new ApiError({
+    status: 200,
+    code: 'malformed_response',
+    message: `The service's ${panel} answer is not what the interface says: ${issue?.path} ${issue?.message}.`,
+    requestId: '',
+    retryable: false,
+  });
 }
 
 const sorted = (o: Record<string, unknown> | undefined) =>
@@ -29,9 +61,9 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
   const { mirror, engine, clock } = w;
   const inFlight = new Map<string, Promise<PanelResult>>();
   return {
-    readPanel: (a) =>
-      guard(async () => {
-        const p = parse(args.readPanelArgs, a);
+    readPanel: <P extends PanelName>(a: z.input<typeof args.readPanelArgs> & { panel: P }) =>
+      guard(async (): Promise<PanelResult<P>> => {
+        const p = { ...parse(args.readPanelArgs, a), panel: a.panel };
         const spec = PANELS[p.panel];
         const account = w.accounts.get(p.accountId);
         const path: Record<string, string | number> = {};
@@ -51,12 +83,14 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
 
         const requestKey = JSON.stringify([p.panel, sorted(path), sorted(p.query)]);
         const kept = mirror.getPanel(account.id, requestKey);
-        const fromCache = (error: PanelResult['error']): PanelResult => {
-          const payload = kept?.payload as StoredPayload | undefined;
+        const fromCache = (error: PanelResult['error']): PanelResult<P> => {
+          const payload = keptPayload(p.panel).safeParse(kept?.payload);
+          const copy = payload.success ? payload.data : null;
           return {
-            data: payload?.data ?? null,
-            pagination: payload?.pagination ?? null,
-            fetchedAt: kept?.fetchedAt ?? null,
+            panel: p.panel,
+            data: copy?.data ?? null,
+            pagination: copy?.pagination ?? null,
+            fetchedAt: copy ? (kept?.fetchedAt ?? null) : null,
             source: 'cache',
             error,
           };
@@ -72,8 +106,8 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
         // only reads (the DMARC recommendation) is asked once, not once per re-render.
         const flight = `${account.id} ${requestKey}`;
         const running = inFlight.get(flight);
-        if (running) return running;
-        const live = (async (): Promise<PanelResult> => {
+        if (running) return running as Promise<PanelResult<P>>;
+        const live = (async (): Promise<PanelResult<P>> => {
           try {
             const api = engine.syncer(account).api;
             const result =
@@ -83,8 +117,8 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
                     params: { path, ...(p.query ? { query: p.query } : {}) },
                     priority: 'foreground',
                   });
-            const payload: StoredPayload = {
-              data: result.data ?? null,
+            const payload: StoredPayload<P> = {
+              data: liveData(p.panel, spec.path, result.data),
               pagination: result.pagination ?? null,
             };
             const stored = mirror.putPanel({
@@ -96,7 +130,7 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
             });
             sinceEdit?.add(requestKey);
             w.emit({ type: 'panel_changed', accountId: account.id, domainId: p.domainId ?? null });
-            return { ...payload, fetchedAt: stored.fetchedAt, source: 'live', error: null };
+            return { panel: p.panel, ...payload, fetchedAt: stored.fetchedAt, source: 'live', error: null };
           } catch (error) {
             if (!isApiError(error)) throw error;
             return fromCache({
