@@ -96,7 +96,7 @@ describe('the domain page', () => {
       domainId: r.domainId,
     });
     // One table of every sender: each sending service and each failed source once.
-    const senders = domain.panel('Senders').locator('tbody tr:not(.history-row)');
+    const senders = domain.panel('Senders').locator('tbody tr:not(.detail-row)');
     const named = (name: string) =>
       senders.filter({ has: page.locator('td:first-child strong').getByText(name, { exact: true }) });
     const services = detail!.sendingServices!.sources.map((s) => String(s.source_name));

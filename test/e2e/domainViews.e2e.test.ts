@@ -81,7 +81,7 @@ describe('senders over time', () => {
 
     const table = domain.panel('Senders');
     const row = table
-      .locator('tbody tr:not(.history-row)')
+      .locator('tbody tr:not(.detail-row)')
       .filter({ has: page.locator('td:first-child strong').getByText(IP, { exact: true }) });
     await row.waitFor();
     expect(await badgeWords(row.locator('td').nth(1).locator('.badge'))).toBe('failing');
