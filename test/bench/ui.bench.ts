@@ -277,10 +277,14 @@ export async function benchUiStart(options: { rounds?: number } = {}): Promise<C
   return all;
 }
 
-// `npm run bench:ui` runs this file directly (`-- --only=start` or `--only=screens` for one half).
+// `npm run bench:ui` runs this file directly (`-- --only=start` or `--only=screens` for one half,
+// `--rounds=N` for fewer or more rounds).
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const flag = (name: string) =>
+    process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
+  const only = flag('only');
+  const rounds = flag('rounds') === undefined ? undefined : Number(flag('rounds'));
   process.stdout.write(`Authwatch UI benchmark — ${new Date().toISOString()} (load ${load()})\n`);
-  if (only !== 'screens') await benchUiStart();
-  if (only !== 'start') await benchUi();
+  if (only !== 'screens') await benchUiStart(rounds === undefined ? {} : { rounds });
+  if (only !== 'start') await benchUi(rounds === undefined ? {} : { rounds });
 }
