@@ -1,0 +1,88 @@
+import { parseDmarcRecord } from '../../../../shared/email-auth/dmarcRecord.ts';
+import { appEdit } from '../../mirror/ruleInputs.ts';
+import { alertRule } from '../ruleDefinition.ts';
+import type { AlertRuleFn } from '../types.ts';
+
+/** Where a scan's live DMARC record asks receivers to send aggregate reports, and when it was scanned. */
+interface ReportAddresses {
+  rua: readonly string[];
+  /** scanned_at. */
+  at: string;
+  /** True when the record is the one the user published through this app's edit forms before the scan. */
+  userSetIt?: boolean;
+}
+
+type AppEdit = ReturnType<typeof appEdit>;
+
+/** The report addresses of a scan's record; null when the scan has no record or it does not parse. */
+function reportAddresses(record: string | null, at: string, edit: AppEdit = null): ReportAddresses | null {
+  const parsed = record === null ? null : parseDmarcRecord(record).value;
+  if (!parsed) return null;
+  const tags = new Map(
+    record!.split(';').map((t) => t.split('=').map((part) => part.trim()) as [string, string]),
+  );
+  const userSetIt =
+    edit !== null &&
+    Date.parse(edit.changedAt) <= Date.parse(at) &&
+    Object.keys(edit.tags).length > 0 &&
+    Object.entries(edit.tags).every(([tag, value]) => tags.get(tag) === value);
+  return { rua: parsed.rua ?? [], at, userSetIt };
+}
+
+/**
+ * dmarc_reports_stopped: between two health scans the live DMARC record stopped asking for aggregate reports
+ * (its rua tag is gone or empty). Those reports are what the mail figures, the senders and the threat alerts
+ * come from, so without them the domain goes quiet rather than looking wrong. One episode per domain; it
+ * resolves when a scan's record asks for reports again. The first scan is a baseline, a record that is gone
+ * or does not parse says nothing here (the protocol's own alerts tell that), and neither does a record the
+ * user published themselves through this app's edit forms.
+ */
+export const dmarcReportsStopped: AlertRuleFn<ReportAddresses | null, ReportAddresses | null> = (
+  previous,
+  next,
+  ctx,
+) => {
+  const domain = ctx.domain;
+  if (!domain || !next || (previous && previous.at === next.at)) return [];
+  const key = `dmarc_reports_stopped:${ctx.accountId}:${domain.fqdn}`;
+  if (ctx.openAlerts.has(key)) return next.rua.length > 0 ? [{ type: 'resolve', dedupeKey: key }] : [];
+  if (!previous || previous.rua.length === 0 || next.rua.length > 0 || next.userSetIt) return [];
+  return [
+    {
+      type: 'raise',
+      rule: 'dmarc_reports_stopped',
+      severity: 'warning',
+      dedupeKey: key,
+      domain,
+      title: `DMARC reports for ${domain.fqdn} stopped`,
+      body: `The live DMARC record of ${domain.fqdn} no longer asks receivers for aggregate reports (it asked ${previous.rua.join(', ')}): mail volume, senders and threats sending as the domain will no longer be seen.`,
+      details: { ruaBefore: [...previous.rua], scannedAt: next.at },
+    },
+  ];
+};
+
+export default alertRule({
+  alerts: {
+    dmarc_reports_stopped: {
+      label: 'DMARC reports stopped',
+      description:
+        'The live DMARC record no longer asks for aggregate reports (rua removed); ends when it asks for them again.',
+      severity: 'warning',
+      words: 'DMARC reports stopped',
+    },
+  },
+  run: dmarcReportsStopped,
+  on: {
+    health: ({ before, after, io }, ctx, run) => {
+      if (!after.scan) return [];
+      const { dmarcRecord, health } = after.scan;
+      // The user's own edit is only looked up when the record changed (most writes: it did not).
+      const edit = before.scan?.dmarcRecord !== dmarcRecord ? appEdit(io.db, io.domainPk, 'dmarc') : null;
+      return run(
+        before.scan && reportAddresses(before.scan.dmarcRecord, before.scan.health.at),
+        reportAddresses(dmarcRecord, health.at, edit),
+        ctx,
+      );
+    },
+  },
+});
