@@ -8,8 +8,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ALL_V1_SCOPE_IDS } from '../../service/auth/scopes.ts';
+import { domainChangeForm } from './support/editForms.ts';
 import { startHoldingProxy, type HoldingProxy } from './support/holdingProxy.ts';
 import { demoSuite } from './support/suite.ts';
+import { overviewRow, serviceGet, serviceWrites } from './support/worldReads.ts';
 
 const suite = demoSuite();
 let proxy: HoldingProxy | undefined;
@@ -18,39 +20,11 @@ afterAll(async () => {
 });
 
 const app = () => suite.world.app.run.app;
-
-async function domainIdOf(fqdn: string): Promise<number> {
-  const row = (await app().overview()).find((r) => r.fqdn === fqdn);
-  if (!row) throw new Error(`${fqdn} is not in the mirror`);
-  return row.domainId;
-}
-
+const domainIdOf = async (fqdn: string) => (await overviewRow(suite.world, fqdn)).domainId;
 /** Writes the service's audit log recorded for `path` (the app's edits, sent or not). */
-async function writesTo(path: string): Promise<number> {
-  const query = new URLSearchParams({ path, limit: '100' });
-  const res = await fetch(`${suite.world.service.baseUrl}/audit-logs?${query}`, {
-    headers: { accept: 'application/json', 'x-api-token': suite.world.service.token },
-  });
-  const rows = ((await res.json()) as { data: { method: string; path: string }[] }).data;
-  return rows.filter((r) => r.method !== 'GET' && r.path.endsWith(path)).length;
-}
-
-/** Opens a form of the domain page's Edit tab: the family, then the change in its list. */
-async function domainForm(fqdn: string, family: string, summary: string) {
-  const domainId = await domainIdOf(fqdn);
-  const { page } = await suite.window(`#/domain/${suite.world.accountId}/${domainId}/edit`);
-  await page
-    .getByRole('navigation', { name: 'What to change' })
-    .getByRole('button', { name: family, exact: true })
-    .click();
-  await page
-    .getByRole('list', { name: `${family} changes` })
-    .getByRole('button', { name: summary })
-    .click();
-  const form = page.getByRole('form', { name: summary });
-  await form.waitFor();
-  return { page, form, domainId };
-}
+const writesTo = async (path: string) => (await serviceWrites(suite.world, path)).length;
+const domainForm = (fqdn: string, family: string, summary: string) =>
+  domainChangeForm(suite, fqdn, family, summary);
 
 const submit = (form: Locator) => form.locator('button[type=submit]');
 const dialogText = async (dialog: Locator) => ((await dialog.innerText()) ?? '').replace(/\s+/g, ' ');
@@ -95,10 +69,7 @@ describe('changes that block mail or delete ask first', () => {
       .getByRole('status')
       .filter({ hasText: /status 200/ })
       .waitFor();
-    const gone = await fetch(`${suite.world.service.baseUrl}/domains/${domainId}`, {
-      headers: { accept: 'application/json', 'x-api-token': suite.world.service.token },
-    });
-    expect(gone.status).toBe(404);
+    expect((await serviceGet(suite.world, `/domains/${domainId}`)).status).toBe(404);
   });
 
   it('removing the hosted DMARC record asks for the domain name too; Esc sends nothing', async () => {

@@ -10,15 +10,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIRM_RULES } from '../../main/core/dnswatch/confirmation.ts';
-import { trayStatus } from '../../main/core/status/tray.ts';
-import type { OverviewRow } from '../../shared/bridge/results.ts';
 import { DomainPage } from './pages/domain-page.ts';
 import { OverviewPage } from './pages/overview-page.ts';
 import { E2E_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
+import { overviewRow, trayOf } from './support/worldReads.ts';
 
 const DEFAULT_PACE = process.env.AUTHWATCH_E2E_DNS_DEFAULT_PACE === '1';
 const TTL = DEFAULT_PACE ? 60 : 5;
@@ -30,37 +28,10 @@ const suite = demoSuite({
 });
 
 const app = () => suite.world.app.run.app;
-const row = async (fqdn: string): Promise<OverviewRow> =>
-  (await app().overview()).find((r) => r.fqdn === fqdn)!;
-
-/** The tray's state as the desktop shell derives it: from the facade's rows and the account alerts. */
-async function tray() {
-  const open = await app().listAlerts({ open: true });
-  return trayStatus(
-    (await app().overview()).map((r) => ({ fqdn: r.fqdn, verdict: r.posture.verdict })),
-    open.filter((a) => a.domainId === null),
-  );
-}
-
-function headerOf(page: Page) {
-  const head = page.locator('main header.head');
-  return {
-    verdict: () =>
-      head
-        .locator('.verdict')
-        .innerText()
-        .then((t) => t.replace(/^[✓!✕i–]\s*/, '').trim()),
-    chip: (label: string) => head.getByRole('listitem').filter({ hasText: label }).first(),
-  };
-}
+const row = (fqdn: string) => overviewRow(suite.world, fqdn);
+const tray = () => trayOf(suite.world);
 
 const FQDN = 'acme.example';
-
-beforeAll(async () => {
-  // The app's floor would otherwise keep each answer a minute; the watch has answered every record once.
-  await app().updateDnsWatch({ floorSeconds: TTL, ceilingSeconds: Math.max(TTL, 60) });
-  await app().checkDnsOnce();
-});
 
 describe('DNS watch answers are status evidence', () => {
   it(
@@ -76,8 +47,7 @@ describe('DNS watch answers are status evidence', () => {
       const { page } = await suite.window();
       const domain = new DomainPage(page);
       await domain.open(before.accountId, before.domainId, FQDN);
-      const header = headerOf(page);
-      expect(await header.chip('SPF').getAttribute('data-state')).toBe('passing');
+      expect(await domain.headerChip('SPF').getAttribute('data-state')).toBe('passing');
       const other = await suite.open();
       // The browser host notifies through the page's Notification API: record what it shows.
       await other.context.addInitScript(() => {
@@ -112,13 +82,13 @@ describe('DNS watch answers are status evidence', () => {
       try {
         await suite.world.service.setRecord(FQDN, 'spf', null);
         await expect
-          .poll(() => header.verdict(), { timeout: DEFAULT_PACE ? 240_000 : 40_000, interval: 100 })
+          .poll(() => domain.verdict(), { timeout: DEFAULT_PACE ? 240_000 : 40_000, interval: 100 })
           .toBe('SPF disconnected');
       } finally {
         clearInterval(alertWatch);
       }
       const headerAt = Date.now();
-      const chip = header.chip('SPF');
+      const chip = domain.headerChip('SPF');
       expect(await chip.getAttribute('data-state')).toBe('failing');
       // Where the fact came from, on hover: the app's own DNS query of the service's zone, not the scan.
       expect(await chip.getAttribute('title')).toContain(`From DNS via ${dns}, `);
@@ -171,7 +141,7 @@ describe('DNS watch answers are status evidence', () => {
         })
         .toBe('passing');
       const headerBackAt = Date.now();
-      expect(await header.verdict()).not.toBe('SPF disconnected');
+      expect(await domain.verdict()).not.toBe('SPF disconnected');
       expect(
         (await app().listAlerts({ open: true })).some(
           (a) => a.rule === 'protocol_disconnected' && a.fqdn === FQDN,

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEFAULT_CONFIRM_RULES } from '../../main/core/dnswatch/confirmation.ts';
 import { DomainPage } from './pages/domain-page.ts';
@@ -40,11 +40,6 @@ async function shoot(page: Page, name: string, axe = true): Promise<void> {
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
-
-beforeAll(async () => {
-  await app().updateDnsWatch({ floorSeconds: TTL, ceilingSeconds: 60 });
-  await app().checkDnsOnce();
-});
 
 describe('the DNS tab', () => {
   it('shows each record as DNS answers it now beside the service’s scan, and a disagreement in words', async () => {

@@ -11,9 +11,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { domainChangeForm, pickChange, shootLightDark } from './support/editForms.ts';
 import { E2E_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
 import { DEMO_LABEL } from './support/world.ts';
+import { overviewRow, serviceGet as serviceGetOf } from './support/worldReads.ts';
 
 const suite = demoSuite();
 const SHOTS = join(E2E_DIR, 'edits');
@@ -22,42 +24,19 @@ mkdirSync(SHOTS, { recursive: true });
 /** Request ids the screens showed, by what was done and its method (the audit log must list each). */
 const recorded: { what: string; method: string; requestId: string }[] = [];
 
-async function domainIdOf(fqdn: string): Promise<number> {
-  const rows = await suite.world.app.run.app.overview();
-  const row = rows.find((r) => r.fqdn === fqdn);
-  if (!row) throw new Error(`${fqdn} is not in the mirror`);
-  return row.domainId;
-}
-
+const domainIdOf = async (fqdn: string) => (await overviewRow(suite.world, fqdn)).domainId;
 /** The service's own answer to a GET, with the owner's token (not through the app). */
-async function serviceGet<T>(path: string): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${suite.world.service.baseUrl}${path}`, {
-    headers: { accept: 'application/json', 'x-api-token': suite.world.service.token },
-  });
-  const body = (await res.json().catch(() => ({}))) as { data?: T };
-  return { status: res.status, data: body.data as T };
-}
-
+const serviceGet = <T>(path: string) => serviceGetOf<T>(suite.world, path);
 /** The page in light, then dark, then back to light. */
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}-light.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, `${name}-dark.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
+const shoot = (page: Page, name: string) => shootLightDark(page, SHOTS, name);
 /** Opens a form of the domain page's Edit tab: the family, then the change in its list. */
-async function domainForm(fqdn: string, family: string, summary: string) {
-  const domainId = await domainIdOf(fqdn);
-  const { page } = await suite.window(`#/domain/${suite.world.accountId}/${domainId}/edit`);
-  const form = await pick(page, family, summary);
-  return { page, form, domainId };
-}
+const domainForm = (fqdn: string, family: string, summary: string) =>
+  domainChangeForm(suite, fqdn, family, summary);
 
 /** Opens a form of the Manage page (account-wide changes). */
 async function manageForm(family: string, summary: string) {
   const { page } = await suite.window(`#/manage/${suite.world.accountId}/changes`);
-  const form = await pick(page, family, summary);
+  const form = await pickChange(page, family, summary);
   return { page, form };
 }
 
@@ -66,20 +45,6 @@ async function pickOption(select: Locator, name: string | RegExp): Promise<void>
   const option = select.locator('option', { hasText: name }).first();
   await option.waitFor({ state: 'attached' });
   await select.selectOption({ label: (await option.textContent())!.trim() });
-}
-
-async function pick(page: Page, family: string, summary: string): Promise<Locator> {
-  await page
-    .getByRole('navigation', { name: 'What to change' })
-    .getByRole('button', { name: family, exact: true })
-    .click();
-  await page
-    .getByRole('list', { name: `${family} changes` })
-    .getByRole('button', { name: summary })
-    .click();
-  const form = page.getByRole('form', { name: summary });
-  await form.waitFor();
-  return form;
 }
 
 /** The request preview as shown. */
@@ -164,7 +129,7 @@ describe('edit forms of every family', () => {
     const includes = await serviceGet<{ include_content: string }[]>(`/domains/${domainId}/spf/includes`);
     expect(includes.data.map((i) => i.include_content)).toContain('sendgrid.example');
     // The include is now one the "Remove an SPF include" form offers.
-    const remove = await pick(page, 'Hosted SPF', 'Remove an SPF include');
+    const remove = await pickChange(page, 'Hosted SPF', 'Remove an SPF include');
     await remove
       .getByLabel(/^Include/)
       .locator('option', { hasText: 'sendgrid.example' })
@@ -295,7 +260,7 @@ describe('edit forms of every family', () => {
     const edited = await serviceGet<{ onboarding_status: string }>(`/domains/${domainId}`);
     expect(edited.data.onboarding_status).toBe('in_progress');
 
-    const remove = await pick(page, 'Domain', 'Delete a domain and its hosted records');
+    const remove = await pickChange(page, 'Domain', 'Delete a domain and its hosted records');
     expect(await requestPreview(remove)).toBe(`DELETE /domains/${domainId}`);
     await confirmSend(page, remove, [fqdn], 'domain-delete-confirm');
     await outcome(remove, 'domain deleted', 200);
@@ -410,7 +375,7 @@ describe('edit forms of every family', () => {
     const made = tokens.data.find((t) => t.name === 'e2e revoke me')!;
     expect(made).toBeDefined();
 
-    form = await pick(page, 'API tokens', 'Revoke an API token');
+    form = await pickChange(page, 'API tokens', 'Revoke an API token');
     const choice = form.getByLabel(/^Token/);
     const option = choice.locator('option', { hasText: 'e2e revoke me' });
     await option.waitFor({ state: 'attached' });

@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ALL_V1_SCOPE_IDS } from '../../service/auth/scopes.ts';
+import { pickChange, shootLightDark } from './support/editForms.ts';
 import { E2E_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
 import { addMemberAccount, syncFully, type MemberAccount } from './support/world.ts';
+import { overviewRow, serviceWrites } from './support/worldReads.ts';
 
 const suite = demoSuite();
 const SHOTS = join(E2E_DIR, 'edits');
@@ -30,26 +32,7 @@ beforeAll(async () => {
   await syncFully(suite.world.app, member.accountId);
 });
 
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}-light.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: join(SHOTS, `${name}-dark.png`), fullPage: true });
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-async function pick(page: Page, family: string, summary: string): Promise<Locator> {
-  await page
-    .getByRole('navigation', { name: 'What to change' })
-    .getByRole('button', { name: family, exact: true })
-    .click();
-  await page
-    .getByRole('list', { name: `${family} changes` })
-    .getByRole('button', { name: summary })
-    .click();
-  const form = page.getByRole('form', { name: summary });
-  await form.waitFor();
-  return form;
-}
+const shoot = (page: Page, name: string) => shootLightDark(page, SHOTS, name);
 
 /** The form says why it is closed, and nothing in it can be used or sent. */
 async function expectBlocked(form: Locator, reason: string): Promise<void> {
@@ -71,13 +54,8 @@ const READ_STYLE =
 
 /** Writes the member's token made, as the service's audit log recorded them (there must be none). */
 async function memberWrites(): Promise<string[]> {
-  const res = await fetch(`${suite.world.service.baseUrl}/audit-logs?limit=100`, {
-    headers: { accept: 'application/json', 'x-api-token': suite.world.service.token },
-  });
-  const rows = ((await res.json()) as { data: { method: string; path: string; token_id: number | null }[] })
-    .data;
-  return rows
-    .filter((r) => r.token_id === member.tokenId && r.method !== 'GET' && !READ_STYLE.test(r.path))
+  return (await serviceWrites(suite.world))
+    .filter((r) => r.token_id === member.tokenId && !READ_STYLE.test(r.path))
     .map((r) => `${r.method} ${r.path}`);
 }
 
@@ -85,16 +63,16 @@ describe('edit forms for a team member', () => {
   it('shows the owner-only account forms disabled, with the reason', async () => {
     const { page } = await suite.window(`#/manage/${member.accountId}/changes`);
     await page.getByRole('heading', { name: 'Manage Adam (member)' }).waitFor();
-    const invite = await pick(page, 'Team', 'Invite a team member');
+    const invite = await pickChange(page, 'Team', 'Invite a team member');
     await expectBlocked(invite, OWNER_ONLY);
     await shoot(page, 'member-team-blocked');
-    await expectBlocked(await pick(page, 'Team', 'Change a team member’s role'), OWNER_ONLY);
-    await expectBlocked(await pick(page, 'Domains', 'Add a domain'), OWNER_ONLY);
-    await expectBlocked(await pick(page, 'Domains', 'Add many domains'), OWNER_ONLY);
-    await expectBlocked(await pick(page, 'Domain groups', 'Create a domain group'), OWNER_ONLY);
+    await expectBlocked(await pickChange(page, 'Team', 'Change a team member’s role'), OWNER_ONLY);
+    await expectBlocked(await pickChange(page, 'Domains', 'Add a domain'), OWNER_ONLY);
+    await expectBlocked(await pickChange(page, 'Domains', 'Add many domains'), OWNER_ONLY);
+    await expectBlocked(await pickChange(page, 'Domain groups', 'Create a domain group'), OWNER_ONLY);
 
     // What a member may change is open: their own profile.
-    const profile = await pick(page, 'Profile', 'Update your profile');
+    const profile = await pickChange(page, 'Profile', 'Update your profile');
     await profile.getByLabel(/^Name/).waitFor();
     expect(await profile.getByRole('note').count()).toBe(0);
     expect(await profile.getByLabel(/^Name/).isDisabled()).toBe(false);
@@ -102,26 +80,30 @@ describe('edit forms for a team member', () => {
   });
 
   it('shows a domain’s hosted-record forms disabled for the member', async () => {
-    const rows = await suite.world.app.run.app.overview();
-    const row = rows.find((r) => r.accountId === member.accountId && r.fqdn === 'acme-news.example');
-    expect(row).toBeDefined();
-    const { page } = await suite.window(`#/domain/${member.accountId}/${row!.domainId}/edit`);
+    const row = await overviewRow(suite.world, 'acme-news.example', member.accountId);
+    const { page } = await suite.window(`#/domain/${member.accountId}/${row.domainId}/edit`);
     const policy = page.getByRole('form', { name: 'Set the DMARC enforcement policy' });
     await policy.waitFor();
     await expectBlocked(policy, OWNER_ONLY);
     await shoot(page, 'member-dmarc-blocked');
-    await expectBlocked(await pick(page, 'Hosted SPF', 'Set the SPF terminal all qualifier'), OWNER_ONLY);
-    await expectBlocked(await pick(page, 'Domain', 'Delete a domain and its hosted records'), OWNER_ONLY);
+    await expectBlocked(
+      await pickChange(page, 'Hosted SPF', 'Set the SPF terminal all qualifier'),
+      OWNER_ONLY,
+    );
+    await expectBlocked(
+      await pickChange(page, 'Domain', 'Delete a domain and its hosted records'),
+      OWNER_ONLY,
+    );
     expect(await memberWrites()).toEqual([]);
   });
 
   it('names the scope the member’s token lacks on the token forms', async () => {
     const { page } = await suite.window(`#/manage/${member.accountId}/changes`);
-    const create = await pick(page, 'API tokens', 'Create an API token');
+    const create = await pickChange(page, 'API tokens', 'Create an API token');
     await expectBlocked(create, "The account's API token lacks the tokens:write scope.");
     await shoot(page, 'member-token-scope');
     await expectBlocked(
-      await pick(page, 'API tokens', 'Revoke an API token'),
+      await pickChange(page, 'API tokens', 'Revoke an API token'),
       "The account's API token lacks the tokens:write scope.",
     );
     expect(await memberWrites()).toEqual([]);

@@ -6,51 +6,21 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { OverviewRow } from '../../shared/bridge/results.ts';
-import { trayStatus } from '../../main/core/status/tray.ts';
 import { OverviewPage } from './pages/overview-page.ts';
 import { DomainPage } from './pages/domain-page.ts';
 import { demoSuite } from './support/suite.ts';
 import { E2E_DIR, SCREENSHOT_DIR } from './support/paths.ts';
+import { overviewRow, serviceWrites, trayOf } from './support/worldReads.ts';
 
 const suite = demoSuite();
 
 const parked = (r: OverviewRow) => r.status === 'parked' || /parked/i.test(r.group?.name ?? '');
 const rows = () => suite.world.app.run.app.overview();
-const row = async (fqdn: string) => (await rows()).find((r) => r.fqdn === fqdn)!;
-
-/** The tray's state as the desktop shell derives it: from the facade's rows and the account alerts. */
-async function tray() {
-  const open = await suite.world.app.run.app.listAlerts({ open: true });
-  return trayStatus(
-    (await rows()).map((r) => ({ fqdn: r.fqdn, verdict: r.posture.verdict })),
-    open.filter((a) => a.domainId === null),
-  );
-}
-
+const row = (fqdn: string) => overviewRow(suite.world, fqdn);
+const tray = () => trayOf(suite.world);
 /** How many requests to `path` the service's audit log recorded (writes and read-style POSTs). */
-async function serviceCalls(path: string): Promise<number> {
-  const query = new URLSearchParams({ path, limit: '100' });
-  const res = await fetch(`${suite.world.service.baseUrl}/audit-logs?${query}`, {
-    headers: { accept: 'application/json', 'x-api-token': suite.world.service.token },
-  });
-  const rows = ((await res.json()) as { data: { method: string; path: string }[] }).data;
-  return rows.filter((r) => r.method !== 'GET' && r.path.endsWith(path)).length;
-}
-
-/** The header's verdict badge text (icon left out) and the SPF chip's state. */
-function header(page: Page) {
-  const head = page.locator('main header.head');
-  return {
-    verdict: () =>
-      head
-        .locator('.verdict')
-        .innerText()
-        .then((t) => t.replace(/^[✓!✕i–]\s*/, '').trim()),
-    chip: (label: string) => head.getByRole('listitem').filter({ hasText: label }).first(),
-  };
-}
+const serviceCalls = async (path: string) => (await serviceWrites(suite.world, path)).length;
 
 /**
  * At 1280×800 nothing in a portfolio row runs into its neighbour: the DMARC badge ("quarantine 50%") stays
@@ -90,7 +60,7 @@ describe('honest status', () => {
 
     const domain = new DomainPage(page);
     await domain.open(pay.accountId, pay.domainId, pay.fqdn);
-    await expect.poll(() => header(page).verdict()).toBe('Threat sending as this domain');
+    await expect.poll(() => domain.verdict()).toBe('Threat sending as this domain');
     expect(await page.locator('main header.head').innerText()).not.toMatch(/Protected|No problems found/);
 
     const t = await tray();
@@ -144,7 +114,7 @@ describe('honest status', () => {
       const { page } = await suite.window();
       const domain = new DomainPage(page);
       await domain.open(target.accountId, target.domainId, target.fqdn);
-      expect(await header(page).chip('SPF').getAttribute('data-state')).toBe('passing');
+      expect(await domain.headerChip('SPF').getAttribute('data-state')).toBe('passing');
       const other = await suite.open();
       const overview = new OverviewPage(other.page);
       await overview.open();
@@ -164,11 +134,9 @@ describe('honest status', () => {
       const scannedAt = Date.now();
 
       // No "Sync now": the app's own schedule notices it (the alert period is at least a minute).
-      await expect
-        .poll(() => header(page).verdict(), { timeout: 200_000, interval: 250 })
-        .toBe('SPF disconnected');
+      await expect.poll(() => domain.verdict(), { timeout: 200_000, interval: 250 }).toBe('SPF disconnected');
       const headerAt = Date.now();
-      expect(await header(page).chip('SPF').getAttribute('data-state')).toBe('failing');
+      expect(await domain.headerChip('SPF').getAttribute('data-state')).toBe('failing');
 
       // The same moment elsewhere: the row (another window), the alert and the tray.
       const rowChip = overview.row(target.fqdn).getByRole('listitem').filter({ hasText: 'SPF' }).first();
@@ -267,7 +235,7 @@ describe('honest status', () => {
       await expect
         .poll(() => pending.innerText(), { timeout: 10_000 })
         .toMatch(/DMARC\s+Changed just now to p=reject — waiting for the next check/);
-      expect(await header(page).chip('DMARC').getAttribute('class')).toContain('pending');
+      expect(await new DomainPage(page).headerChip('DMARC').getAttribute('class')).toContain('pending');
       const waiting = await row('acme-news.example');
       expect(waiting.posture.protocols.dmarc.pending).toMatchObject({
         summary: 'p=reject',

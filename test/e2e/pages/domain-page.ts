@@ -33,6 +33,17 @@ export class DomainPage extends BasePage {
     await this.heading(fqdn).waitFor();
   }
 
+  /** The header's verdict, in words (its icon left out). */
+  async verdict(): Promise<string> {
+    const text = await this.main.locator('header.head .verdict').innerText();
+    return text.replace(/^[✓!✕i–]\s*/, '').trim();
+  }
+
+  /** A protocol's chip in the header ("SPF", "DMARC"). */
+  headerChip(label: string): Locator {
+    return this.main.locator('header.head').getByRole('listitem').filter({ hasText: label }).first();
+  }
+
   /** Clicks a tab, as a user does. */
   async showTab(tab: DomainTab): Promise<void> {
     await this.tabs.getByRole('link', { name: tab, exact: true }).click();
