@@ -1,14 +1,26 @@
 import { defineConfig } from 'vitest/config';
+import { slowFirstSequencer } from './test/support/slowFirstSequencer.ts';
 
 // The end-to-end suite: the real renderer in Debian's Chromium against the browser host and the reference
-// service. One file at a time (each starts its own service, app and browser; two cores), generous timeouts
-// (a loaded CI machine renders slowly), and a global setup that builds the renderer and seeds the demo once.
+// service. Each file starts its own service, app and browser on ports of its own, so two files run side by
+// side (two cores: much of a file's time is the app's own schedule coming round, in real time); generous
+// timeouts (a loaded CI machine renders slowly), and a global setup that builds the renderer and seeds the
+// demo once.
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
     globalSetup: ['test/e2e/support/globalSetup.ts'],
     pool: 'forks',
-    fileParallelism: false,
+    maxWorkers: 2,
+    sequence: {
+      // Measured on the two-core CI machine, one file at a time (seconds): the longest start first.
+      sequencer: slowFirstSequencer([
+        'test/e2e/status.e2e.test.ts', // ~140 s: waits for the app's own schedule twice
+        'test/e2e/screens.e2e.test.ts', // ~55 s
+        'test/e2e/dnsStatus.e2e.test.ts', // ~23 s
+        'test/e2e/domainViews.e2e.test.ts', // ~20 s
+      ]),
+    },
     testTimeout: 90_000,
     hookTimeout: 180_000,
     teardownTimeout: 30_000,
