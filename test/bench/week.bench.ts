@@ -30,8 +30,8 @@ export async function benchWeek(): Promise<void> {
   const file = join(dir, 'mirror.sqlite');
   process.stdout.write(
     `\nsimulated week — the engine as sync --watch runs it (mirror file ${file}), ${domains} domains, ${days} days; ` +
-      'the reference service in its own process; MiB after a full GC\n' +
-      `  ${'day'.padEnd(5)} ${'engine heap'.padStart(11)} ${'engine RSS'.padStart(10)} ${'(max)'.padStart(6)}` +
+      'the reference service in its own process; MiB after a full GC, peak = the most RSS seen since the row before without one (its heap then)\n' +
+      `  ${'day'.padEnd(5)} ${'engine heap'.padStart(11)} ${'engine RSS'.padStart(10)} ${'peak (heap)'.padStart(12)}` +
       ` ${'service heap'.padStart(12)} ${'service RSS'.padStart(11)} ${'mirror file'.padStart(11)}` +
       ` ${'requests'.padStart(9)} ${'429'.padStart(4)} ${'CPU s eng/svc'.padStart(14)} ${'wall s'.padStart(7)}\n`,
   );
@@ -59,7 +59,7 @@ export async function benchWeek(): Promise<void> {
           const e = line.engine;
           const s = line.service;
           process.stdout.write(
-            `  ${String(line.day).padEnd(5)} ${mib(e.heapUsedMiB).padStart(11)} ${mib(e.rssMiB).padStart(10)} ${mib(e.maxRssMiB)}` +
+            `  ${String(line.day).padEnd(5)} ${mib(e.heapUsedMiB).padStart(11)} ${mib(e.rssMiB).padStart(10)} ${`${line.peak.rssMiB.toFixed(0)} (${line.peak.heapUsedMiB.toFixed(0)})`.padStart(12)}` +
               ` ${mib(s.heapUsedMiB).padStart(12)} ${mib(s.rssMiB).padStart(11)} ${mib(line.mirrorMiB).padStart(11)}` +
               ` ${String(line.requests).padStart(9)} ${String(line.status429).padStart(4)}` +
               ` ${`${e.cpuS.toFixed(0)}/${s.cpuS.toFixed(0)}`.padStart(14)} ${line.wallS.toFixed(0).padStart(7)}\n`,

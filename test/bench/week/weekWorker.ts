@@ -4,9 +4,12 @@
  * the day's seeded stream of record removals, restores and threats, and samples every 6 simulated hours: this process's heap used and RSS after a full GC (the engine alone, run with
  * --expose-gc), the service process's, the mirror file's size (database + WAL) and the CPU both spent.
  * Prints each sample as one JSON line as it is taken, then one line with the week's alert figures.
+ * BENCH_WEEK_HEAP_SNAPSHOTS=DIR also writes the engine's heap snapshot there at every sample.
  * Usage: weekWorker.ts <domains> <days> <mirror file>
  */
 import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { changeLatency } from '../day/changeLatency.ts';
 import { changeStream } from '../day/changeStream.ts';
 import { dayPlan } from '../day/dayPlan.ts';
@@ -22,6 +25,11 @@ export interface WeekSample {
   day: number;
   /** The engine's process; `externalMiB` is memory V8 tracks outside its heap (buffers). */
   engine: { heapUsedMiB: number; externalMiB: number; rssMiB: number; maxRssMiB: number; cpuS: number };
+  /**
+   * The engine's most RSS seen since the previous sample without a forced GC (as users run it; looked at
+   * every simulated minute), when (in days) and its heap used then: garbage not yet collected shows here.
+   */
+  peak: { rssMiB: number; atDay: number; heapUsedMiB: number };
   service: { heapUsedMiB: number; rssMiB: number; maxRssMiB: number; cpuS: number };
   mirrorMiB: number;
   requests: number;
@@ -55,7 +63,22 @@ const fileMiB = (path: string) => {
     return 0;
   }
 };
+let peak = { rssMiB: 0, atDay: 0, heapUsedMiB: 0 };
+const watchPeak = async () => {
+  for (;;) {
+    await time.sleep(60_000);
+    const memory = process.memoryUsage();
+    if (memory.rss / MiB > peak.rssMiB)
+      peak = {
+        rssMiB: memory.rss / MiB,
+        atDay: (time.now() - start) / DAY,
+        heapUsedMiB: memory.heapUsed / MiB,
+      };
+  }
+};
 const sample = async (day: number): Promise<WeekSample> => {
+  const seen = peak;
+  peak = { rssMiB: 0, atDay: 0, heapUsedMiB: 0 };
   (globalThis as { gc?: () => void }).gc?.();
   const memory = process.memoryUsage();
   const usage = process.resourceUsage();
@@ -69,6 +92,7 @@ const sample = async (day: number): Promise<WeekSample> => {
       maxRssMiB: usage.maxRSS / 1024,
       cpuS: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
     },
+    peak: seen,
     service: { heapUsedMiB: svc.heapUsedMiB, rssMiB: svc.rssMiB, maxRssMiB: svc.maxRssMiB, cpuS: svc.cpuS },
     mirrorMiB: fileMiB(file) + fileMiB(`${file}-wal`),
     requests: service.tally.requests,
@@ -103,10 +127,14 @@ const sampler = async () => {
   for (const day of at) {
     await time.sleepUntil(start + day * DAY);
     print(await time.hold(() => sample(day)));
+    // What grows, when something does: open two snapshots in Chrome's DevTools (Memory, Comparison).
+    const snapshots = process.env.BENCH_WEEK_HEAP_SNAPSHOTS;
+    if (snapshots) writeHeapSnapshot(join(snapshots, `engine-day-${day.toFixed(2)}.heapsnapshot`));
   }
 };
 
 engine.app.start();
+void watchPeak();
 let finished = false;
 const runs = Promise.all([apply(), sampler()]).finally(() => (finished = true));
 await time.runUntil(end);
