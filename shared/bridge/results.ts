@@ -67,8 +67,28 @@ export const signalAgeSchema = z.object({
   lastError: syncErrorSchema.nullable(),
 });
 
-/** Where a status fact came from and when (main/core/status/evidence.ts). */
-const evidenceRefSchema = z.object({ source: z.string(), label: z.string(), at: iso });
+/** The sources of status facts (main/core/status/evidence.ts gives each its words and rank). */
+export const EVIDENCE_SOURCE_NAMES = ['service_scan', 'dns_status', 'dns_event', 'dns_watch'] as const;
+/** Name of an evidence source. */
+export type EvidenceSource = (typeof EVIDENCE_SOURCE_NAMES)[number];
+
+/**
+ * What an observation says about a record:
+ * - valid: published and passing; invalid: published but failing the protocol's checks;
+ * - absent: no record published (never set up, or removed);
+ * - published: a record is published, validity not known (a "connected" event);
+ * - not_passing: does not pass, cause not known (a scan's false flag: absent or invalid).
+ */
+const finding = z.enum(['valid', 'invalid', 'absent', 'published', 'not_passing']);
+export type Finding = z.infer<typeof finding>;
+
+/** Where a status fact came from and when, for "service scan, 14:02" / "DNS via 127.0.0.1:5353, 14:02". */
+const evidenceRefSchema = z.object({
+  source: z.enum(EVIDENCE_SOURCE_NAMES),
+  /** The source in words, with who answered when it says. */
+  label: z.string(),
+  at: iso,
+});
 export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
 
 export const PROTOCOL_STATES = ['passing', 'failing', 'not_set_up', 'unknown'] as const;
@@ -81,16 +101,24 @@ const protocolViewSchema = z.object({
   label: z.string(),
   required: z.boolean(),
   state: z.enum(PROTOCOL_STATES),
+  /** What is true in a few words: "passing", "disconnected", "invalid record", "not set up"… */
   words: z.string(),
-  finding: z.enum(['valid', 'invalid', 'absent', 'published', 'not_passing']).nullable(),
+  /** What the newest evidence says, merged across sources. */
+  finding: finding.nullable(),
+  /** The newest record text any source carried (null: observed absent; null too when never seen). */
   record: z.string().nullable(),
+  /** The newest evidence: where the state came from and how old it is. */
   evidence: evidenceRefSchema.nullable(),
+  /** A successful write whose effect the evidence has not shown yet (a confirmed change shows nothing). */
   pending: z
     .object({
       summary: z.string(),
       changedAt: iso,
+      /** waiting: no newer evidence yet; contradicted: a later check still shows something else. */
       state: z.enum(['waiting', 'contradicted']),
+      /** "waiting for the next check" / "the service scan still shows p=none". */
       words: z.string(),
+      /** The evidence that contradicts it. */
       evidence: evidenceRefSchema.nullable(),
     })
     .nullable(),
@@ -101,27 +129,36 @@ export type ProtocolView = z.infer<typeof protocolViewSchema>;
 export const domainStatusSchema = z.object({
   /** Every protocol of the list, each once. */
   protocols: z.record(protocol, protocolViewSchema),
+  /** The domain's verdict: the worst thing true about it, in words. */
   verdict: z.object({
     level: z.enum(VERDICT_LEVELS),
+    /** The first reason, or the all-clear: "Threat sending as this domain", "SPF disconnected". */
     words: z.string(),
+    /** Everything wrong, worst first. */
     reasons: z.array(z.string()),
   }),
+  /** The DMARC policy of the newest DMARC record any source carried, or null. */
   dmarc: z
     .object({
       policy: z.enum(['none', 'quarantine', 'reject']),
+      /** The subdomain policy (p when sp is not set). */
       subdomainPolicy: z.enum(['none', 'quarantine', 'reject']),
       pct: z.number(),
     })
     .nullable(),
+  /** Counts behind the protocols line ("2 of 2 required pass · 1 of 3 optional set up"). */
   counts: z.object({
     requiredPassing: z.number(),
     requiredTotal: z.number(),
+    /** Optional protocols set up and passing. */
     optionalPassing: z.number(),
     optionalFailing: z.number(),
     optionalTotal: z.number(),
     unknown: z.number(),
   }),
+  /** The protocols in one line, the same everywhere (never "5 of 5 pass" beside "4 of 5"). */
   protocolsText: z.string(),
+  /** The newest evidence of the domain, whatever the protocol: how old its status is. */
   newest: evidenceRefSchema.nullable(),
 });
 export type DomainStatusView = z.infer<typeof domainStatusSchema>;

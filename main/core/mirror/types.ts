@@ -7,7 +7,7 @@ import type { Protocol } from '../signals/primitives.ts';
 import type { JournalEntry } from './changeJournal.ts';
 import type { RecordObservation } from './recordObservations.ts';
 import type { SenderPoll, SenderSummary } from './senderHistory.ts';
-import type { DomainStatus, Expectation } from '../status/index.ts';
+import type { Expectation } from '../status/index.ts';
 import type { z } from 'zod';
 import type {
   accountViewSchema,
@@ -133,14 +133,11 @@ export interface SetNextDueInput {
 /** How fresh one signal of a domain is (ageSeconds: since lastSuccessAt at query time). */
 export type SignalAge = z.infer<typeof signalAgeSchema>;
 
-// The posture is the status model's own type (main/core/status): the bridge's schema of it names its evidence
-// sources as strings, the model knows which.
-
 /** One domain of the overview, with its one status (main/core/status) and each signal's age. */
-export type OverviewRow = Omit<z.infer<typeof overviewRowSchema>, 'posture'> & { posture: DomainStatus };
+export type OverviewRow = z.infer<typeof overviewRowSchema>;
 
 /** Everything the mirror holds about one domain, for the domain screen: the stored answers, typed. */
-export type DomainDetail = Omit<z.infer<typeof domainDetailSchema>, 'posture'> & { posture: DomainStatus };
+export type DomainDetail = z.infer<typeof domainDetailSchema>;
 
 /** Which history to read. */
 export type { HistoryKind } from '../../../shared/bridge/results.ts';

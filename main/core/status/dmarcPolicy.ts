@@ -1,12 +1,8 @@
-import { parseDmarcRecord, type DmarcPolicy } from '../../../shared/email-auth/dmarcRecord.ts';
+import type { DomainStatusView } from '../../../shared/bridge/results.ts';
+import { parseDmarcRecord } from '../../../shared/email-auth/dmarcRecord.ts';
 
 /** The effective DMARC policy a record asks for, as the status shows it. */
-export interface DmarcPolicyView {
-  policy: DmarcPolicy;
-  /** The subdomain policy (p when sp is not set). */
-  subdomainPolicy: DmarcPolicy;
-  pct: number;
-}
+export type DmarcPolicyView = NonNullable<DomainStatusView['dmarc']>;
 
 /** The policy of a DMARC record, or null when there is no record or it does not parse. */
 export function dmarcPolicyOf(record: string | null): DmarcPolicyView | null {

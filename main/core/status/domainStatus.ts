@@ -1,9 +1,10 @@
+import type { DomainStatusView, ProtocolView } from '../../../shared/bridge/results.ts';
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
-import { byObservation, evidenceRef, type EvidenceRef, type ProtocolEvidence } from './evidence.ts';
-import { dmarcPolicyOf, type DmarcPolicyView } from './dmarcPolicy.ts';
-import { pendingView, type PendingChange, type PendingView } from './pending.ts';
+import { byObservation, evidenceRef, type ProtocolEvidence } from './evidence.ts';
+import { dmarcPolicyOf } from './dmarcPolicy.ts';
+import { pendingView, type PendingChange } from './pending.ts';
 import { protocolStatus, type ProtocolStatus } from './protocolStatus.ts';
-import { verdict, type Verdict, type VerdictAlert } from './verdict.ts';
+import { verdict, type VerdictAlert } from './verdict.ts';
 
 /** Everything the status of one domain is derived from. */
 export interface DomainStatusInput {
@@ -15,34 +16,11 @@ export interface DomainStatusInput {
   pending?: readonly PendingChange[];
 }
 
-/** A protocol with its pending change, if any. */
-export interface ProtocolView extends ProtocolStatus {
-  pending: PendingView | null;
-}
-
 /** Counts behind the protocols line ("2 of 2 required pass · 1 of 3 optional set up"). */
-export interface ProtocolCounts {
-  requiredPassing: number;
-  requiredTotal: number;
-  /** Optional protocols set up and passing. */
-  optionalPassing: number;
-  optionalFailing: number;
-  optionalTotal: number;
-  unknown: number;
-}
+export type ProtocolCounts = DomainStatus['counts'];
 
-/** One domain's status as every surface shows it. */
-export interface DomainStatus {
-  protocols: Record<Protocol, ProtocolView>;
-  verdict: Verdict;
-  /** The DMARC policy of the newest DMARC record any source carried, or null. */
-  dmarc: DmarcPolicyView | null;
-  counts: ProtocolCounts;
-  /** The protocols in one line, the same everywhere (never "5 of 5 pass" beside "4 of 5"). */
-  protocolsText: string;
-  /** The newest evidence of the domain, whatever the protocol: how old its status is. */
-  newest: EvidenceRef | null;
-}
+/** One domain's status as every surface shows it (the bridge's schema of it is the one definition). */
+export type DomainStatus = DomainStatusView;
 
 function counts(protocols: Record<Protocol, ProtocolStatus>): ProtocolCounts {
   const list = PROTOCOLS.map((p) => protocols[p]);

@@ -1,4 +1,7 @@
 import type { Protocol } from '../signals/primitives.ts';
+import type { EvidenceRef, EvidenceSource, Finding } from '../../../shared/bridge/results.ts';
+
+export type { EvidenceRef, EvidenceSource, Finding };
 
 /**
  * Evidence: what one source observed about one protocol's record, and when. The status model takes a plain
@@ -6,7 +9,7 @@ import type { Protocol } from '../signals/primitives.ts';
  * about each other.
  *
  * How to add a source (e.g. a direct DNS watch answering "DNS, 2 min ago"):
- *   1. add its name to EVIDENCE_SOURCES below with the words people read on hover ("DNS") and a rank
+ *   1. add its name to EVIDENCE_SOURCE_NAMES (shared/bridge/results.ts) and to EVIDENCE_SOURCES below with the words people read on hover ("DNS") and a rank
  *      (used only to break a tie between two facts observed at the same instant: the higher rank is shown);
  *   2. turn what it observed into ProtocolEvidence items — `finding` says how much it knows: a full check
  *      is `valid`, `invalid` or `absent`; a presence-only signal is `published` or `absent`; a pass flag
@@ -25,19 +28,7 @@ export const EVIDENCE_SOURCES = {
   dns_event: { label: 'DNS change event', rank: 3 },
   /** The app's own DNS watch (main/core/dnswatch): its confirmed answer, judged as receivers judge it. */
   dns_watch: { label: 'DNS', rank: 4 },
-} as const satisfies Record<string, { label: string; rank: number }>;
-
-/** Name of an evidence source. */
-export type EvidenceSource = keyof typeof EVIDENCE_SOURCES;
-
-/**
- * What an observation says about a record:
- * - valid: published and passing; invalid: published but failing the protocol's checks;
- * - absent: no record published (never set up, or removed);
- * - published: a record is published, validity not known (a "connected" event);
- * - not_passing: does not pass, cause not known (a scan's false flag: absent or invalid).
- */
-export type Finding = 'valid' | 'invalid' | 'absent' | 'published' | 'not_passing';
+} as const satisfies Record<EvidenceSource, { label: string; rank: number }>;
 
 /** One observation of one protocol. */
 export interface ProtocolEvidence {
@@ -50,14 +41,6 @@ export interface ProtocolEvidence {
   record?: string | null;
   /** Who answered, when the source has several (the DNS watch's resolver "127.0.0.1:5353"). */
   via?: string;
-}
-
-/** Where a fact came from and when, for "service scan, 14:02" / "DNS via 127.0.0.1:5353, 14:02" on hover. */
-export interface EvidenceRef {
-  source: EvidenceSource;
-  /** The source in words, with who answered when it says. */
-  label: string;
-  at: string;
 }
 
 /** The reference to show for one piece of evidence. */

@@ -1,6 +1,7 @@
 import type { Protocol } from '../signals/primitives.ts';
 import { splitTagList } from '../../../shared/email-auth/tagList.ts';
-import { byObservation, evidenceRef, type EvidenceRef, type ProtocolEvidence } from './evidence.ts';
+import type { ProtocolView } from '../../../shared/bridge/results.ts';
+import { byObservation, evidenceRef, type ProtocolEvidence } from './evidence.ts';
 
 /**
  * What an edit expects the protocol's record to become once the service has checked it again:
@@ -28,16 +29,7 @@ export interface PendingChange {
 }
 
 /** A pending change as the protocol shows it (a confirmed change is no longer pending and shows nothing). */
-export interface PendingView {
-  summary: string;
-  changedAt: string;
-  /** waiting: no newer evidence yet; contradicted: a later check still shows something else. */
-  state: 'waiting' | 'contradicted';
-  /** "waiting for the next check" / "the service scan still shows p=none". */
-  words: string;
-  /** The evidence that contradicts it. */
-  evidence: EvidenceRef | null;
-}
+export type PendingView = NonNullable<ProtocolView['pending']>;
 
 type Outcome = 'confirms' | 'contradicts' | 'silent';
 

@@ -1,34 +1,16 @@
 import type { Protocol } from '../signals/primitives.ts';
 import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
-import {
-  byObservation,
-  evidenceRef,
-  type EvidenceRef,
-  type Finding,
-  type ProtocolEvidence,
-} from './evidence.ts';
+import type { ProtocolState, ProtocolView } from '../../../shared/bridge/results.ts';
+import { byObservation, evidenceRef, type Finding, type ProtocolEvidence } from './evidence.ts';
 
 /** The four states a protocol can be in, never two: not set up and not checked yet are not failures. */
-export type ProtocolState = 'passing' | 'failing' | 'not_set_up' | 'unknown';
+export type { ProtocolState };
 
 /** DMARC and SPF are required (not set up is failing); BIMI, MTA-STS and TLS-RPT are optional (neutral). */
 export const REQUIRED_PROTOCOLS: ReadonlySet<Protocol> = new Set<Protocol>(['dmarc', 'spf']);
 
-/** One protocol of one domain as every surface shows it. */
-export interface ProtocolStatus {
-  protocol: Protocol;
-  label: string;
-  required: boolean;
-  state: ProtocolState;
-  /** What is true in a few words: "passing", "disconnected", "invalid record", "not set up"… */
-  words: string;
-  /** What the newest evidence says, merged across sources. */
-  finding: Finding | null;
-  /** The newest record text any source carried (null: observed absent; null too when never seen). */
-  record: string | null;
-  /** The newest evidence: where the state came from and how old it is. */
-  evidence: EvidenceRef | null;
-}
+/** One protocol of one domain as every surface shows it (its pending change aside). */
+export type ProtocolStatus = Omit<ProtocolView, 'pending'>;
 
 /** What besides evidence a protocol's state depends on. */
 export interface ProtocolContext {

@@ -3,12 +3,10 @@ import { alertWords } from './alertWords.ts';
 import type { DmarcPolicyView } from './dmarcPolicy.ts';
 import { type ProtocolStatus } from './protocolStatus.ts';
 import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
+import type { DomainStatusView } from '../../../shared/bridge/results.ts';
 
-/** How bad the worst true thing about a domain is. */
-export type VerdictLevel = 'problem' | 'warning' | 'unknown' | 'good';
-
-/** Verdict levels from worst to best (sorting, counting). */
-export const VERDICT_LEVELS: readonly VerdictLevel[] = ['problem', 'warning', 'unknown', 'good'];
+/** How bad the worst true thing about a domain is; the levels from worst to best (sorting, counting). */
+export { VERDICT_LEVELS, type VerdictLevel } from '../../../shared/bridge/results.ts';
 
 /** An open alert of the domain, as the verdict reads it. */
 export interface VerdictAlert {
@@ -19,13 +17,7 @@ export interface VerdictAlert {
 }
 
 /** The domain's verdict: the worst thing true about it, in words. */
-export interface Verdict {
-  level: VerdictLevel;
-  /** The first reason, or the all-clear: "Threat sending as this domain", "SPF disconnected". */
-  words: string;
-  /** Everything wrong, worst first. */
-  reasons: string[];
-}
+export type Verdict = DomainStatusView['verdict'];
 
 /** Words when nothing is wrong: the app's own, from the evidence (never the service's label). */
 export const ALL_CLEAR = 'No problems found';
