@@ -15,11 +15,26 @@ export const DEFAULT_TICK_CRON = '*/5 * * * * *';
 /** The interval DEFAULT_TICK_CRON ticks at (simulations tick the engine at the same pace). */
 export const DEFAULT_TICK_MS = 5_000;
 
-/** Ticks from node-cron; a tick still running when the next is due is skipped rather than stacked. */
+/**
+ * Ticks from node-cron; a tick still running when the next is due is skipped rather than stacked. The skip is
+ * ours, not node-cron's `noOverlap`: that option prints a warning on stderr for every skipped run, which with
+ * a slow resolver or service was a line a second in `sync --watch` (2,816 lines in 55 min). A skipped tick is
+ * normal here — the next one plans from the mirror and loses nothing.
+ */
 export function cronScheduler(expression: string = DEFAULT_TICK_CRON): TickScheduler {
   return {
     start(onTick) {
-      const task = cron.schedule(expression, () => onTick(), { noOverlap: true, name: 'authwatch-sync' });
+      let running = false;
+      const guarded = async () => {
+        if (running) return;
+        running = true;
+        try {
+          await onTick();
+        } finally {
+          running = false;
+        }
+      };
+      const task = cron.schedule(expression, guarded, { name: 'authwatch-sync' });
       return {
         async stop() {
           await task.stop();
