@@ -2,27 +2,21 @@ import { policyStrength, type DmarcPolicy } from '../../../../shared/email-auth/
 import { dmarcPolicyOf, type DmarcPolicyView } from '../../status/dmarcPolicy.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { alertRule } from '../ruleDefinition.ts';
-import { appEdit } from '../../mirror/ruleInputs.ts';
-
-/** The user's latest DMARC edit made in this app: the tags it set, and when. */
-interface AppEdit {
-  changedAt: string;
-  tags: Readonly<Record<string, string>>;
-}
+import { onLiveDmarcRecord, type AppEdit } from '../ruleWrites.ts';
 
 /** The DMARC policy a health scan saw (from its live DMARC record), and when. */
 export interface DmarcPolicyReading extends DmarcPolicyView {
   /** scanned_at. */
   at: string;
   /** The user's latest DMARC edit in this app, when one is kept (read only when the record changed). */
-  edit?: AppEdit | null;
+  edit?: AppEdit;
 }
 
 /** The reading of a scan's DMARC record; null when the scan has no record or it does not parse. */
 export function dmarcPolicyReading(
   record: string | null,
   at: string,
-  edit: AppEdit | null = null,
+  edit: AppEdit = null,
 ): DmarcPolicyReading | null {
   const view = dmarcPolicyOf(record);
   return view ? { ...view, at, edit } : null;
@@ -137,16 +131,6 @@ export default alertRule({
   },
   run: dmarcPolicyWeakened,
   on: {
-    health: ({ before, after, io }, ctx, run) => {
-      if (!after.scan) return [];
-      const { dmarcRecord, health } = after.scan;
-      // The user's own edit is only looked up when the record changed (most writes: it did not).
-      const edit = before.scan?.dmarcRecord !== dmarcRecord ? appEdit(io.db, io.domainPk, 'dmarc') : null;
-      return run(
-        before.scan && dmarcPolicyReading(before.scan.dmarcRecord, before.scan.health.at),
-        dmarcPolicyReading(dmarcRecord, health.at, edit),
-        ctx,
-      );
-    },
+    health: onLiveDmarcRecord(dmarcPolicyReading),
   },
 });

@@ -1,6 +1,6 @@
 import { parseDmarcRecord } from '../../../../shared/email-auth/dmarcRecord.ts';
-import { appEdit } from '../../mirror/ruleInputs.ts';
 import { alertRule } from '../ruleDefinition.ts';
+import { onLiveDmarcRecord, type AppEdit } from '../ruleWrites.ts';
 import type { AlertRuleFn } from '../types.ts';
 
 /** Where a scan's live DMARC record asks receivers to send aggregate reports, and when it was scanned. */
@@ -11,8 +11,6 @@ interface ReportAddresses {
   /** True when the record is the one the user published through this app's edit forms before the scan. */
   userSetIt?: boolean;
 }
-
-type AppEdit = ReturnType<typeof appEdit>;
 
 /** The report addresses of a scan's record; null when the scan has no record or it does not parse. */
 function reportAddresses(record: string | null, at: string, edit: AppEdit = null): ReportAddresses | null {
@@ -73,16 +71,6 @@ export default alertRule({
   },
   run: dmarcReportsStopped,
   on: {
-    health: ({ before, after, io }, ctx, run) => {
-      if (!after.scan) return [];
-      const { dmarcRecord, health } = after.scan;
-      // The user's own edit is only looked up when the record changed (most writes: it did not).
-      const edit = before.scan?.dmarcRecord !== dmarcRecord ? appEdit(io.db, io.domainPk, 'dmarc') : null;
-      return run(
-        before.scan && reportAddresses(before.scan.dmarcRecord, before.scan.health.at),
-        reportAddresses(dmarcRecord, health.at, edit),
-        ctx,
-      );
-    },
+    health: onLiveDmarcRecord(reportAddresses),
   },
 });

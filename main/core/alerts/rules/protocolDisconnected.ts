@@ -3,6 +3,7 @@ import { disconnectedKey } from '../keys.ts';
 import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../protocolReading.ts';
 import type { AlertEvent, AlertRuleFn, Severity } from '../types.ts';
 import { alertRule } from '../ruleDefinition.ts';
+import { protocolWrites } from '../ruleWrites.ts';
 import { protocolWords } from '../protocolReading.ts';
 
 // Losing DMARC or SPF exposes the domain to spoofing at once; the other three weaken it.
@@ -78,12 +79,5 @@ export default alertRule({
     },
   },
   run: protocolDisconnected,
-  on: {
-    health: ({ before, after }, ctx, run) =>
-      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
-    health_history: ({ before, after }, ctx, run) =>
-      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
-    dns_changes: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
-    dns_timeline: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
-  },
+  on: protocolWrites,
 });

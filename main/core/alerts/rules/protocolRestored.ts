@@ -4,6 +4,7 @@ import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../pro
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { durationWords } from '../../../../shared/time/timeWords.ts';
 import { alertRule } from '../ruleDefinition.ts';
+import { protocolWrites } from '../ruleWrites.ts';
 import { protocolWords } from '../protocolReading.ts';
 
 /**
@@ -66,12 +67,5 @@ export default alertRule({
     },
   },
   run: protocolRestored,
-  on: {
-    health: ({ before, after }, ctx, run) =>
-      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
-    health_history: ({ before, after }, ctx, run) =>
-      after.scan ? run(before.scan?.protocols ?? null, after.scan.protocols, ctx) : [],
-    dns_changes: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
-    dns_timeline: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
-  },
+  on: protocolWrites,
 });
