@@ -35,10 +35,15 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/unit/renderer/kit/**', 'node_modules/**'],
+          exclude: [
+            'test/e2e/**',
+            'test/unit/renderer/kit/**',
+            'test/unit/renderer/components/**',
+            'node_modules/**',
+          ],
         },
       },
-      // The renderer's component kit, rendered in jsdom with Svelte's browser build (testing-library).
+      // The renderer's component kit and the components with behaviour of their own, rendered in jsdom with Svelte's browser build (testing-library).
       {
         extends: true,
         // Cleanup is our own setup file: the plugin's points into node_modules by its real path, which Vite
@@ -46,7 +51,7 @@ export default defineConfig({
         plugins: [svelte(), svelteTesting({ autoCleanup: false })],
         test: {
           name: 'kit',
-          include: ['test/unit/renderer/kit/**/*.test.ts'],
+          include: ['test/unit/renderer/kit/**/*.test.ts', 'test/unit/renderer/components/**/*.test.ts'],
           environment: 'jsdom',
           setupFiles: ['test/unit/renderer/kit/setup.ts'],
         },
