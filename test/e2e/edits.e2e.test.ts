@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { E2E_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
+import { pickChange } from './support/editForms.ts';
 
 const suite = demoSuite();
 const DOMAIN = 'acme-news.example';
@@ -156,17 +157,7 @@ describe('edit previews', () => {
         ? `#/manage/${suite.world.accountId}/changes`
         : `#/domain/${suite.world.accountId}/${await domainIdOf(fqdn)}/edit`;
     const { page } = await suite.window(hash);
-    await page
-      .getByRole('navigation', { name: 'What to change' })
-      .getByRole('button', { name: family, exact: true })
-      .click();
-    await page
-      .getByRole('list', { name: `${family} changes` })
-      .getByRole('button', { name: summary })
-      .click();
-    const f = page.getByRole('form', { name: summary });
-    await f.waitFor();
-    return { page, form: f };
+    return { page, form: await pickChange(page, family, summary) };
   }
 
   /** The form itself in light and dark (the page scrolls inside its main pane, not the window). */
