@@ -26,7 +26,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const EXTERNAL = ['electron', 'better-sqlite3', 'keytar', 'bufferutil', 'utf-8-validate'];
 
 // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __authwatchCreateRequire } from 'node:module';\n" +
   'const require = __authwatchCreateRequire(import.meta.url);';
 

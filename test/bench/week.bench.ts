@@ -8,19 +8,56 @@
  * Not in the default run (its CPU is that of a week of 54 requests a minute: see the README); run it with
  * `npm run bench -- --only=week` or `--full`. BENCH_WEEK_DOMAINS (1000), BENCH_WEEK_DAYS (7) and
  * BENCH_WEEK_DIR (where the mirror file goes; default a new folder under the OS's temp dir) change it.
+ *
+ * The engine's process runs a BUNDLE of the worker (esbuild, the options of scripts/build-main.ts), as users
+ * run the engine (the Electron main and the CLI are bundles): through tsx's loader the same process holds
+ * ~75 MiB more RSS from the start (its compiler's and source maps' memory). BENCH_WEEK_LOADER=tsx measures
+ * that way instead.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { ESM_REQUIRE_BANNER, EXTERNAL, folderRegistryPlugin } from '../../scripts/build-main.ts';
+import { SERVICE_SCRIPT } from './week/serviceClient.ts';
+import type { MemoryDetail } from './week/processMemory.ts';
 import type { WeekSample } from './week/weekWorker.ts';
 
 const worker = fileURLToPath(new URL('./week/weekWorker.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The worker as one ESM bundle under out/ (so node_modules resolves its native modules), as build-main bundles. */
+async function bundleWorker(): Promise<string> {
+  const dir = join(ROOT, 'out', 'bench-week');
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, 'weekWorker.mjs');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [worker],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    external: EXTERNAL,
+    banner: { js: ESM_REQUIRE_BANNER },
+    plugins: [folderRegistryPlugin],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
 /** The issue's target for the engine's RSS after the week at 1,000 domains. */
 const TARGET_RSS_MIB = 200;
 
 const mib = (v: number) => v.toFixed(0).padStart(6);
+const one = (v: number | null) => (v === null ? '—' : v.toFixed(1));
+/** Where the engine's RSS went (MiB): V8's committed heap by space, buffers, native anonymous, file-backed. */
+const split = (d: MemoryDetail) =>
+  `RSS ${one(d.rss)} = V8 heap ${one(d.heapTotal)} committed (new ${one(d.spaces.new)}, old ${one(d.spaces.old)}, ` +
+  `code ${one(d.spaces.code)}, large ${one(d.spaces.large)}; used ${one(d.heapUsed)}) + buffers ${one(d.arrayBuffers)} ` +
+  `+ native ${one(d.native)} (malloc, stacks of ${d.threads ?? '—'} threads) + file-backed ${one(d.fileBacked)}`;
 
 /** Runs the week in its own process and prints each simulated day's sample as it arrives. */
 export async function benchWeek(): Promise<void> {
@@ -28,8 +65,14 @@ export async function benchWeek(): Promise<void> {
   const days = Number(process.env.BENCH_WEEK_DAYS ?? 0) || 7;
   const dir = mkdtempSync(join(process.env.BENCH_WEEK_DIR ?? tmpdir(), 'authwatch-week-'));
   const file = join(dir, 'mirror.sqlite');
+  const viaTsx = process.env.BENCH_WEEK_LOADER === 'tsx';
+  // Node flags to try on the engine's process (e.g. --max-semi-space-size=2), space-separated.
+  const flags = (process.env.BENCH_WEEK_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const engineArgs = viaTsx
+    ? [...flags, '--import', 'tsx', '--expose-gc', worker]
+    : [...flags, '--expose-gc', await bundleWorker()];
   process.stdout.write(
-    `\nsimulated week — the engine as sync --watch runs it (mirror file ${file}), ${domains} domains, ${days} days; ` +
+    `\nsimulated week — the engine as sync --watch runs it (${viaTsx ? 'through tsx' : 'bundled'}; mirror file ${file}), ${domains} domains, ${days} days; ` +
       'the reference service in its own process; MiB after a full GC, peak = the most RSS seen since the row before without one (its heap then)\n' +
       `  ${'day'.padEnd(5)} ${'engine heap'.padStart(11)} ${'engine RSS'.padStart(10)} ${'peak (heap)'.padStart(12)}` +
       ` ${'service heap'.padStart(12)} ${'service RSS'.padStart(11)} ${'mirror file'.padStart(11)}` +
@@ -41,7 +84,7 @@ export async function benchWeek(): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', '--expose-gc', worker, String(domains), String(days), file],
+        [...engineArgs, String(domains), String(days), file, SERVICE_SCRIPT],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let buffer = '';
@@ -62,7 +105,9 @@ export async function benchWeek(): Promise<void> {
             `  ${String(line.day).padEnd(5)} ${mib(e.heapUsedMiB).padStart(11)} ${mib(e.rssMiB).padStart(10)} ${`${line.peak.rssMiB.toFixed(0)} (${line.peak.heapUsedMiB.toFixed(0)})`.padStart(12)}` +
               ` ${mib(s.heapUsedMiB).padStart(12)} ${mib(s.rssMiB).padStart(11)} ${mib(line.mirrorMiB).padStart(11)}` +
               ` ${String(line.requests).padStart(9)} ${String(line.status429).padStart(4)}` +
-              ` ${`${e.cpuS.toFixed(0)}/${s.cpuS.toFixed(0)}`.padStart(14)} ${line.wallS.toFixed(0).padStart(7)}\n`,
+              ` ${`${e.cpuS.toFixed(0)}/${s.cpuS.toFixed(0)}`.padStart(14)} ${line.wallS.toFixed(0).padStart(7)}\n` +
+              `        after GC: ${split(line.engineDetail)}\n` +
+              (line.peak.detail ? `        at peak:  ${split(line.peak.detail)}\n` : ''),
           );
         }
       });

@@ -19,7 +19,8 @@ type Asked =
       : never
     : never;
 
-const script = fileURLToPath(new URL('./serviceProcess.ts', import.meta.url));
+/** The service's script (a bundled engine passes it: its own import.meta.url is the bundle's). */
+export const SERVICE_SCRIPT = fileURLToPath(new URL('./serviceProcess.ts', import.meta.url));
 
 /** A running service process. */
 export interface ServiceClient {
@@ -36,8 +37,8 @@ export interface ServiceClient {
   close(): Promise<void>;
 }
 
-/** Forks the service with `domains` domains and waits until they are set up. */
-export async function startServiceProcess(domains: number): Promise<ServiceClient> {
+/** Forks the service (`script`, run through tsx) with `domains` domains and waits until they are set up. */
+export async function startServiceProcess(domains: number, script = SERVICE_SCRIPT): Promise<ServiceClient> {
   const child: ChildProcess = fork(script, [String(domains)], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
     serialization: 'advanced',

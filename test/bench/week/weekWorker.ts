@@ -5,7 +5,7 @@
  * --expose-gc), the service process's, the mirror file's size (database + WAL) and the CPU both spent.
  * Prints each sample as one JSON line as it is taken, then one line with the week's alert figures.
  * BENCH_WEEK_HEAP_SNAPSHOTS=DIR also writes the engine's heap snapshot there at every sample.
- * Usage: weekWorker.ts <domains> <days> <mirror file>
+ * Usage: weekWorker.ts <domains> <days> <mirror file> [service script]
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { changeLatency } from '../day/changeLatency.ts';
 import { changeStream } from '../day/changeStream.ts';
 import { dayPlan } from '../day/dayPlan.ts';
 import { VirtualTime } from '../day/virtualTime.ts';
+import { memoryDetail, type MemoryDetail } from './processMemory.ts';
 import { startServiceProcess } from './serviceClient.ts';
 import { startWeekEngine } from './weekEngine.ts';
 
@@ -25,11 +26,13 @@ export interface WeekSample {
   day: number;
   /** The engine's process; `externalMiB` is memory V8 tracks outside its heap (buffers). */
   engine: { heapUsedMiB: number; externalMiB: number; rssMiB: number; maxRssMiB: number; cpuS: number };
+  /** Where the engine's RSS goes after the GC (processMemory.ts). */
+  engineDetail: MemoryDetail;
   /**
    * The engine's most RSS seen since the previous sample without a forced GC (as users run it; looked at
    * every simulated minute), when (in days) and its heap used then: garbage not yet collected shows here.
    */
-  peak: { rssMiB: number; atDay: number; heapUsedMiB: number };
+  peak: { rssMiB: number; atDay: number; heapUsedMiB: number; detail?: MemoryDetail };
   service: { heapUsedMiB: number; rssMiB: number; maxRssMiB: number; cpuS: number };
   mirrorMiB: number;
   requests: number;
@@ -37,13 +40,13 @@ export interface WeekSample {
   wallS: number;
 }
 
-const [domainsArg, daysArg, file] = process.argv.slice(2);
+const [domainsArg, daysArg, file, serviceScript] = process.argv.slice(2);
 const domains = Number(domainsArg);
 const days = Number(daysArg);
 if (!domains || !days || !file) throw new Error('usage: weekWorker.ts <domains> <days> <mirror file>');
 
 const wall = performance.now();
-const service = await startServiceProcess(domains);
+const service = await startServiceProcess(domains, serviceScript);
 const time = new VirtualTime(service.readyAt);
 // Set-up calls age out of the service's rate-limit window before the week starts.
 await time.runUntil(Math.ceil((time.now() + 60_000) / 60_000) * 60_000);
@@ -63,7 +66,7 @@ const fileMiB = (path: string) => {
     return 0;
   }
 };
-let peak = { rssMiB: 0, atDay: 0, heapUsedMiB: 0 };
+let peak: WeekSample['peak'] = { rssMiB: 0, atDay: 0, heapUsedMiB: 0 };
 const watchPeak = async () => {
   for (;;) {
     await time.sleep(60_000);
@@ -73,6 +76,7 @@ const watchPeak = async () => {
         rssMiB: memory.rss / MiB,
         atDay: (time.now() - start) / DAY,
         heapUsedMiB: memory.heapUsed / MiB,
+        detail: memoryDetail(),
       };
   }
 };
@@ -81,6 +85,7 @@ const sample = async (day: number): Promise<WeekSample> => {
   peak = { rssMiB: 0, atDay: 0, heapUsedMiB: 0 };
   (globalThis as { gc?: () => void }).gc?.();
   const memory = process.memoryUsage();
+  const engineDetail = memoryDetail();
   const usage = process.resourceUsage();
   const svc = await service.memory();
   return {
@@ -92,6 +97,7 @@ const sample = async (day: number): Promise<WeekSample> => {
       maxRssMiB: usage.maxRSS / 1024,
       cpuS: (usage.userCPUTime + usage.systemCPUTime) / 1e6,
     },
+    engineDetail,
     peak: seen,
     service: { heapUsedMiB: svc.heapUsedMiB, rssMiB: svc.rssMiB, maxRssMiB: svc.maxRssMiB, cpuS: svc.cpuS },
     mirrorMiB: fileMiB(file) + fileMiB(`${file}-wal`),
