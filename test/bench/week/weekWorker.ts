@@ -1,7 +1,7 @@
 /**
  * The simulated week's engine process: forks the reference service (its own process), runs the engine as
  * `sync --watch` runs it (weekEngine.ts) on a mirror file for `days` simulated days at `domains` domains with
- * the day's seeded stream of record removals, restores and threats, and samples every 6 simulated hours: this process's heap used and RSS after a full GC (the engine alone, run with
+ * the day's seeded stream of record removals, restores and threats, and samples every 6 simulated hours: this process's heap used and RSS after a full GC settled (the engine alone, run with
  * --expose-gc), the service process's, the mirror file's size (database + WAL) and the CPU both spent.
  * Prints each sample as one JSON line as it is taken, then one line with the week's alert figures.
  * BENCH_WEEK_HEAP_SNAPSHOTS=DIR also writes the engine's heap snapshot there at every sample.
@@ -83,7 +83,13 @@ const watchPeak = async () => {
 const sample = async (day: number): Promise<WeekSample> => {
   const seen = peak;
   peak = { rssMiB: 0, atDay: 0, heapUsedMiB: 0 };
-  (globalThis as { gc?: () => void }).gc?.();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  // V8 sweeps and returns the freed pages on its own threads after a full GC: read right away, the RSS
+  // still holds pages the next moment gives back (432 → 196 MiB seen between two samples). A second of
+  // wall time with the virtual clock held, and a second GC, let it settle.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  gc?.();
   const memory = process.memoryUsage();
   const engineDetail = memoryDetail();
   const usage = process.resourceUsage();
