@@ -11,7 +11,7 @@
  *
  * The engine's process runs a BUNDLE of the worker (esbuild, the options of scripts/build-main.ts), as users
  * run the engine (the Electron main and the CLI are bundles): through tsx's loader the same process holds
- * ~75 MiB more RSS from the start (its compiler's and source maps' memory). BENCH_WEEK_LOADER=tsx measures
+ * 25–45 MiB more RSS (its compiler's and source maps' memory). BENCH_WEEK_LOADER=tsx measures
  * that way instead.
  */
 import { spawn } from 'node:child_process';

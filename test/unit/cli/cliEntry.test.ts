@@ -1,6 +1,6 @@
 /**
  * The `authwatch` command runs the bundle `npm run build:main` wrote when it is up to date (no tsx loader in
- * a `sync --watch` that runs for months: ~75 MiB of RSS less), and the TypeScript sources otherwise — never
+ * a `sync --watch` that runs for months: 25–45 MiB of RSS less), and the TypeScript sources otherwise — never
  * a bundle older than what it was built from.
  */
 import { spawnSync } from 'node:child_process';
