@@ -27,7 +27,7 @@ import {
 
 export { AuthwatchError } from './app/authwatchError.ts';
 export type { Notifier } from './app/notificationDelivery.ts';
-export { notificationText } from './alerts/notificationWords.ts';
+export { notificationText, summaryText } from './alerts/notificationWords.ts';
 export type { AuthwatchEvent, AuthwatchOptions } from './app/wiring.ts';
 
 /**

@@ -12,7 +12,7 @@ export { DNS_SERVERS_ENV, dnsServersFromEnv, parseServer } from './dnswatch/watc
 export { addDemoAccount, DEMO_ACCOUNT_ENV } from './app/demoAccount.ts';
 
 // The facade and its events.
-export { AuthwatchError, notificationText, type Authwatch, type Notifier } from './app.ts';
+export { AuthwatchError, notificationText, summaryText, type Authwatch, type Notifier } from './app.ts';
 export { alertLine } from './alerts/notificationWords.ts';
 
 // Secret stores a shell chains (Electron: the keychain, else its safeStorage file).

@@ -1,5 +1,5 @@
 import type { Alert } from '../../shared/bridge/results.ts';
-import { notificationText, type Notifier } from '../core/index.ts';
+import { notificationText, summaryText, type Notifier } from '../core/index.ts';
 
 /** The part of Electron's Notification class we use. */
 export interface NotificationLike {
@@ -18,7 +18,8 @@ export function alertRoute(alert: Pick<Alert, 'accountId' | 'domainId'>): string
 }
 
 /**
- * The facade's Notifier for the desktop: one native notification per delivered alert. Each is kept
+ * The facade's Notifier for the desktop: one native notification per delivered alert (one for all of them
+ * when many waited: the summary opens the alert list). Each is kept
  * referenced until it closes (an unreferenced Notification is garbage-collected and its click lost); a click
  * brings the window up on the alert's domain.
  */
@@ -41,6 +42,19 @@ export function desktopNotifier(options: {
       notification.on('click', () => {
         forget();
         options.open(alertRoute(alert));
+      });
+      notification.on('close', forget);
+      notification.on('failed', forget);
+      live.add(notification);
+      notification.show();
+    },
+    notifySummary(summary) {
+      if (!options.Notification.isSupported()) return;
+      const notification = new options.Notification(summaryText(summary));
+      const forget = () => live.delete(notification);
+      notification.on('click', () => {
+        forget();
+        options.open('#/alerts');
       });
       notification.on('close', forget);
       notification.on('failed', forget);

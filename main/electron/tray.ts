@@ -123,6 +123,7 @@ export function createTrayController(options: {
     if (
       event.type === 'changed' ||
       event.type === 'alert_delivered' ||
+      event.type === 'alerts_summarized' ||
       event.type === 'alerts_changed' ||
       event.type === 'settings_changed' ||
       event.type === 'accounts_changed'

@@ -60,6 +60,9 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
         notify: () => {
           if (windows() === 0) throw new Error('no window is open');
         },
+        notifySummary: () => {
+          if (windows() === 0) throw new Error('no window is open');
+        },
       },
       logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
       ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),

@@ -5,6 +5,7 @@ import { alertSchema, connectivitySchema, signalName } from './results.ts';
  * Events main pushes to the renderer. Each is plain JSON, validated in main before it is sent.
  * - changed: the mirror holds new data (re-query what shows it);
  * - alert: an alert was just delivered as a notification (with the notification's words, from main);
+ * - alert-summary: many waiting alerts were delivered as one notification (a long absence), its words from main;
  * - sync-progress: the sync moves on, fails on a signal, pauses or waits for the rate limit;
  * - connectivity: an account's service became reachable or unreachable;
  * - accounts: accounts were added, changed or removed;
@@ -17,6 +18,12 @@ export const BRIDGE_EVENTS = {
     what: z.union([signalName, z.enum(['alerts', 'settings', 'panel', 'dns_watch'])]),
   }),
   alert: alertSchema.extend({ notification: z.object({ title: z.string(), body: z.string() }) }),
+  'alert-summary': z.object({
+    count: z.number(),
+    critical: z.number(),
+    since: z.string(),
+    notification: z.object({ title: z.string(), body: z.string() }),
+  }),
   'sync-progress': z.discriminatedUnion('type', [
     z.object({
       type: z.literal('progress'),

@@ -51,6 +51,7 @@ export const METHOD_NAMES = [
 export const EVENT_NAMES = [
   'changed',
   'alert',
+  'alert-summary',
   'sync-progress',
   'connectivity',
   'accounts',

@@ -35,6 +35,20 @@ export function notificationText(
   };
 }
 
+/**
+ * The one notification for many alerts that waited (the app opened after a long time away):
+ * "37 alerts while you were away" and "3 critical — open Alerts to see them." A click opens the alert list.
+ */
+export function summaryText(summary: { count: number; critical: number }): { title: string; body: string } {
+  return {
+    title: `${summary.count.toLocaleString('en')} alerts while you were away`,
+    body:
+      summary.critical > 0
+        ? `${summary.critical.toLocaleString('en')} critical — open Alerts to see them.`
+        : 'Open Alerts to see them.',
+  };
+}
+
 /** The terminal's line for a new alert: "ALERT [critical] acme.example — SPF disconnected". */
 export function alertLine(alert: NotifiedAlert & Pick<Alert, 'severity'>): string {
   return withoutControls(`ALERT [${alert.severity}] ${notificationText(alert, () => '').title}`);

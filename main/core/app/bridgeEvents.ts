@@ -1,6 +1,6 @@
 import type { BridgeEvent } from '../../../shared/bridge/events.ts';
 import { checkedEvent } from '../../../shared/bridge/serve.ts';
-import { notificationText } from '../alerts/notificationWords.ts';
+import { notificationText, summaryText } from '../alerts/notificationWords.ts';
 import type { AuthwatchEvent } from './wiring.ts';
 
 /**
@@ -22,6 +22,8 @@ export function toBridgeEvent(e: AuthwatchEvent): BridgeEvent | null {
     case 'alert_delivered':
       // The browser window notifies with the same words as the desktop's native notification.
       return checkedEvent('alert', { ...e.alert, notification: notificationText(e.alert) });
+    case 'alerts_summarized':
+      return checkedEvent('alert-summary', { ...e.summary, notification: summaryText(e.summary) });
     case 'accounts_changed':
       return checkedEvent('accounts', {});
     case 'connectivity':

@@ -22,7 +22,7 @@ import type { TickScheduler } from '../sync/scheduler.ts';
 import { SyncEngine } from '../sync/syncEngine.ts';
 import { DnsWatchRuntime, type DnsWatchOptions } from '../dnswatch/dnsWatchRuntime.ts';
 import { ConnectivityTracker } from './connectivity.ts';
-import { createDelivery, type Notifier } from './notificationDelivery.ts';
+import { createDelivery, type AlertSummary, type Notifier } from './notificationDelivery.ts';
 import { notificationsHeld } from './preferences.ts';
 
 /** What a shell can do that the engine cannot (Electron: login items, the user's browser). */
@@ -59,6 +59,8 @@ export interface AuthwatchOptions {
 export type AuthwatchEvent =
   | SyncEvent
   | { type: 'alert_delivered'; alert: Alert }
+  /** Many pending alerts were shown as one notification (a long absence) and are marked delivered. */
+  | { type: 'alerts_summarized'; summary: AlertSummary }
   | { type: 'accounts_changed' }
   | { type: 'alerts_changed'; accountId: number | null }
   | { type: 'settings_changed' }
@@ -176,12 +178,15 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     mirror,
     options.notifier,
     () => clock.now(),
-    (alert) => emit({ type: 'alert_delivered', alert }),
-    (alert, error) =>
-      logger?.warn('notification failed; will retry', {
-        alertId: alert.id,
-        error: error instanceof Error ? error.message : String(error),
-      }),
+    {
+      onDelivered: (alert) => emit({ type: 'alert_delivered', alert }),
+      onSummarized: (summary) => emit({ type: 'alerts_summarized', summary }),
+      onFailure: (alertIds, error) =>
+        logger?.warn('notification failed; will retry', {
+          alertIds: alertIds.length > 5 ? `${alertIds.length} alerts` : alertIds.join(', '),
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    },
     () => notificationsHeld(mirror, clock.now()),
   );
 

@@ -45,6 +45,19 @@ describe('desktop notifications', () => {
     expect(notifier.showing).toBe(0);
   });
 
+  it('many alerts that waited come as one notification whose click opens the alert list', async () => {
+    const e = createFakeElectron({ userData: '/nonexistent' });
+    const opened: string[] = [];
+    const notifier = desktopNotifier({ Notification: e.module.Notification, open: (r) => opened.push(r) });
+    await notifier.notifySummary!({ count: 37, critical: 3, since: '2026-06-01T08:00:00.000Z' });
+    expect(e.notifications.map((n) => [n.shown, n.options.title, n.options.body])).toEqual([
+      [true, '37 alerts while you were away', '3 critical — open Alerts to see them.'],
+    ]);
+    e.notifications[0]!.emit('click');
+    expect(opened).toEqual(['#/alerts']);
+    expect(notifier.showing).toBe(0);
+  });
+
   it('routes account alerts to the alert list', () => {
     expect(alertRoute({ accountId: 1, domainId: null })).toBe('#/alerts');
   });

@@ -15,8 +15,7 @@ function night(quietHoldsCriticals: boolean) {
     mirror,
     { channel: 'native', notify: (a) => void shown.push(a) },
     () => clock.now(),
-    () => undefined,
-    () => undefined,
+    { onDelivered: () => undefined, onSummarized: () => undefined, onFailure: () => undefined },
   );
   const write = (at: string, spf: boolean) =>
     mirror.writeSignal({
