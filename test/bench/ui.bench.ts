@@ -227,7 +227,7 @@ function reportCold(f: ColdFigures, rounds: number): void {
   });
   const big = f.domains >= 5_000;
   report(
-    `first screen, fresh browser context (${f.domains.toLocaleString('en')} domains, ${f.historyDays} days of history each; median of ${rounds}, range; load ${load()})`,
+    `first screen, fresh browser context (${f.domains.toLocaleString('en')} domains, ${f.historyDays} days of history each${f.pendingAlerts ? `; ${f.pendingAlerts} alerts pending at each host start` : ''}; median of ${rounds}, range; load ${load()})`,
     [
       ...(f.startToRowsMs.length
         ? [
@@ -247,8 +247,13 @@ function reportCold(f: ColdFigures, rounds: number): void {
   );
 }
 
-/** The first screen cold at 1,000 and 5,000 domains, on portfolios with history for every domain. */
-export async function benchUiStart(options: { rounds?: number } = {}): Promise<ColdFigures[]> {
+/**
+ * The first screen cold at 1,000 and 5,000 domains (or only `domains`), on portfolios with history for every
+ * domain; `pendingAlerts`: every seeded alert waits for the window, as after a long time away.
+ */
+export async function benchUiStart(
+  options: { rounds?: number; domains?: number; pendingAlerts?: boolean } = {},
+): Promise<ColdFigures[]> {
   const rounds = options.rounds ?? 7;
   const rendererDir = buildRenderer();
   const bundle = await buildHostBundle(join(BENCH_DIR, 'main'));
@@ -260,6 +265,7 @@ export async function benchUiStart(options: { rounds?: number } = {}): Promise<C
       // Five times the domains, with the 90 days a first sync backfills.
       { count: 5_000, days: 90, history: 'every' as const },
     ]) {
+      if (options.domains !== undefined && portfolio.count !== options.domains) continue;
       const figures = await coldFigures(browser, {
         bundle,
         rendererDir,
@@ -267,6 +273,7 @@ export async function benchUiStart(options: { rounds?: number } = {}): Promise<C
         portfolio,
         rounds,
         start: true,
+        pendingAlerts: options.pendingAlerts ?? false,
       });
       reportCold(figures, rounds);
       all.push(figures);
@@ -278,13 +285,20 @@ export async function benchUiStart(options: { rounds?: number } = {}): Promise<C
 }
 
 // `npm run bench:ui` runs this file directly (`-- --only=start` or `--only=screens` for one half,
-// `--rounds=N` for fewer or more rounds).
+// `--rounds=N` for fewer or more rounds, `--domains=1000` for one portfolio's start, `--pending-alerts` for
+// starts that meet every seeded alert still waiting for a window).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const flag = (name: string) =>
     process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(`--${name}=`.length);
   const only = flag('only');
   const rounds = flag('rounds') === undefined ? undefined : Number(flag('rounds'));
+  const domains = flag('domains') === undefined ? undefined : Number(flag('domains'));
   process.stdout.write(`Authwatch UI benchmark — ${new Date().toISOString()} (load ${load()})\n`);
-  if (only !== 'screens') await benchUiStart(rounds === undefined ? {} : { rounds });
+  if (only !== 'screens')
+    await benchUiStart({
+      ...(rounds === undefined ? {} : { rounds }),
+      ...(domains === undefined ? {} : { domains }),
+      pendingAlerts: process.argv.includes('--pending-alerts'),
+    });
   if (only !== 'start') await benchUi(rounds === undefined ? {} : { rounds });
 }

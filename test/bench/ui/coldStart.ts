@@ -12,6 +12,7 @@ import type { Browser } from 'playwright-core';
 import { addProbe, readProbe, type ProbeReading } from './pageProbe.ts';
 import { portfolioMirror, type PortfolioOptions } from './portfolioMirror.ts';
 import { startHostProcess, type HostProcess } from './hostProcess.ts';
+import { leaveAlertsPending } from './pendingAlerts.ts';
 
 /** One portfolio's cold figures, each a list of rounds (ms). */
 export interface ColdFigures {
@@ -27,6 +28,8 @@ export interface ColdFigures {
   overviewCallMs: number[];
   /** The overview answer's size in characters. */
   overviewChars: number;
+  /** Alerts left pending for each host start (0: the seeded mirror's, all delivered). */
+  pendingAlerts: number;
 }
 
 /** Opens the host's link in a new context; returns what the probe saw. */
@@ -58,6 +61,8 @@ export async function coldFigures(
     rounds: number;
     /** Measure the host's start too (else only page loads on one host). */
     start: boolean;
+    /** Each host starts with every alert pending, as after a long time away (else all delivered). */
+    pendingAlerts?: boolean;
   },
 ): Promise<ColdFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-bench-cold-'));
@@ -71,11 +76,16 @@ export async function coldFigures(
     coldOverviewCallMs: [],
     overviewCallMs: [],
     overviewChars: 0,
+    pendingAlerts: 0,
   };
   let host: HostProcess | null = null;
   try {
     portfolioMirror(db, options.portfolio, options.cacheDir);
-    const start = () => startHostProcess(options.bundle, { db, rendererDir: options.rendererDir });
+    const start = () => {
+      // The previous host delivered them when its page connected: each start meets the whole backlog.
+      if (options.pendingAlerts) figures.pendingAlerts = leaveAlertsPending(db);
+      return startHostProcess(options.bundle, { db, rendererDir: options.rendererDir });
+    };
     if (options.start) {
       for (let round = 0; round < options.rounds; round++) {
         host = await start();
