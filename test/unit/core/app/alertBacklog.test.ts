@@ -26,10 +26,17 @@ const DOMAINS = 200;
 let dir: string;
 let file: string;
 
-/** A mirror file holding `DOMAINS` domains that each lost SPF since the last scan: 3 pending alerts each. */
-function mirrorWithBacklog(): { mirror: Mirror; clock: ReturnType<typeof fakeClock>; accountId: number } {
+/**
+ * A mirror holding `DOMAINS` domains that each lost SPF since the last scan: 3 pending alerts each. In memory
+ * unless the test restarts it (a file then).
+ */
+function mirrorWithBacklog(at: ':memory:' | 'file' = ':memory:'): {
+  mirror: Mirror;
+  clock: ReturnType<typeof fakeClock>;
+  accountId: number;
+} {
   const clock = fakeClock('2025-03-01T09:00:00Z');
-  const mirror = openMirror(file, { clock });
+  const mirror = openMirror(at === 'file' ? file : ':memory:', { clock });
   const account = mirror.upsertAccount({ label: 'Acme MSP', baseUrl: 'https://app.example.net/api/v1' });
   const domains = Array.from({ length: DOMAINS }, (_, i) => ({
     id: i + 1,
@@ -136,7 +143,7 @@ describe('alerts that waited for a window', () => {
   });
 
   it('a kill half-way through marking loses nothing and delivers nothing twice after the restart', async () => {
-    const first = mirrorWithBacklog();
+    const first = mirrorWithBacklog('file');
     const ids = first.mirror.pendingDeliveries(first.clock.now()).map((a) => a.id);
     const events: string[] = [];
     const notifier = recordingNotifier(events);
