@@ -448,6 +448,19 @@ CREATE TABLE digest_schedules (
 );
 `;
 
+// v11: the newest values of "extra" signals (main/core/mirror/extraSignalStore.ts), keyed by signal name, so a
+// new signal whose value is one small JSON document needs no table of its own and no migration. A bounded
+// history (the store keeps the newest few per domain and signal) lets a rule compare before and after.
+const V11_EXTRA_SIGNAL_VALUES = `
+CREATE TABLE extra_signal_values (
+  domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+  signal TEXT NOT NULL,
+  fetched_at TEXT NOT NULL,
+  value_json TEXT NOT NULL,
+  PRIMARY KEY (domain_id, signal, fetched_at)
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -460,6 +473,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'pending changes', up: (db) => db.exec(V8_PENDING_CHANGES) },
   { version: 9, name: 'change journal', up: (db) => db.exec(V9_CHANGE_JOURNAL) },
   { version: 10, name: 'weekly digest schedules', up: (db) => db.exec(V10_DIGEST_SCHEDULES) },
+  { version: 11, name: 'extra signal values', up: (db) => db.exec(V11_EXTRA_SIGNAL_VALUES) },
 ];
 
 /** The schema version this code writes. */
