@@ -110,6 +110,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
           '\n',
       );
       for (const [signal, p] of Object.entries(a.periods)) {
+        if (!p) continue;
         const stretched =
           p.effectiveSeconds !== p.targetSeconds ? ` (target ${formatDuration(p.targetSeconds)})` : '';
         io.stdout.write(

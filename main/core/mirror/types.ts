@@ -58,7 +58,8 @@ export interface SyncErrorInput {
 export type SyncError = z.infer<typeof syncErrorSchema>;
 
 /** Freshness and health of one (account, domain|account-level, signal). */
-export type SyncState = z.infer<typeof syncStateSchema>;
+// The bridge carries a signal's name as a string; in the engine it is a key of the registry.
+export type SyncState = Omit<z.infer<typeof syncStateSchema>, 'signal'> & { signal: SignalName };
 
 /**
  * Why an alert ended: its cause ended (the service's data says so: resolvedAt is set), its domain left the

@@ -1,13 +1,12 @@
 /**
- * Every polled signal, by name: one definition each (./defs), typed over the signal names the bridge
- * contract lists, so a name without a definition, or a definition under a name the contract does not know,
- * is a type error. The planner's job lists, the decoder, the mirror's writes and reads and the words for
+ * Every polled signal, by name: one definition each (./defs). The signal names are this object's keys — the
+ * bridge carries them as strings (shared/bridge/results.ts `signalName`) with their words, so a signal is
+ * added here and in its definition file, nowhere else. The planner's job lists, the decoder, the mirror's writes and reads and the words for
  * people all derive from here (./catalog.ts).
  *
  * The order is the order jobs are built in (the domain list, the core signals, the history series, then the
  * panels a user opened), which the planner keeps among equals.
  */
-import type { SIGNAL_NAMES } from '../../../shared/bridge/results.ts';
 import type { SignalDefinition } from './definition.ts';
 import { dashboardCache } from './defs/dashboardCache.ts';
 import { dnsChanges } from './defs/dnsChanges.ts';
@@ -24,9 +23,6 @@ import { scoreHistory } from './defs/scoreHistory.ts';
 import { securityScore } from './defs/securityScore.ts';
 import { sendingServices } from './defs/sendingServices.ts';
 import { tlsRpt } from './defs/tlsRpt.ts';
-
-/** Name of a polled signal (the bridge contract's list: the renderer sees the same names). */
-export type SignalName = (typeof SIGNAL_NAMES)[number];
 
 /** Every signal's definition, keyed by name. */
 export const SIGNAL_DEFINITIONS = {
@@ -45,4 +41,7 @@ export const SIGNAL_DEFINITIONS = {
   dns_snapshots: dnsSnapshots,
   tls_rpt: tlsRpt,
   dashboard_cache: dashboardCache,
-} satisfies { [S in SignalName]: SignalDefinition };
+} satisfies Record<string, SignalDefinition>;
+
+/** Name of a polled signal: a key of the registry. */
+export type SignalName = keyof typeof SIGNAL_DEFINITIONS;

@@ -24,7 +24,8 @@ export interface RefreshOptions {
 export interface PassError {
   domainId: number | null;
   fqdn: string | null;
-  signal: SignalName;
+  /** A registry signal's name (a string, as the bridge carries it). */
+  signal: string;
   code: string;
   message: string;
   missingScope?: string | null;
@@ -45,7 +46,7 @@ export interface PassResult {
    * Jobs the pass should have fetched but did not (it stopped: paused, rate limited, cancelled). Never
    * counted as fetched: a pass that holds anything back did not sync everything.
    */
-  heldBack: { domainId: number | null; fqdn: string | null; signal: SignalName }[];
+  heldBack: { domainId: number | null; fqdn: string | null; signal: string }[];
   /**
    * Why the pass stopped early, in one plain line the CLI and the app show as they are (rate limited,
    * service unreachable, out of time), or null when it ran to the end.
