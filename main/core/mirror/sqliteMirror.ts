@@ -161,7 +161,9 @@ export class SqliteMirror implements Mirror {
       }
       const definition = SIGNAL_DEFINITIONS[input.signal] as DomainSignalDefinition<unknown>;
       const payload = input.payload as SignalPayloads[Exclude<SignalName, 'domains'>];
-      const fqdn = !Array.isArray(payload) && typeof payload.fqdn === 'string' ? payload.fqdn : undefined;
+      // Answers that name the domain let a renamed domain be seen; others (lists, composed parts) do not.
+      const named = Array.isArray(payload) ? undefined : (payload as { fqdn?: unknown }).fqdn;
+      const fqdn = typeof named === 'string' ? named : undefined;
       const domain = this.domains.resolve(account.id, input.domainId, fqdn, at);
       const ctx = this.context(account, domain, at);
       const evaluate = this.prepareRules(input.signal, definition, domain, account.id);

@@ -122,3 +122,24 @@ export function domainSignal<P, S = never>(
 ): DomainSignalDefinition<P, S> {
   return { per: 'domain', ...definition };
 }
+
+/** What an extra signal shows on the domain's Summary tab: a short line from its newest stored value. */
+export interface ExtraSignalShown<V> {
+  /** The row's label ("MTA-STS policy"). */
+  label: string;
+  /** The value in words ("enforce", "not set up"). */
+  text(value: V): string;
+}
+
+/** An extra signal: its answer reduced to one small value kept in the generic store (no table of its own). */
+export interface ExtraSignalDefinition<P, V> extends Omit<
+  DomainSignalDefinition<P, ExtraReading<V>>,
+  'per' | 'store' | 'ruleState'
+> {
+  /** The value kept from the answer (JSON), the one the Summary shows and the rules compare. */
+  value(payload: P): V;
+  shown: ExtraSignalShown<V>;
+}
+
+/** An extra signal's newest stored value and when it was read; null before its first read. */
+export type ExtraReading<V> = { value: V; fetchedAt: string } | null;

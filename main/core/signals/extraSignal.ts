@@ -1,0 +1,36 @@
+import { extraValues, storeExtraValue } from '../mirror/extraSignalStore.ts';
+import type {
+  DomainSignalDefinition,
+  ExtraReading,
+  ExtraSignalDefinition,
+  ExtraSignalShown,
+} from './definition.ts';
+
+/** A per-domain signal stored in the generic store: what the Summary tab's extra section lists. */
+export type StoredExtraSignal<P, V> = DomainSignalDefinition<P, ExtraReading<V>> & {
+  extra: { shown: ExtraSignalShown<V> };
+};
+
+/**
+ * A signal whose answer is one small value: it is stored in the mirror's generic table under its own name
+ * (mirror/extraSignalStore.ts), its rules read that value before and after a write, and the domain's Summary
+ * tab shows it with `shown` — so the definition file is all a new signal of this kind needs.
+ */
+export function extraSignal<P, V>(
+  name: string,
+  definition: ExtraSignalDefinition<P, V>,
+): StoredExtraSignal<P, V> {
+  const { value, shown, ...rest } = definition;
+  return {
+    per: 'domain',
+    ...rest,
+    extra: { shown },
+    store(db, payload, target) {
+      storeExtraValue(db, target.domainPk, name, target.fetchedAt, value(payload));
+    },
+    ruleState(io) {
+      const [newest] = extraValues(io.db, io.domainPk, name);
+      return newest ? { value: newest.value as V, fetchedAt: newest.fetchedAt } : null;
+    },
+  };
+}
