@@ -19,6 +19,7 @@ import { failedSources } from './defs/failedSources.ts';
 import { health } from './defs/health.ts';
 import { healthHistory } from './defs/healthHistory.ts';
 import { mailVolume } from './defs/mailVolume.ts';
+import { mtaSts } from './defs/mtaSts.ts';
 import { scoreHistory } from './defs/scoreHistory.ts';
 import { securityScore } from './defs/securityScore.ts';
 import { sendingServices } from './defs/sendingServices.ts';
@@ -41,6 +42,7 @@ export const SIGNAL_DEFINITIONS = {
   dns_snapshots: dnsSnapshots,
   tls_rpt: tlsRpt,
   dashboard_cache: dashboardCache,
+  mta_sts: mtaSts,
 } satisfies Record<string, SignalDefinition>;
 
 /** Name of a polled signal: a key of the registry. */

@@ -125,6 +125,7 @@ const SAMPLES: { [S in SignalName]: SignalPayloads[S] } = {
     end_date: '2025-03-01',
     data: null,
   },
+  mta_sts: { policy: { mode: 'enforce', max_age: 604800, mx: ['mx1.example.com'], status: 'active' } },
 };
 
 /** A named field of each signal set to the wrong type, and the path the error must point at. */
@@ -156,6 +157,7 @@ const WRONG: { [S in SignalName]: [unknown, string] } = {
   dns_snapshots: [{ dmarc: [{ id: 'one', occurred_at: '2025-03-01T08:00:00Z' }] }, 'dmarc.0.id'],
   tls_rpt: [{ config: 'enabled' }, 'config'],
   dashboard_cache: [{ ...SAMPLES.dashboard_cache, cached: 'no' }, 'cached'],
+  mta_sts: [{ policy: { mode: 'strict', max_age: 86400, mx: [] } }, 'policy.mode'],
 };
 
 const EXTRA_KEY = fc.string({ minLength: 1, maxLength: 12 }).map((k) => `x_${k}`);
