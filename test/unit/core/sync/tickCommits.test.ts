@@ -54,6 +54,12 @@ function fakeService(now: () => number) {
       computed_at: new Date(now()).toISOString(),
     }),
     '/domains/{domain_id}/security-score/history': (id) => ({ domain_id: id, fqdn: fqdn(id), history: [] }),
+    '/domains/{domain_id}/mta-sts': (id) => ({
+      domain_id: id,
+      mode: 'enforce',
+      max_age: 604800,
+      mx: [`mx.${fqdn(id)}`],
+    }),
   };
   const lists: Record<string, (id: number) => unknown[]> = {
     '/domains': () => IDS.map((id) => ({ id, fqdn: fqdn(id), status: 'active', group_id: null })),
