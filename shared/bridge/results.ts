@@ -254,6 +254,13 @@ export const domainDetailSchema = z.object({
     .object({ config: storedTlsRpt.nullable(), failures: storedTlsFailures.nullable(), fetchedAt: iso })
     .nullable(),
   dashboardCache: storedDashboardCache.nullable(),
+  /**
+   * Signals defined with extraSignal() (main/core/signals/extraSignal.ts), newest value in words: the Summary
+   * tab lists them as they come, so a new one needs no screen code.
+   */
+  extraSignals: z.array(
+    z.object({ signal: signalName, label: z.string(), words: z.string(), text: z.string(), fetchedAt: iso }),
+  ),
   syncStates: z.array(syncStateSchema),
   openAlerts: z.array(alertSchema),
   muted: z.object({ until: isoOrNull }).nullable(),

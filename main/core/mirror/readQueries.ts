@@ -1,3 +1,4 @@
+import { extraSignalRows } from '../signals/extraShown.ts';
 import type { Database } from 'better-sqlite3';
 import type { SignalName } from '../signals/catalog.ts';
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
@@ -236,6 +237,7 @@ export class ReadQueries {
           }
         : null,
       dashboardCache: dashboard ? parse(dashboard.raw_json as string) : null,
+      extraSignals: extraSignalRows(this.db, pk),
       syncStates: this.syncStates.listForDomain(accountId, pk).map(publicSyncState),
       openAlerts: this.alerts.list({ accountId, domainId, open: true, limit: 1000 }),
       muted: this.alerts.muteOf(pk, now),

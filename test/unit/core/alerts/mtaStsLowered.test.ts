@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import answers from '../../../fixtures/answers/mtaSts.json' with { type: 'json' };
 import { decodeSignal } from '../../../../main/core/signals/decode.ts';
 import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
-import { mirrorWithDomain, write } from '../mirror/payloads.ts';
+import { DOMAIN_ID, mirrorWithDomain, write } from '../mirror/payloads.ts';
 
 /** A fixture answer as the poller hands it over: decoded like any read. */
 function answer(name: keyof typeof answers) {
@@ -49,5 +49,19 @@ describe('mta_sts (polled daily) and its rule mta_sts_lowered', () => {
     const never = setup('testing');
     expect(never.read('notProvisioned').alerts).toEqual([]);
     expect(never.read('testing').alerts).toEqual([]);
+  });
+
+  it('shows its newest mode on the domain’s Summary (the detail’s extra signals), in words', () => {
+    const { mirror, accountId, read } = setup('enforce');
+    read('notProvisioned');
+    expect(mirror.domainDetail(accountId, DOMAIN_ID)?.extraSignals).toEqual([
+      {
+        signal: 'mta_sts',
+        label: 'MTA-STS policy',
+        words: 'MTA-STS policy mode',
+        text: 'not set up',
+        fetchedAt: '2026-11-02T06:00:00.000Z',
+      },
+    ]);
   });
 });

@@ -1,0 +1,45 @@
+import type { Database } from 'better-sqlite3';
+import { latestExtraValues } from '../mirror/extraSignalStore.ts';
+import type { StoredExtraSignal } from './extraSignal.ts';
+import { SIGNAL_DEFINITIONS } from './registry.ts';
+
+/** One extra signal as the domain's Summary tab lists it. */
+export interface ExtraSignalRow {
+  signal: string;
+  label: string;
+  /** What the signal watches (its definition's words). */
+  words: string;
+  text: string;
+  fetchedAt: string;
+}
+
+/** The registry's extra signals (extraSignal()), by name. */
+const EXTRAS = new Map(
+  Object.entries(SIGNAL_DEFINITIONS as Record<string, unknown>).flatMap(([name, d]) =>
+    typeof d === 'object' && d !== null && 'extra' in d
+      ? [[name, d as StoredExtraSignal<unknown, unknown>]]
+      : [],
+  ),
+);
+
+/**
+ * The domain's extra signals with their newest value in words, in registry order: every signal defined
+ * with extraSignal() shows here without any screen code of its own. A value left by a signal no longer in
+ * the registry is not shown.
+ */
+export function extraSignalRows(db: Database, domainPk: number): ExtraSignalRow[] {
+  const latest = new Map(latestExtraValues(db, domainPk).map((v) => [v.signal, v]));
+  return [...EXTRAS].flatMap(([name, d]) => {
+    const stored = latest.get(name);
+    if (!stored) return [];
+    return [
+      {
+        signal: name,
+        label: d.extra.shown.label,
+        words: d.words,
+        text: d.extra.shown.text(stored.value),
+        fetchedAt: stored.fetchedAt,
+      },
+    ];
+  });
+}
