@@ -75,6 +75,17 @@ describe('the domain page', () => {
     const cache = domain.panel('Mail summary');
     await domain.panelAge('Mail summary').waitFor();
     expect(await cache.innerText()).toMatch(/Messages\s+[\d,]+/);
+
+    // Signals defined with extraSignal() list themselves under "Other checks": the MTA-STS mode the sync
+    // read (the definition's label and words), as the mirror holds it.
+    const detail = await suite.world.app.run.app.domainDetail({
+      accountId: r.accountId,
+      domainId: r.domainId,
+    });
+    const mtaSts = detail!.extraSignals.find((x) => x.signal === 'mta_sts');
+    expect(mtaSts, 'the first sync read MTA-STS').toBeDefined();
+    const others = domain.panel('Other checks');
+    expect(await others.innerText()).toContain(`MTA-STS policy\n${mtaSts!.text}`);
   });
 
   it('mail & senders: the window’s totals, both chart series, senders and the threat badge', async () => {
