@@ -113,8 +113,9 @@ export async function fetchSignal<S extends SignalName>(
           await ctx.api.get(path, { ...init(pathParams), params: { path: pathParams ?? {} } })
         ).data;
       } catch (error) {
-        // A part the domain has not set up answers 404; the summary keeps it as null.
-        if (isApiError(error) && error.status === 404) composed[key] = null;
+        // A part the domain has not set up answers 404 not_found; the summary keeps it as null. A 404
+        // without the interface's error envelope (a truncated body, a proxy's page) is not that answer.
+        if (isApiError(error) && error.status === 404 && error.code === 'not_found') composed[key] = null;
         else throw error;
       }
     }

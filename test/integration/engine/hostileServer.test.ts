@@ -133,6 +133,12 @@ describe('a hostile server', () => {
 
   beforeAll(async () => {
     world = await startWorld(DOMAINS);
+    // MTA-STS provisioned, so its read answers 200 and the proxy can corrupt it like every other read (a
+    // genuine 404 not_found would be a valid "not set up" in every mode).
+    for (const id of Object.values(world.domainIds)) {
+      const res = await world.svc.call('POST', `/domains/${id}/mta-sts/setup`, { token: world.token });
+      if (res.status !== 200) throw new Error(`mta-sts setup: ${res.status} ${JSON.stringify(res.body)}`);
+    }
     proxy = await startHostileProxy(world.svc.origin);
     engine = openEngine(world, { timeoutMs: 300 });
     const added = await engine.app.addAccount({ label: 'Target', baseUrl: proxy.url, token: world.token });

@@ -51,15 +51,17 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const { mirror } = portfolio(500);
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
-    // 500 × (1/15 + 1/60) alert reads at their targets + 500 × 4/10080 weekly reads + 5 pages of domains / 60.
+    // 500 × (1/15 + 1/60) alert reads at their targets + 500 × 4/10080 weekly reads + 500/1440 daily MTA-STS
+    // reads + 5 pages of domains / 60.
     const week = 7 * 24 * 60;
-    const demand = 500 * (1 / 15 + 1 / 60) + (500 * 4) / week + 5 / 60;
+    const day = 24 * 60;
+    const demand = 500 * (1 / 15 + 1 / 60) + (500 * 4) / week + 500 / day + 5 / 60;
     expect(status!.demandPerMinute).toBeCloseTo(demand, 1);
     expect(status!.stretchFactor).toBe(1);
     const p = status!.periods;
-    // 1,000 health and failed-sources polls on 54 − 5/60 − 2000/10080 per minute: both every 18.6 min, the
-    // lower bound 2N/54 = 18.5 min less only what the list and the weekly reads take.
-    const alertMinutes = 1000 / (54 - 5 / 60 - 2000 / week);
+    // 1,000 health and failed-sources polls on 54 − 5/60 − 2000/10080 − 500/1440 per minute: both every
+    // 18.7 min, the lower bound 2N/54 = 18.5 min less only what the list, the weekly and daily reads take.
+    const alertMinutes = 1000 / (54 - 5 / 60 - 2000 / week - 500 / day);
     for (const signal of ['health', 'failed_sources'] as const) {
       expect(p[signal]!.effectiveSeconds / 60).toBeCloseTo(alertMinutes, 0);
     }

@@ -130,6 +130,21 @@ describe('fetchSignal', () => {
     ]);
   });
 
+  it('does not read a 404 without the interface envelope (a proxy page, a cut body) as "not set up"', async () => {
+    const page = new ApiError({
+      status: 404,
+      code: 'http_error',
+      message: 'HTTP 404',
+      requestId: 'r',
+      retryable: false,
+    });
+    const { api } = fakeApi({
+      '/domains/{domain_id}/tls-rpt': { enabled: true },
+      '/domains/{domain_id}/tls-rpt/failures': page,
+    });
+    await expect(fetchSignal('tls_rpt', { api, domainId: 4, now: NOW, lastSeen: null })).rejects.toBe(page);
+  });
+
   it('throws a typed malformed_response naming the bad field when the data has the wrong shape', async () => {
     const { api } = fakeApi({ '/domains/{domain_id}/security-score': { domain_id: 1, score: 'excellent' } });
     const error = await fetchSignal('security_score', { api, domainId: 1, now: NOW, lastSeen: null }).catch(
