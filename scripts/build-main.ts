@@ -31,26 +31,34 @@ export const ESM_REQUIRE_BANNER =
   'const require = __authwatchCreateRequire(import.meta.url);';
 
 /**
- * The registries that are a folder (main/core/alerts/ruleFiles.ts: every file of alerts/rules is a rule) list
- * that folder when the sources run; a bundle has no folder to list, so here such a module becomes static
- * imports of the files the folder holds at build time — the bundle's registry holds exactly those.
+ * The registries that are a folder (main/core/alerts/ruleFiles.ts: every file of alerts/rules is a rule;
+ * main/core/signals/signalFiles.ts: every file of signals/defs is a polled signal) list that folder when the
+ * sources run; a bundle has no folder to list, so here such a module becomes static imports of the files the
+ * folder holds at build time — the bundle's registry holds exactly those.
  */
+const FOLDER_REGISTRIES = [
+  { module: /[\\/]main[\\/]core[\\/]alerts[\\/]ruleFiles\.ts$/, folder: 'rules', list: 'RULE_FILES' },
+  { module: /[\\/]main[\\/]core[\\/]signals[\\/]signalFiles\.ts$/, folder: 'defs', list: 'SIGNAL_FILES' },
+];
+
 export const folderRegistryPlugin: Plugin = {
   name: 'authwatch-folder-registry',
   setup(b) {
-    b.onLoad({ filter: /[\\/]main[\\/]core[\\/]alerts[\\/]ruleFiles\.ts$/ }, (args) => {
-      const resolveDir = dirname(args.path);
-      const files = readdirSync(join(resolveDir, 'rules'))
-        .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-        .sort();
-      const imports = files.map((f, i) => `import * as file${i} from './rules/${f}';`);
-      const list = files.map((f, i) => `{ file: ${JSON.stringify(f)}, exports: file${i} }`);
-      return {
-        contents: `${imports.join('\n')}\nexport const RULE_FILES = [${list.join(', ')}];\n`,
-        loader: 'ts',
-        resolveDir,
-      };
-    });
+    for (const registry of FOLDER_REGISTRIES) {
+      b.onLoad({ filter: registry.module }, (args) => {
+        const resolveDir = dirname(args.path);
+        const files = readdirSync(join(resolveDir, registry.folder))
+          .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+          .sort();
+        const imports = files.map((f, i) => `import * as file${i} from './${registry.folder}/${f}';`);
+        const list = files.map((f, i) => `{ file: ${JSON.stringify(f)}, exports: file${i} }`);
+        return {
+          contents: `${imports.join('\n')}\nexport const ${registry.list} = [${list.join(', ')}];\n`,
+          loader: 'ts',
+          resolveDir,
+        };
+      });
+    }
   },
 };
 

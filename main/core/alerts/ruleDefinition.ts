@@ -7,7 +7,7 @@
  */
 import type { SignalPayload } from '../signals/catalog.ts';
 import type { RuleIo } from '../signals/definition.ts';
-import type { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
+import type { SignalRegistry } from '../signals/signalDeclaration.ts';
 import type { AlertEvent, AlertRuleFn, RuleContext, Severity } from './types.ts';
 
 /** One alert a rule raises, in words for people. */
@@ -26,7 +26,7 @@ export interface AlertKind {
   words?: string | ((details: Record<string, unknown>) => string | null);
 }
 
-type Definitions = typeof SIGNAL_DEFINITIONS;
+type Definitions = SignalRegistry;
 
 /** What signal S's writes let rules compare (its definition's `ruleState`). */
 export type RuleStateOf<S extends keyof Definitions> = Definitions[S] extends {

@@ -5,7 +5,7 @@
  * Why a folder listing and not a hand-kept list or generated code: a list kept by hand is the line people
  * forget (a rule that silently never runs), and a generated one is still a third file in every rule's change.
  * The app's bundles have no folder to list: scripts/build-main.ts replaces this module in them with static
- * imports of the same files (`ruleFilesPlugin`), so the bundle holds exactly what the folder holds.
+ * imports of the same files (`folderRegistryPlugin`), so the bundle holds exactly what the folder holds.
  */
 import { readdirSync } from 'node:fs';
 

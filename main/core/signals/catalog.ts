@@ -4,11 +4,11 @@
  * hand per signal: a signal is added by its definition alone.
  */
 import type { z } from 'zod';
-import { SIGNAL_DEFINITIONS, type SignalName } from './registry.ts';
+import { SIGNAL_DEFINITIONS, type SignalName, type SignalRegistry } from './registry.ts';
 
 export type { SignalName } from './registry.ts';
 
-type Definitions = typeof SIGNAL_DEFINITIONS;
+type Definitions = SignalRegistry;
 
 /** The decoded payload type of each signal. */
 export type SignalPayloads = { [S in SignalName]: z.infer<Definitions[S]['schema']> };

@@ -8,7 +8,8 @@ import type {
 
 /** A per-domain signal stored in the generic store: what the Summary tab's extra section lists. */
 export type StoredExtraSignal<P, V> = DomainSignalDefinition<P, ExtraReading<V>> & {
-  extra: { shown: ExtraSignalShown<V> };
+  /** The name its values are stored under (the registry checks it is the signal's name) and what it shows. */
+  extra: { name: string; shown: ExtraSignalShown<V> };
 };
 
 /**
@@ -24,7 +25,7 @@ export function extraSignal<P, V>(
   return {
     per: 'domain',
     ...rest,
-    extra: { shown },
+    extra: { name, shown },
     store(db, payload, target) {
       storeExtraValue(db, target.domainPk, name, target.fetchedAt, value(payload));
     },

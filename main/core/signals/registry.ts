@@ -1,49 +1,79 @@
 /**
- * Every polled signal, by name: one definition each (./defs). The signal names are this object's keys — the
- * bridge carries them as strings (shared/bridge/results.ts `signalName`) with their words, so a signal is
- * added here and in its definition file, nowhere else. The planner's job lists, the decoder, the mirror's writes and reads and the words for
- * people all derive from here (./catalog.ts).
+ * Every polled signal, by name: one file each under ./defs, and that folder is the registry (./signalFiles.ts
+ * loads it; the bundles get static imports of it). A file declares its signal with `declareSignal(name, def)`
+ * as its default export and adds its definition's type to `SignalRegistry` (./signalDeclaration.ts), so the
+ * names and per-signal types derive from the files as the runtime list does. The planner's job lists, the
+ * decoder, the mirror's writes and reads, the words for people and the rules a signal carries all derive from
+ * here (./catalog.ts, alerts/ruleSet.ts).
  *
- * The order is the order jobs are built in (the domain list, the core signals, the history series, then the
- * panels a user opened), which the planner keeps among equals.
+ * The order is the order jobs are built in — the domain list, the core signals, the history series, then the
+ * panels a user opened; within a role, most urgent first, then by name — which the planner keeps among equals.
  */
 import type { SignalDefinition } from './definition.ts';
-import { dashboardCache } from './defs/dashboardCache.ts';
-import { dnsChanges } from './defs/dnsChanges.ts';
-import { dnsCurrent } from './defs/dnsCurrent.ts';
-import { dnsHistory } from './defs/dnsHistory.ts';
-import { dnsSnapshots } from './defs/dnsSnapshots.ts';
-import { dnsTimeline } from './defs/dnsTimeline.ts';
-import { domains } from './defs/domains.ts';
-import { failedSources } from './defs/failedSources.ts';
-import { health } from './defs/health.ts';
-import { healthHistory } from './defs/healthHistory.ts';
-import { mailVolume } from './defs/mailVolume.ts';
-import { mtaSts } from './defs/mtaSts.ts';
-import { scoreHistory } from './defs/scoreHistory.ts';
-import { securityScore } from './defs/securityScore.ts';
-import { sendingServices } from './defs/sendingServices.ts';
-import { tlsRpt } from './defs/tlsRpt.ts';
+import { isSignalDeclaration, type SignalName, type SignalRegistry } from './signalDeclaration.ts';
+import { SIGNAL_FILES, type SignalFile } from './signalFiles.ts';
 
-/** Every signal's definition, keyed by name. */
-export const SIGNAL_DEFINITIONS = {
-  domains,
-  dns_changes: dnsChanges,
-  health,
-  failed_sources: failedSources,
-  security_score: securityScore,
-  health_history: healthHistory,
-  score_history: scoreHistory,
-  sending_services: sendingServices,
-  mail_volume: mailVolume,
-  dns_timeline: dnsTimeline,
-  dns_current: dnsCurrent,
-  dns_history: dnsHistory,
-  dns_snapshots: dnsSnapshots,
-  tls_rpt: tlsRpt,
-  dashboard_cache: dashboardCache,
-  mta_sts: mtaSts,
-} satisfies Record<string, SignalDefinition>;
+export type { SignalName, SignalRegistry } from './signalDeclaration.ts';
 
-/** Name of a polled signal: a key of the registry. */
-export type SignalName = keyof typeof SIGNAL_DEFINITIONS;
+/** A signal's file name: its name in camelCase (`mta_sts` → mtaSts.ts). */
+export function signalFileName(name: string): string {
+  return `${name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())}.ts`;
+}
+
+/**
+ * The signal a file of ./defs declares. A file that does not declare one (a signal written but not
+ * registered), or declares it under another name, or whose definition lacks a part, fails every start and
+ * every test that reads the registry, naming the file: it would never be polled.
+ */
+export function registeredSignal({ file, exports }: SignalFile): [string, SignalDefinition] {
+  const where = `signal file main/core/signals/defs/${file}`;
+  const declared = exports.default;
+  if (!isSignalDeclaration(declared)) {
+    throw new Error(
+      `${where} does not declare its signal (\`export default declareSignal('<name>', definition)\`): it would never be polled`,
+    );
+  }
+  const { name, definition } = declared;
+  if (signalFileName(name) !== file) {
+    throw new Error(`${where} declares signal ${name}: its file must be ${signalFileName(name)}`);
+  }
+  const d = definition as Partial<SignalDefinition> & { extra?: { name?: string } };
+  const problem =
+    typeof d.fetch?.path !== 'string'
+      ? 'says nothing to fetch (`fetch.path`)'
+      : typeof d.schema?.safeParse !== 'function'
+        ? 'has no schema'
+        : !d.plan
+          ? 'has no plan'
+          : typeof d.words !== 'string'
+            ? 'has no words for people'
+            : d.per === 'domain' && typeof d.store !== 'function'
+              ? 'is per domain but stores nothing (`store`)'
+              : d.per !== 'domain' && d.per !== 'account'
+                ? 'is neither per domain nor per account'
+                : d.extra && d.extra.name !== name
+                  ? `stores its values under ${String(d.extra.name)}, not its name`
+                  : null;
+  if (problem) throw new Error(`${where} (${name}) ${problem}`);
+  return [name, definition as SignalDefinition];
+}
+
+const ROLE_ORDER: Readonly<Record<SignalDefinition['plan']['role'], number>> = {
+  account: 0,
+  core: 1,
+  history: 2,
+  on_demand: 3,
+};
+
+function inJobOrder([a, da]: [string, SignalDefinition], [b, db]: [string, SignalDefinition]): number {
+  return (
+    ROLE_ORDER[da.plan.role] - ROLE_ORDER[db.plan.role] ||
+    da.plan.priority - db.plan.priority ||
+    (a < b ? -1 : a > b ? 1 : 0)
+  );
+}
+
+/** Every signal's definition, keyed by name, in job order (see the module's comment). */
+export const SIGNAL_DEFINITIONS = Object.fromEntries(
+  SIGNAL_FILES.map(registeredSignal).sort(inJobOrder),
+) as unknown as { readonly [S in SignalName]: SignalRegistry[S] };

@@ -3,9 +3,10 @@ import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { windowIssues } from '../consistency.ts';
 import { dashboardCacheSchema } from '../dashboardCache.ts';
 import { domainSignal } from '../definition.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** The service's precomputed mail summary of a window (GET .../dashboard-cache): read when opened. */
-export const dashboardCache = domainSignal({
+const dashboardCache = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/dashboard-cache', windowed: true },
   schema: dashboardCacheSchema,
@@ -34,3 +35,11 @@ export const dashboardCache = domainSignal({
     );
   },
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    dashboard_cache: typeof dashboardCache;
+  }
+}
+
+export default declareSignal('dashboard_cache', dashboardCache);

@@ -2,6 +2,7 @@ import { writeDnsEvents } from '../../mirror/signalRows.ts';
 import { domainSignal } from '../definition.ts';
 import { dnsRuleState } from '../dnsRuleState.ts';
 import { dnsChangesSchema } from '../dnsTimeline.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -10,7 +11,7 @@ const DAY_MS = 86_400_000;
  * first, which then fetches the domain's changes at once (the record before and after); the weekly read
  * catches what a poll between two scans could not see.
  */
-export const dnsChanges = domainSignal({
+const dnsChanges = domainSignal({
   scope: 'domains:read',
   fetch: {
     path: '/domains/{domain_id}/dns/changes',
@@ -25,3 +26,11 @@ export const dnsChanges = domainSignal({
   lastSeenSql: 'SELECT max(occurred_at) AS v FROM dns_events WHERE domain_id = ?',
   ruleState: dnsRuleState,
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    dns_changes: typeof dnsChanges;
+  }
+}
+
+export default declareSignal('dns_changes', dnsChanges);

@@ -2,9 +2,10 @@ import { bool, isoOrNull, json, orNull } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { domainSignal } from '../definition.ts';
 import { dnsCurrentSchema } from '../dnsTimeline.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** The DNS records published now, per protocol (GET .../dns/current): read when the domain is opened. */
-export const dnsCurrent = domainSignal({
+const dnsCurrent = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/dns/current' },
   schema: dnsCurrentSchema,
@@ -35,3 +36,11 @@ export const dnsCurrent = domainSignal({
     }
   },
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    dns_current: typeof dnsCurrent;
+  }
+}
+
+export default declareSignal('dns_current', dnsCurrent);

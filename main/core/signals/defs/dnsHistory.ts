@@ -3,9 +3,10 @@ import { json, orNull } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { domainSignal } from '../definition.ts';
 import { dnsHistorySchema } from '../dnsTimeline.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** Earlier values of the DMARC and SPF records (GET .../dns/history, every page): read when opened. */
-export const dnsHistory = domainSignal({
+const dnsHistory = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/dns/history', paginated: true, windowed: true },
   schema: dnsHistorySchema,
@@ -31,3 +32,11 @@ export const dnsHistory = domainSignal({
   },
   lastSeenSql: 'SELECT max(occurred_at) AS v FROM dns_record_history WHERE domain_id = ?',
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    dns_history: typeof dnsHistory;
+  }
+}
+
+export default declareSignal('dns_history', dnsHistory);

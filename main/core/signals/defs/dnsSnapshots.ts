@@ -3,9 +3,10 @@ import { json, orNull } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { domainSignal } from '../definition.ts';
 import { dnsSnapshotsSchema } from '../dnsTimeline.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** Daily copies of the DMARC and SPF records (GET .../dns/snapshots): read when the domain is opened. */
-export const dnsSnapshots = domainSignal({
+const dnsSnapshots = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/dns/snapshots', windowed: true, limitOnly: true },
   schema: dnsSnapshotsSchema,
@@ -34,3 +35,11 @@ export const dnsSnapshots = domainSignal({
   },
   lastSeenSql: 'SELECT max(occurred_at) AS v FROM dns_snapshots WHERE domain_id = ?',
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    dns_snapshots: typeof dnsSnapshots;
+  }
+}
+
+export default declareSignal('dns_snapshots', dnsSnapshots);

@@ -3,9 +3,10 @@ import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { domainSignal } from '../definition.ts';
 import { dnsRuleState } from '../dnsRuleState.ts';
 import { dnsTimelineSchema } from '../dnsTimeline.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** The DNS timeline (GET .../dns/timeline): events plus a per-protocol summary; read when opened. */
-export const dnsTimeline = domainSignal({
+const dnsTimeline = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/dns/timeline', windowed: true, limitOnly: true },
   schema: dnsTimelineSchema,
@@ -39,3 +40,11 @@ export const dnsTimeline = domainSignal({
   lastSeenSql: 'SELECT max(occurred_at) AS v FROM dns_events WHERE domain_id = ?',
   ruleState: dnsRuleState,
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    dns_timeline: typeof dnsTimeline;
+  }
+}
+
+export default declareSignal('dns_timeline', dnsTimeline);

@@ -1,8 +1,9 @@
 import type { AccountSignalDefinition } from '../definition.ts';
 import { domainsSchema, type DomainsPayload } from '../domains.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** The account's domain list: every page of GET /domains. The mirror stores it with the account's domains. */
-export const domains: AccountSignalDefinition<DomainsPayload> = {
+const domains: AccountSignalDefinition<DomainsPayload> = {
   per: 'account',
   scope: 'domains:read',
   fetch: { path: '/domains', paginated: true },
@@ -17,3 +18,11 @@ export const domains: AccountSignalDefinition<DomainsPayload> = {
   plan: { role: 'account', tier: 'account', priority: 1, periodSeconds: 3600 },
   words: 'Domains added to or removed from the account',
 };
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    domains: typeof domains;
+  }
+}
+
+export default declareSignal('domains', domains);

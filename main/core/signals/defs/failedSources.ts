@@ -3,12 +3,13 @@ import { withoutKey, writeSources } from '../../mirror/signalRows.ts';
 import { sourceIssues } from '../consistency.ts';
 import { domainSignal } from '../definition.ts';
 import { failedSourcesSchema } from '../sendingSources.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /**
  * The sources failing DMARC as the domain (GET .../failed-sources): an alert signal, since a registered
  * threat sending as the domain shows here.
  */
-export const failedSources = domainSignal({
+const failedSources = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/failed-sources', windowed: true, limitOnly: true },
   schema: failedSourcesSchema,
@@ -25,3 +26,11 @@ export const failedSources = domainSignal({
   },
   ruleState: ({ db, domainPk }) => knownThreats(db, domainPk),
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    failed_sources: typeof failedSources;
+  }
+}
+
+export default declareSignal('failed_sources', failedSources);

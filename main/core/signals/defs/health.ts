@@ -5,13 +5,14 @@ import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { passingIssues } from '../consistency.ts';
 import { domainSignal } from '../definition.ts';
 import { healthSnapshotSchema } from '../health.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /**
  * The domain's latest health snapshot (GET .../health): what each protocol passes. An alert signal: a
  * record removed or restored shows here first. Its polls are also the health history, and the score they
  * imply (the interface's rule: protocols_passing / 5 × 10) is the domain's score reading.
  */
-export const health = domainSignal({
+const health = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/health' },
   schema: healthSnapshotSchema,
@@ -41,3 +42,11 @@ export const health = domainSignal({
     score: latestDerivedScore(db, domainPk),
   }),
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    health: typeof health;
+  }
+}
+
+export default declareSignal('health', health);

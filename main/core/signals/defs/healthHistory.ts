@@ -4,6 +4,7 @@ import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { passingIssues, rows } from '../consistency.ts';
 import { domainSignal } from '../definition.ts';
 import { healthHistorySchema } from '../health.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -11,7 +12,7 @@ const DAY_MS = 86_400_000;
  * The health history (GET .../health/history, every page): backfilled on a domain's first sync, then read
  * weekly for what the health polls between two scans could not see, and at once after a gap.
  */
-export const healthHistory = domainSignal({
+const healthHistory = domainSignal({
   scope: 'domains:read',
   fetch: {
     path: '/domains/{domain_id}/health/history',
@@ -32,3 +33,11 @@ export const healthHistory = domainSignal({
   // The rules compare the newest scan, as for the health polls (a backfilled older scan changes nothing).
   ruleState: ({ db, domainPk }) => ({ scan: latestHealth(db, domainPk) }),
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    health_history: typeof healthHistory;
+  }
+}
+
+export default declareSignal('health_history', healthHistory);

@@ -3,9 +3,10 @@ import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { isObj, notAbove, rows, VOLUME_PARTS, windowIssues } from '../consistency.ts';
 import { domainSignal } from '../definition.ts';
 import { mailVolumeSchema } from '../mailVolume.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** Daily mail volume from DMARC aggregate reports (GET .../mail-volume): read when the domain is opened. */
-export const mailVolume = domainSignal({
+const mailVolume = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/mail-volume', windowed: true },
   schema: mailVolumeSchema,
@@ -46,3 +47,11 @@ export const mailVolume = domainSignal({
   },
   lastSeenSql: 'SELECT max(date) AS v FROM mail_volume_days WHERE domain_id = ?',
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    mail_volume: typeof mailVolume;
+  }
+}
+
+export default declareSignal('mail_volume', mailVolume);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { extraSignal } from '../extraSignal.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 const MODES = ['none', 'testing', 'enforce'] as const;
 /** The policy mode of the hosted MTA-STS policy, or null when MTA-STS is not set up (the call answers 404). */
@@ -19,7 +20,7 @@ const mtaStsSchema = z
  * The MTA-STS policy mode, polled daily (the mode is edited by people, rarely): in the context tier, so it
  * never takes budget from the alert-bearing reads. Its rule: alerts/rules/mtaStsLowered.ts.
  */
-export const mtaSts = extraSignal('mta_sts', {
+const mtaSts = extraSignal('mta_sts', {
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/mta-sts', parts: { policy: '/domains/{domain_id}/mta-sts' } },
   schema: mtaStsSchema,
@@ -28,3 +29,11 @@ export const mtaSts = extraSignal('mta_sts', {
   value: (payload): MtaStsMode => payload.policy?.mode ?? null,
   shown: { label: 'MTA-STS policy', text: (mode) => mode ?? 'not set up' },
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    mta_sts: typeof mtaSts;
+  }
+}
+
+export default declareSignal('mta_sts', mtaSts);

@@ -4,11 +4,12 @@ import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { derivedScoreIssues, isObj, notAbove, rows } from '../consistency.ts';
 import { domainSignal } from '../definition.ts';
 import { scoreHistorySchema } from '../securityScore.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 const DAY_MS = 86_400_000;
 
 /** The derived score history (GET .../security-score/history): backfilled, then read weekly. */
-export const scoreHistory = domainSignal({
+const scoreHistory = domainSignal({
   scope: 'domains:read',
   fetch: {
     path: '/domains/{domain_id}/security-score/history',
@@ -49,3 +50,11 @@ export const scoreHistory = domainSignal({
   },
   lastSeenSql: 'SELECT max(scanned_at) AS v FROM score_history WHERE domain_id = ?',
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    score_history: typeof scoreHistory;
+  }
+}
+
+export default declareSignal('score_history', scoreHistory);

@@ -4,6 +4,7 @@ import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { toIso } from '../../mirror/isoTime.ts';
 import { domainSignal } from '../definition.ts';
 import { securityScoreSchema } from '../securityScore.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -12,7 +13,7 @@ const DAY_MS = 86_400_000;
  * after the first sync this is read weekly, to confirm the derivation; a drop is judged against its own
  * previous answer.
  */
-export const securityScore = domainSignal({
+const securityScore = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/security-score' },
   schema: securityScoreSchema,
@@ -40,3 +41,11 @@ export const securityScore = domainSignal({
   lastSeenSql: 'SELECT max(computed_at) AS v FROM security_scores WHERE domain_id = ?',
   ruleState: ({ db, domainPk }) => latestMeasuredScore(db, domainPk),
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    security_score: typeof securityScore;
+  }
+}
+
+export default declareSignal('security_score', securityScore);

@@ -2,9 +2,10 @@ import { withoutKey, writeSources } from '../../mirror/signalRows.ts';
 import { sourceIssues } from '../consistency.ts';
 import { domainSignal } from '../definition.ts';
 import { sendingServicesSchema } from '../sendingSources.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** The services sending as the domain (GET .../sending-services): read when the domain is opened. */
-export const sendingServices = domainSignal({
+const sendingServices = domainSignal({
   scope: 'domains:read',
   fetch: { path: '/domains/{domain_id}/sending-services', windowed: true, limitOnly: true },
   schema: sendingServicesSchema,
@@ -15,3 +16,11 @@ export const sendingServices = domainSignal({
     writeSources(db, 'sending', withoutKey(payload, 'services'), payload.services, target);
   },
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    sending_services: typeof sendingServices;
+  }
+}
+
+export default declareSignal('sending_services', sendingServices);

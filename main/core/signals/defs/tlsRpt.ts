@@ -2,9 +2,10 @@ import { json } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { domainSignal } from '../definition.ts';
 import { tlsRptSummarySchema } from '../tlsRpt.ts';
+import { declareSignal } from '../signalDeclaration.ts';
 
 /** The TLS-RPT configuration and failure totals, composed from two calls: read when the domain is opened. */
-export const tlsRpt = domainSignal({
+const tlsRpt = domainSignal({
   scope: 'domains:read',
   fetch: {
     path: '/domains/{domain_id}/tls-rpt',
@@ -28,3 +29,11 @@ export const tlsRpt = domainSignal({
     );
   },
 });
+
+declare module '../signalDeclaration.ts' {
+  interface SignalRegistry {
+    tls_rpt: typeof tlsRpt;
+  }
+}
+
+export default declareSignal('tls_rpt', tlsRpt);
