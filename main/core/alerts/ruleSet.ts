@@ -1,4 +1,6 @@
 import type { AlertKind, AnyRuleFn, RuleDefinition } from './ruleDefinition.ts';
+import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
+import type { SignalDefinition } from '../signals/definition.ts';
 import { RULE_FILES, type RuleFile } from './ruleFiles.ts';
 import type { Severity } from './types.ts';
 
@@ -6,7 +8,8 @@ import type { Severity } from './types.ts';
  * The rule registry: every file of ./rules is one rule, exporting its decision function under its file's name
  * and its definition (`export default alertRule({...})`) as the default. A file that does not (a rule written
  * but not declared) fails every start and every test that opens a mirror, with its file named: it would never
- * run. The rules' signals are checked by the types (ruleDefinition.ts), the rest derives from here.
+ * run. The rules' signals are checked by the types (ruleDefinition.ts), the rest derives from here. Rules a
+ * signal carries in its own file (signalCarriedRules) join them.
  */
 export function registeredRule({ file, exports }: RuleFile): [string, RuleDefinition] {
   const id = file.replace(/\.ts$/, '');
@@ -24,6 +27,28 @@ export function registeredRule({ file, exports }: RuleFile): [string, RuleDefini
   return [id, definition as RuleDefinition];
 }
 
+/**
+ * The rules the signals carry (a signal's `rules`, e.g. an extraSignal()'s: main/core/signals/defs/*), each
+ * run by that signal's writes. An id a rule file already has is refused: two rules would answer to it.
+ */
+export function signalCarriedRules(
+  signals: Readonly<Record<string, SignalDefinition>>,
+  fileIds: ReadonlySet<string>,
+): [string, RuleDefinition][] {
+  return Object.entries(signals).flatMap(([signal, d]) =>
+    Object.entries((d.per === 'domain' && d.rules) || {}).map(([id, rule]): [string, RuleDefinition] => {
+      if (fileIds.has(id) || !/^[a-z][A-Za-z0-9]*$/.test(id)) {
+        throw new Error(
+          `alert rule ${id} of signal ${signal} (main/core/signals/defs/) ${fileIds.has(id) ? 'has the id of a rule file' : 'must be named in camelCase'}`,
+        );
+      }
+      return [id, { alerts: rule.alerts, run: rule.run, on: { [signal]: rule.on } }];
+    }),
+  );
+}
+
+const FILE_RULES = RULE_FILES.map(registeredRule);
+
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { critical: 0, warning: 1, info: 2 };
 const loudest = (d: RuleDefinition): number =>
   Math.min(...Object.values(d.alerts).map((kind) => SEVERITY_ORDER[kind.severity]));
@@ -33,7 +58,13 @@ const loudest = (d: RuleDefinition): number =>
  * a disconnection before the score drop it causes); ties in file order.
  */
 export const RULE_DEFINITIONS: Readonly<Record<string, RuleDefinition>> = Object.fromEntries(
-  RULE_FILES.map(registeredRule).sort(([, a], [, b]) => loudest(a) - loudest(b)),
+  [
+    ...FILE_RULES,
+    ...signalCarriedRules(
+      SIGNAL_DEFINITIONS as Readonly<Record<string, SignalDefinition>>,
+      new Set(FILE_RULES.map(([id]) => id)),
+    ),
+  ].sort(([, a], [, b]) => loudest(a) - loudest(b)),
 );
 
 /** The registry name of a rule (its file's name). */

@@ -7,6 +7,8 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
+import type { AlertKind, AnyRuleFn, RuleHandler } from '../alerts/ruleDefinition.ts';
+import type { AlertRuleFn } from '../alerts/types.ts';
 import type { PlanTier } from '../sync/tierAllocation.ts';
 import type { DocumentIssue } from './documentCheck.ts';
 
@@ -110,6 +112,19 @@ export interface DomainSignalDefinition<P, S = unknown> extends SignalBase<P> {
    * The rules say themselves which signals they read (alerts/rules/*, `on`): a new rule needs no line here.
    */
   ruleState?(io: RuleIo, phase: RulePhase): S;
+  /**
+   * Alert rules that read this signal alone, kept in its file: the rule registry (alerts/ruleSet.ts) holds
+   * them under their key beside the files of alerts/rules, so a new signal with its rule is one file.
+   */
+  rules?: Readonly<Record<string, SignalRule>>;
+}
+
+/** A rule a signal carries, as the registry holds it (the signal's helper typed it: ./extraSignal.ts). */
+export interface SignalRule {
+  alerts: Readonly<Record<string, AlertKind>>;
+  run: AnyRuleFn;
+  /** How its readings come from this signal's write. */
+  on: RuleHandler;
 }
 
 /** One polled signal. */
@@ -134,11 +149,21 @@ export interface ExtraSignalShown<V> {
 /** An extra signal: its answer reduced to one small value kept in the generic store (no table of its own). */
 export interface ExtraSignalDefinition<P, V> extends Omit<
   DomainSignalDefinition<P, ExtraReading<V>>,
-  'per' | 'store' | 'ruleState'
+  'per' | 'store' | 'ruleState' | 'rules'
 > {
   /** The value kept from the answer (JSON), the one the Summary shows and the rules compare. */
   value(payload: P): V;
   shown: ExtraSignalShown<V>;
+  /**
+   * Its rules, by id (camelCase, like a rule file's name): each decides from the value before and after a
+   * read (`run(before, after, ctx)`), and the alerts it raises, in words.
+   */
+  rules?: Readonly<
+    Record<
+      string,
+      { alerts: Readonly<Record<string, AlertKind>>; run: AlertRuleFn<ExtraReading<V>, ExtraReading<V>> }
+    >
+  >;
 }
 
 /** An extra signal's newest stored value and when it was read; null before its first read. */

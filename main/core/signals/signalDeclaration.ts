@@ -43,5 +43,7 @@ export function declareSignal<const N extends SignalName>(
 
 /** True when `value` was made by declareSignal(). */
 export function isSignalDeclaration(value: unknown): value is SignalDeclaration {
-  return typeof value === 'object' && value !== null && (value as Partial<SignalDeclaration>)[DECLARED] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as Partial<SignalDeclaration>)[DECLARED] === true
+  );
 }

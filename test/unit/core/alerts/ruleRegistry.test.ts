@@ -7,12 +7,19 @@ import {
   RULE_DEFINITIONS,
   registeredRule,
   rulesReading,
+  signalCarriedRules,
 } from '../../../../main/core/alerts/ruleSet.ts';
 import { SIGNAL_NAMES } from '../../../../main/core/signals/catalog.ts';
+import type { SignalDefinition } from '../../../../main/core/signals/definition.ts';
+import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
 
 const RULES_DIR = join(import.meta.dirname, '../../../../main/core/alerts/rules');
 const ruleFiles = readdirSync(RULES_DIR).filter((f) => f.endsWith('.ts'));
 const registered: ReadonlySet<unknown> = new Set(Object.values(DEFAULT_RULES));
+/** The rules signals carry in their own files (main/core/signals/defs), by id. */
+const carried = Object.entries(SIGNAL_DEFINITIONS as Record<string, SignalDefinition>).flatMap(([, d]) =>
+  d.per === 'domain' ? Object.keys(d.rules ?? {}) : [],
+);
 
 // The registry is the folder (main/core/alerts/ruleFiles.ts): a rule file is registered by existing, and one
 // that does not declare itself is refused with its file named — a rule never silently stays dead.
@@ -27,8 +34,10 @@ describe('the rule registry', () => {
     ).toBe(true);
   });
 
-  it('holds nothing but the rule files, and every rule it holds is run by a signal or by every account write', () => {
-    expect(Object.keys(DEFAULT_RULES).sort()).toEqual(ruleFiles.map((f) => basename(f, '.ts')).sort());
+  it('holds nothing but the rule files and the rules signals carry, and every rule it holds is run by a signal or by every account write', () => {
+    expect(Object.keys(DEFAULT_RULES).sort()).toEqual(
+      [...ruleFiles.map((f) => basename(f, '.ts')), ...carried].sort(),
+    );
     const read = new Set<string>(
       Object.keys(RULE_DEFINITIONS).filter((id) => RULE_DEFINITIONS[id]!.account !== undefined),
     );
@@ -52,6 +61,38 @@ describe('the rule registry', () => {
         exports: { other: decide, default: { alerts: {}, run: decide } },
       }),
     ).toThrow('must export its decision function as `renamed`');
+  });
+
+  it('holds the rules a signal carries in its file, run by that signal’s writes; refuses an id a rule file has', () => {
+    const decide = () => [];
+    const on = () => [];
+    const signal = {
+      per: 'domain',
+      rules: {
+        logoLost: {
+          alerts: { logo_lost: { label: 'Logo lost', description: 'Lost.', severity: 'info' } },
+          run: decide,
+          on,
+        },
+      },
+    } as unknown as SignalDefinition;
+    expect(signalCarriedRules({ logo: signal }, new Set())).toEqual([
+      [
+        'logoLost',
+        {
+          alerts: { logo_lost: expect.objectContaining({ label: 'Logo lost' }) },
+          run: decide,
+          on: { logo: on },
+        },
+      ],
+    ]);
+    expect(() => signalCarriedRules({ logo: signal }, new Set(['logoLost']))).toThrow(
+      'alert rule logoLost of signal logo (main/core/signals/defs/) has the id of a rule file',
+    );
+    for (const id of carried) {
+      expect(RULE_DEFINITIONS[id], `rule ${id} carried by a signal is not registered`).toBeDefined();
+      expect(Object.keys(RULE_DEFINITIONS[id]!.on ?? {})).toHaveLength(1);
+    }
   });
 
   it('words every alert a rule raises: a label, a sentence, a severity', () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { rulesReading } from '../../../../main/core/alerts/ruleSet.ts';
 import type { MirrorDomain, SyncState } from '../../../../main/core/mirror/types.ts';
 import { SIGNAL_NAMES, SIGNALS, type SignalName } from '../../../../main/core/signals/catalog.ts';
-import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  SIGNAL_DEFINITIONS,
+  registeredSignal,
+  signalFileName,
+} from '../../../../main/core/signals/registry.ts';
+import { declareSignal } from '../../../../main/core/signals/signalDeclaration.ts';
 import {
   buildJobs,
   CORE_SIGNALS,
@@ -39,7 +46,50 @@ function wanted(signal: SignalName): SyncState {
   };
 }
 
+const DEFS_DIR = join(import.meta.dirname, '../../../../main/core/signals/defs');
+const signalFiles = readdirSync(DEFS_DIR).filter((f) => f.endsWith('.ts'));
+
 describe('the signal registry', () => {
+  // The registry is the folder (main/core/signals/signalFiles.ts): a signal file is registered by existing,
+  // and one that does not declare itself is refused with its file named — never a signal silently unpolled.
+  it('holds exactly the files of signals/defs, each under the name its file is named for, each with its own test', () => {
+    expect(SIGNAL_NAMES.map(signalFileName).sort()).toEqual([...signalFiles].sort());
+    for (const file of signalFiles) {
+      const test = join(import.meta.dirname, 'defs', file.replace(/\.ts$/, '.test.ts'));
+      expect(existsSync(test), `signal file ${file} has no test of its own (defs/${file} → ${test})`).toBe(
+        true,
+      );
+    }
+  });
+
+  it('refuses a signal file that does not declare its signal, or declares it wrongly, naming the file', () => {
+    const health = SIGNAL_DEFINITIONS.health;
+    expect(() => registeredSignal({ file: 'forgotten.ts', exports: { forgotten: health } })).toThrow(
+      "signal file main/core/signals/defs/forgotten.ts does not declare its signal (`export default declareSignal('<name>', definition)`): it would never be polled",
+    );
+    // A plain object shaped like a declaration is not one: only declareSignal() (type-checked) makes them.
+    expect(() =>
+      registeredSignal({ file: 'health.ts', exports: { default: { name: 'health', definition: health } } }),
+    ).toThrow('does not declare its signal');
+    expect(() =>
+      registeredSignal({ file: 'vitals.ts', exports: { default: declareSignal('health', health) } }),
+    ).toThrow(
+      'signal file main/core/signals/defs/vitals.ts declares signal health: its file must be health.ts',
+    );
+    const { store: _store, ...storeless } = health;
+    expect(() =>
+      registeredSignal({
+        file: 'health.ts',
+        exports: { default: declareSignal('health', storeless as typeof health) },
+      }),
+    ).toThrow(
+      'signal file main/core/signals/defs/health.ts (health) is per domain but stores nothing (`store`)',
+    );
+    expect(
+      registeredSignal({ file: 'health.ts', exports: { default: declareSignal('health', health) } }),
+    ).toEqual(['health', health]);
+  });
+
   it('names every signal so the bridge carries it (the registry is the only list of names)', () => {
     for (const name of SIGNAL_NAMES) expect(signalName.safeParse(name).success).toBe(true);
     expect(signalName.safeParse('Not A Signal').success).toBe(false);
