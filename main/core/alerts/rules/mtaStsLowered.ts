@@ -6,7 +6,7 @@ import type { AlertRuleFn } from '../types.ts';
 type Reading = ExtraReading<MtaStsMode>;
 
 /**
- * mta_sts_lowered: the domain's MTA-STS policy was in `enforce` at one daily read and is not at the next
+ * mta_sts_lowered: the domain's MTA-STS policy was in `enforce` at one read (every two days) and is not at the next
  * (testing, none, or no longer set up): senders may again deliver over unencrypted or unverified
  * connections. One episode per domain; it resolves when a read shows `enforce` again. The first read is a
  * baseline, and a policy that was never enforced says nothing here.

@@ -20,10 +20,10 @@ function setup(first: keyof typeof answers) {
   return { mirror, accountId, read };
 }
 
-describe('mta_sts (polled daily) and its rule mta_sts_lowered', () => {
-  it('is polled for every domain, daily, in the context tier (never the alert-bearing reads’ budget)', () => {
+describe('mta_sts (polled every two days) and its rule mta_sts_lowered', () => {
+  it('is polled for every domain, every two days, in the context tier (never the alert-bearing reads’ budget)', () => {
     const { plan } = SIGNAL_DEFINITIONS.mta_sts;
-    expect(plan).toMatchObject({ role: 'core', tier: 'context', periodSeconds: 86_400 });
+    expect(plan).toMatchObject({ role: 'core', tier: 'context', periodSeconds: 2 * 86_400 });
   });
 
   it('raises a warning when the mode goes from enforce to testing, and ends when enforce is back', () => {

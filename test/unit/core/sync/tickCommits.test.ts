@@ -17,6 +17,18 @@ import type { SyncEvent } from '../../../../main/core/sync/events.ts';
 import type { LooseApi, LooseCallInit } from '../../../../main/core/sync/looseApi.ts';
 import { WriteBatch } from '../../../../main/core/sync/writeBatch.ts';
 import { walCommits } from '../../../support/walCommits.ts';
+import { ApiError } from '../../../../shared/api/apiError.ts';
+import { SIGNAL_NAMES, SIGNALS } from '../../../../main/core/signals/catalog.ts';
+
+const isSignalPath = (path: string) => SIGNAL_NAMES.some((name) => SIGNALS[name].path === path);
+const notSetUp = (path: string) =>
+  new ApiError({
+    status: 404,
+    code: 'not_found',
+    message: `not set up: ${path}`,
+    requestId: 'r',
+    retryable: false,
+  });
 
 const START = Date.parse('2026-06-15T12:00:00Z');
 const IDS = [101, 102, 103, 104, 105, 106, 107, 108];
@@ -71,6 +83,9 @@ function fakeService(now: () => number) {
     baseUrl: 'http://service.test/api/v1',
     async get(path, init) {
       const answer = answers[path];
+      // A polled signal this fake does not model answers as the service does for a feature the domain has
+      // not set up, so a new signal needs no line here.
+      if (!answer && isSignalPath(path)) throw notSetUp(path);
       if (!answer) throw new Error(`unexpected GET ${path}`);
       const id = idOf(init);
       if (hangNext === id && path.endsWith('/health')) {
