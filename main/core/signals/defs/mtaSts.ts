@@ -4,7 +4,7 @@ import { declareSignal } from '../signalDeclaration.ts';
 
 const MODES = ['none', 'testing', 'enforce'] as const;
 /** The policy mode of the hosted MTA-STS policy, or null when MTA-STS is not set up (the call answers 404). */
-export type MtaStsMode = (typeof MODES)[number] | null;
+type MtaStsMode = (typeof MODES)[number] | null;
 
 /** GET /domains/{id}/mta-sts, as a part so a 404 (not provisioned) is null rather than a failed read. */
 const mtaStsSchema = z
@@ -19,8 +19,7 @@ const mtaStsSchema = z
 /**
  * The MTA-STS policy mode, polled every two days (the mode is edited by people, rarely): in the context tier,
  * so it never takes budget from the alert-bearing reads. At 1,000 domains that is 0.35 reads a minute (0.6 %
- * of the 60/min budget); with BIMI readiness weekly, the two extra checks stay under 1 %. Its rule:
- * alerts/rules/mtaStsLowered.ts.
+ * of the 60/min budget); with BIMI readiness weekly, the two extra checks stay under 1 %. Its rule is below.
  */
 const mtaSts = extraSignal('mta_sts', {
   scope: 'domains:read',
@@ -30,6 +29,46 @@ const mtaSts = extraSignal('mta_sts', {
   words: 'MTA-STS policy mode',
   value: (payload): MtaStsMode => payload.policy?.mode ?? null,
   shown: { label: 'MTA-STS policy', text: (mode) => mode ?? 'not set up' },
+  rules: {
+    /**
+     * mta_sts_lowered: the domain's MTA-STS policy was in `enforce` at one read (every two days) and is not
+     * at the next (testing, none, or no longer set up): senders may again deliver over unencrypted or
+     * unverified connections. One episode per domain; it resolves when a read shows `enforce` again. The
+     * first read is a baseline, and a policy that was never enforced says nothing here.
+     */
+    mtaStsLowered: {
+      alerts: {
+        mta_sts_lowered: {
+          label: 'MTA-STS mode lowered',
+          description:
+            'The MTA-STS policy mode went from enforce to testing or none (or was removed); ends when it is enforce again.',
+          severity: 'warning',
+          words: 'MTA-STS no longer enforced',
+        },
+      },
+      run: (previous, next, ctx) => {
+        const domain = ctx.domain;
+        if (!domain || !next || (previous && previous.fetchedAt === next.fetchedAt)) return [];
+        const key = `mta_sts_lowered:${ctx.accountId}:${domain.fqdn}`;
+        if (next.value === 'enforce')
+          return ctx.openAlerts.has(key) ? [{ type: 'resolve', dedupeKey: key }] : [];
+        if (previous?.value !== 'enforce' || ctx.openAlerts.has(key)) return [];
+        const now = next.value ?? 'not set up';
+        return [
+          {
+            type: 'raise',
+            rule: 'mta_sts_lowered',
+            severity: 'warning',
+            dedupeKey: key,
+            domain,
+            title: `MTA-STS of ${domain.fqdn} lowered from enforce to ${now}`,
+            body: `The MTA-STS policy of ${domain.fqdn} no longer enforces encrypted delivery (now: ${now}): senders may deliver to it over connections that are not encrypted or not verified.`,
+            details: { modeBefore: 'enforce', modeNow: next.value, readAt: next.fetchedAt },
+          },
+        ];
+      },
+    },
+  },
 });
 
 declare module '../signalDeclaration.ts' {
