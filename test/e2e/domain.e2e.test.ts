@@ -86,6 +86,12 @@ describe('the domain page', () => {
     expect(mtaSts, 'the first sync read MTA-STS').toBeDefined();
     const others = domain.panel('Other checks');
     expect(await others.innerText()).toContain(`MTA-STS policy\n${mtaSts!.text}`);
+    // BIMI readiness came as one definition file (main/core/signals/defs/bimiReadiness.ts) and no screen code:
+    // it is listed the same way, in the words its definition gives.
+    const bimi = detail!.extraSignals.find((x) => x.signal === 'bimi_readiness');
+    expect(bimi, 'the first sync read BIMI readiness').toBeDefined();
+    expect(bimi!.text).toMatch(/^(ready|not ready \(\d+\/100\))/);
+    expect(await others.innerText()).toContain(`BIMI readiness\n${bimi!.text}`);
   });
 
   it('mail & senders: the window’s totals, both chart series, senders and the threat badge', async () => {
