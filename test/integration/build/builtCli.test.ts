@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMain } from '../../../scripts/build-main.ts';
+import { CORE_SIGNALS, HISTORY_SIGNALS } from '../../../main/core/sync/syncJobs.ts';
 import { cliEnv, REPO_ROOT, runCliProcess } from '../../support/cliProcess.ts';
 import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
 
@@ -59,6 +60,14 @@ describe('built main bundles, run outside the repository', () => {
     expect(sync.stdout).toMatch(/Synced “default”: \d+ fetched, 0 failed/);
     const status = await runCliProcess(['status', '--json'], { env, entry, cwd: dir });
     expect(status.code, status.stderr).toBe(0);
+    // The bundle has no folder to list: its signal registry is the static imports build-main made of
+    // main/core/signals/defs, so it plans every signal the sources plan for a domain, with the same words.
+    const [account] = JSON.parse(status.stdout) as { periods: object; words: Record<string, string> }[];
+    const planned = ['domains', ...CORE_SIGNALS, ...HISTORY_SIGNALS];
+    expect(Object.keys(account!.periods).sort()).toEqual([...planned].sort());
+    expect(account!.words.bimi_readiness).toBe(
+      'Whether mailbox providers can show the brand logo (BIMI readiness)',
+    );
     const exported = await runCliProcess(['export', '--format', 'csv'], { env, entry, cwd: dir });
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toContain('built.example');
