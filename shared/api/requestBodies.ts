@@ -13,6 +13,7 @@
  * with email-auth's message.
  */
 import type { EditOperationName } from '../bridge/editOperationNames.ts';
+import type { EditBody } from '../bridge/editTypes.ts';
 import { parseBimiRecord } from '../email-auth/bimiRecord.ts';
 import { checkDmarcReportUri, parseDmarcRecord } from '../email-auth/dmarcRecord.ts';
 import { isDomainName } from '../email-auth/domainName.ts';
@@ -115,25 +116,41 @@ const RECORD_CHECKS: Partial<Record<EditOperationName, Record<string, FieldCheck
   },
 };
 
-/** The outcome of checking a body: the body to send (names normalised) and the problems (empty = valid). */
-export interface BodyCheck {
-  body: unknown;
-  problems: BodyProblem[];
-}
+/**
+ * The outcome of checking a body of operation O: valid, with the body to send (names normalised; undefined when
+ * none is sent) typed as the operation's request body, or not, with its problems.
+ */
+export type BodyCheck<O extends EditOperationName = EditOperationName> =
+  | { valid: true; body: EditBody<O> | undefined; problems: [] }
+  | { valid: false; body: unknown; problems: BodyProblem[] };
+
+/** A body the checks below accepted: the generated validator of O's request schema said yes to it. */
+const accepted = <O extends EditOperationName>(body: unknown): BodyCheck<O> => ({
+  valid: true,
+  // The Ajv standalone validator is not a type guard; it has just accepted `body` against the schema EditBody
+  // is generated from.
+  body: body as EditBody<O> | undefined,
+  problems: [],
+});
+const refused = <O extends EditOperationName>(body: unknown, problems: BodyProblem[]): BodyCheck<O> => ({
+  valid: false,
+  body,
+  problems,
+});
 
 /**
  * Checks the body of a write operation: record syntax with shared/email-auth, then the document's request
  * schema. `body` is not modified; the returned body is what to send (undefined when none is sent).
  */
-export function checkRequestBody(name: EditOperationName, body: unknown): BodyCheck {
+export function checkRequestBody<O extends EditOperationName>(name: O, body: unknown): BodyCheck<O> {
   const info = requestBodyOf(name);
   if (!info) {
     return body === undefined
-      ? { body: undefined, problems: [] }
-      : { body, problems: [{ field: 'body', message: 'this operation takes no body' }] };
+      ? accepted(undefined)
+      : refused(body, [{ field: 'body', message: 'this operation takes no body' }]);
   }
   if (body === undefined) {
-    return { body, problems: info.required ? [{ field: 'body', message: 'is required' }] : [] };
+    return info.required ? refused(body, [{ field: 'body', message: 'is required' }]) : accepted(undefined);
   }
   const copy: unknown = structuredClone(body);
   const recordProblems = applyRecordChecks(name, copy);
@@ -144,7 +161,7 @@ export function checkRequestBody(name: EditOperationName, body: unknown): BodyCh
   const schemaProblems = validate(probe) ? [] : problemsFromErrors(validate.errors ?? []);
   const flagged = new Set(recordProblems.map((p) => p.field));
   const problems = [...recordProblems, ...schemaProblems.filter((p) => !flagged.has(p.field))];
-  return { body: copy, problems };
+  return problems.length === 0 ? accepted(copy) : refused(copy, problems);
 }
 
 function applyRecordChecks(name: EditOperationName, body: unknown): BodyProblem[] {

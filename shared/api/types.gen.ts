@@ -1844,14 +1844,14 @@ export interface components {
        * @description Grant access to every domain.
        * @default false
        */
-      all_domains: boolean;
+      all_domains?: boolean;
       /** @description Domains the user may see. */
       domain_ids?: number[];
       /**
        * @description Send the invitation email.
        * @default true
        */
-      send_invite: boolean;
+      send_invite?: boolean;
     };
     UpdateUserRequest: {
       name?: string;
@@ -2199,7 +2199,7 @@ export interface components {
        * @description Days of aggregate data to weigh.
        * @default 30
        */
-      monitoring_days: number;
+      monitoring_days?: number;
     };
     /** @description Recommended enforcement level from alignment stats and the monitoring period. */
     DmarcRecommendation: {
@@ -2246,7 +2246,7 @@ export interface components {
        * @description Import the mechanisms of the live SPF record.
        * @default true
        */
-      import_existing: boolean;
+      import_existing?: boolean;
     };
     UpdateHostedSpfRequest: {
       all: components['schemas']['SpfAll'];
@@ -2351,7 +2351,7 @@ export interface components {
     };
     CreateBimiRequest: {
       /** @default default */
-      selector: string;
+      selector?: string;
       /** @description Logo, SVG Tiny PS. */
       svg_content?: string;
       /** @description VMC/CMC certificate chain, PEM. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { EDIT_OPERATION_NAMES } from './editOperationNames.ts';
+import { checkRequestBody, requestBodyOf } from '../api/requestBodies.ts';
+import { EDIT_OPERATION_NAMES, type EditOperationName } from './editOperationNames.ts';
+import type { EditBody } from './editTypes.ts';
 import { PANEL_NAMES } from './panels.ts';
 
 /**
@@ -96,15 +98,35 @@ export const updateAccountArgs = z
     message: 'nothing to change',
   });
 
-export const editArgs = z.strictObject({
-  operation: z.enum(EDIT_OPERATION_NAMES),
-  accountId: id,
-  /** Remote id of the domain the operation acts on (fills {domain_id}). */
-  domainId: id.optional(),
-  /** Other path ids: group_id, user_id, include_id, ip_action_id, token_id. */
-  params: z.record(z.string().regex(/^[a-z_]+_id$/), id).optional(),
-  body: z.unknown().optional(),
-});
+/**
+ * An edit's JSON body, typed per operation by the contract's `edit` (shared/bridge/editTypes.ts); its value is
+ * checked with the operation in `editArgs` below.
+ */
+const editBody = z.custom<EditBody<EditOperationName>>(() => true);
+
+export const editArgs = z
+  .strictObject({
+    operation: z.enum(EDIT_OPERATION_NAMES),
+    accountId: id,
+    /** Remote id of the domain the operation acts on (fills {domain_id}). */
+    domainId: id.optional(),
+    /** Other path ids: group_id, user_id, include_id, ip_action_id, token_id. */
+    params: z.record(z.string().regex(/^[a-z_]+_id$/), id).optional(),
+    body: editBody.optional(),
+  })
+  .superRefine((a, ctx) => {
+    // An unknown operation was refused above, with nothing to check the body against.
+    if (!(EDIT_OPERATION_NAMES as readonly string[]).includes(a.operation)) return;
+    // The operation's request schema of openapi.yaml, through its generated validator (and record syntax
+    // through shared/email-auth): a bad body is refused naming its field, as the service would (`body.mode`).
+    if (a.body !== undefined && !requestBodyOf(a.operation)) {
+      ctx.addIssue({ code: 'custom', path: ['body'], message: `${a.operation} takes no body` });
+      return;
+    }
+    for (const problem of checkRequestBody(a.operation, a.body).problems) {
+      ctx.addIssue({ code: 'custom', path: problem.field.split('.'), message: problem.message });
+    }
+  });
 
 /** A panel read: a GET the mirror does not poll, fetched live when asked and kept for offline review. */
 export const readPanelArgs = z.strictObject({

@@ -19,6 +19,8 @@ import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
 import { panelResultSchema, type PanelResult } from './panelData.ts';
 import type { PanelName } from './panels.ts';
+import type { EditOperationName } from './editOperationNames.ts';
+import type { EditBody } from './editTypes.ts';
 import { domainSendersArgs, senderHistoryArgs, senderPollSchema, senderSummarySchema } from './senders.ts';
 import {
   accountIdentitySchema,
@@ -28,6 +30,7 @@ import {
   domainDetailSchema,
   editOperationInfoSchema,
   editResultSchema,
+  type EditResult,
   exportResultSchema,
   historyResultSchema,
   overviewRowSchema,
@@ -116,10 +119,20 @@ type Method<K extends BridgeMethodName> =
     : (args: ArgsOf<K>) => Promise<ResultOf<K>>;
 
 /** The methods main serves (the facade implements them; shells add openExternal). */
-export type BridgeMethods = { [K in Exclude<BridgeMethodName, 'history' | 'readPanel'>]: Method<K> } & {
+export type BridgeMethods = {
+  [K in Exclude<BridgeMethodName, 'history' | 'readPanel' | 'edit'>]: Method<K>;
+} & {
   history<K extends HistoryKind>(args: ArgsOf<'history'> & { kind: K }): Promise<HistoryRows[K][]>;
   /** Each panel's data typed from the operation its path names in openapi.yaml. */
   readPanel<P extends PanelName>(args: ArgsOf<'readPanel'> & { panel: P }): Promise<PanelResult<P>>;
+  /** Each operation's body and answer typed from its operationId in openapi.yaml. */
+  edit<O extends EditOperationName>(args: EditArgs<O>): Promise<EditResult<O>>;
+};
+
+/** The arguments of edit O: its body is the operation's request body (left out when it takes none). */
+type EditArgs<O extends EditOperationName> = Omit<ArgsOf<'edit'>, 'operation' | 'body'> & {
+  operation: O;
+  body?: EditBody<O>;
 };
 
 /** What the renderer sees as `window.authwatch`: the methods plus event subscription. */

@@ -82,8 +82,16 @@ const panelErrorSchema = z.object({
 export const panelResultSchema = z
   .object({
     panel: z.enum(PANEL_NAMES),
-    /** The interface's `data` (and `pagination` for lists), or null when never fetched. */
-    data: z.unknown(),
+    /**
+     * The interface's `data` (and `pagination` for lists), or null when never fetched: typed per panel by the
+     * contract's `readPanel` (PanelResult below); whether it is the panel's list or object is checked below.
+     */
+    data: z
+      .custom<PanelData<PanelName>>(
+        (data) => isObject(data) || (Array.isArray(data) && data.every(isObject)),
+        'expected a list of objects or an object',
+      )
+      .nullable(),
     pagination: panelPaginationSchema.nullable(),
     fetchedAt: z.string().nullable(),
     /** 'live': fetched for this call; 'cache': from the mirror. */

@@ -10,7 +10,8 @@ import {
   storedTlsFailures,
   storedTlsRpt,
 } from './storedAnswers.ts';
-import { EDIT_OPERATION_NAMES } from './editOperationNames.ts';
+import { EDIT_OPERATION_NAMES, type EditOperationName } from './editOperationNames.ts';
+import type { EditData } from './editTypes.ts';
 import { alertRule, appPreferencesSchema, syncSettingsSchema } from './args.ts';
 
 /**
@@ -21,7 +22,8 @@ import { alertRule, appPreferencesSchema, syncSettingsSchema } from './args.ts';
  */
 const iso = z.string();
 const isoOrNull = iso.nullable();
-const json = z.record(z.string(), z.unknown());
+const isObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A protocol's key as the interface spells it (the list is defined once, in shared/email-auth). */
 export const protocol = z.enum(PROTOCOLS);
@@ -202,7 +204,8 @@ export const alertSchema = z.object({
   snoozedUntil: isoOrNull,
   deliveredAt: isoOrNull,
   suppressed: z.literal('muted').nullable(),
-  details: json,
+  /** What the alert's rule declares its alerts carry (main checks each raise against it): JSON values. */
+  details: z.record(z.string(), z.json()),
   /** Why it ended: its cause ended, its domain left the account, the user acknowledged it, or a notice. */
   endReason: z.enum(['cause_ended', 'domain_removed', 'acknowledged', 'notice']).nullable(),
   endedAt: isoOrNull,
@@ -426,13 +429,26 @@ export const syncStatusSchema = z.object({
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 
+/**
+ * The `data` of an edit's answer, typed per operation by the contract's `edit` (shared/bridge/editTypes.ts).
+ * Every write of the interface answers one object (null: the service sent no body); main checked its values
+ * against the document before it crosses.
+ */
+const editData = z.custom<EditData<EditOperationName>>(isObject, 'expected an object (the answer’s data)');
+
 export const editResultSchema = z.object({
   operation: z.enum(EDIT_OPERATION_NAMES),
   status: z.number(),
   requestId: z.string(),
-  data: z.unknown(),
+  data: editData.nullable(),
   repolled: z.array(signalName),
 });
+
+/** Edit O's result. */
+export type EditResult<O extends EditOperationName = EditOperationName> = Omit<
+  z.infer<typeof editResultSchema>,
+  'operation' | 'data'
+> & { operation: O; data: EditData<O> | null };
 
 export const editOperationInfoSchema = z.object({
   name: z.enum(EDIT_OPERATION_NAMES),

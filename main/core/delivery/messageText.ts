@@ -1,5 +1,5 @@
 import { alertWords } from '../status/alertWords.ts';
-import { notificationText } from '../alerts/notificationWords.ts';
+import { notificationText, type NotifiedAlert } from '../alerts/notificationWords.ts';
 import { domainsOf, topSeverity, type MessageAlert, type OutgoingMessage } from './message.ts';
 
 /** How many alerts a grouped message lists one by one; the rest are counted ("and 150 more"). */
@@ -19,7 +19,7 @@ export function localTime(iso: string, timeZone: string | null): string {
 }
 
 /** The alert as the status model words it (its protocol is all of its details the words read). */
-function worded(a: MessageAlert) {
+function worded(a: MessageAlert): NotifiedAlert {
   return {
     fqdn: a.domain,
     rule: a.rule,

@@ -50,7 +50,7 @@ function toAlert(row: AlertRow): Alert {
     suppressed: row.suppressed,
     endReason: row.end_reason,
     endedAt: row.ended_at,
-    details: JSON.parse(row.details_json) as Record<string, unknown>,
+    details: JSON.parse(row.details_json) as Alert['details'],
   };
 }
 

@@ -38,11 +38,16 @@ function tolerant(schema: unknown): unknown {
 let ajv: Ajv2020 | null = null;
 const compiled = new Map<string, ValidateFunction | null>();
 
-/** The validator of the `data` of GET `path` (a document path template), or null when it has none. */
+/**
+ * The validator of the `data` of GET `path` (a document path template), or of the write named `write:<id>`
+ * (its operationId), or null when it has none.
+ */
 function validatorFor(path: string): ValidateFunction | null {
   const hit = compiled.get(path);
   if (hit !== undefined) return hit;
-  const schema = RESPONSE_SCHEMAS.responses[path];
+  const schema = path.startsWith('write:')
+    ? RESPONSE_SCHEMAS.writes[path.slice('write:'.length)]
+    : RESPONSE_SCHEMAS.responses[path];
   let fn: ValidateFunction | null = null;
   if (schema !== undefined) {
     if (!ajv) {
@@ -106,4 +111,9 @@ export function documentIssues(path: string, data: unknown): DocumentIssue[] {
   const validate = validatorFor(path);
   if (!validate || validate(withoutNullMembers(data))) return [];
   return issuesOf(validate.errors ?? []);
+}
+
+/** The values of a write's answer `data` (write: its operationId) that the document does not allow. */
+export function writeAnswerIssues(write: string, data: unknown): DocumentIssue[] {
+  return documentIssues(`write:${write}`, data);
 }

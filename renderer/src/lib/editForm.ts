@@ -4,7 +4,7 @@
  * mapped onto fields, the request preview, and which operations are destructive, owner-only or need a scope.
  */
 import { REQUEST_FORMS } from '../../../shared/api/requestValidators.gen.ts';
-import { checkRequestBody, type BodyProblem } from '../../../shared/api/requestBodies.ts';
+import { checkRequestBody, type BodyCheck, type BodyProblem } from '../../../shared/api/requestBodies.ts';
 import type { EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
 
 interface JsonSchema {
@@ -198,7 +198,7 @@ export function problemsByField(problems: readonly BodyProblem[]): Record<string
 }
 
 /** The one validator (record syntax with shared/email-auth, then the document's schema) on the form's body. */
-export function checkForm(name: EditOperationName, values: FormValues) {
+export function checkForm<O extends EditOperationName>(name: O, values: FormValues): BodyCheck<O> {
   return checkRequestBody(name, buildBody(name, values));
 }
 

@@ -74,6 +74,58 @@ describe('createBridgeDispatcher', () => {
     expect(notObject.ok).toBe(false);
   });
 
+  it('refuses an edit body openapi.yaml does not allow before main sends it, naming the field', async () => {
+    let called = false;
+    const watching = createBridgeDispatcher({
+      ...app,
+      edit: async () => {
+        called = true;
+        throw new Error('not reached');
+      },
+    } as unknown as BridgeMethods);
+    const bad = await watching('edit', {
+      operation: 'setMtaStsMode',
+      accountId: 1,
+      domainId: 7,
+      body: { mode: 'strict' },
+    });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_arguments', message: 'edit: body.mode: must be one of none, testing, enforce' },
+    });
+    const badLine = await watching('edit', {
+      operation: 'updateMtaStsPolicy',
+      accountId: 1,
+      domainId: 7,
+      body: { mode: 'enforce', mx: ['mx.example.com', 'bad..name'], max_age: 86400 },
+    });
+    if (badLine.ok) throw new Error('accepted');
+    expect(badLine.error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'body.mx[1]' })]),
+    );
+    const noBody = await watching('edit', { operation: 'resetMtaSts', accountId: 1, domainId: 7, body: {} });
+    expect(noBody).toMatchObject({ ok: false, error: { message: 'edit: body: resetMtaSts takes no body' } });
+    expect(called).toBe(false);
+  });
+
+  it('checks an edit’s answer data: the answer of a write is one object or nothing', async () => {
+    const answer = (data: unknown) => ({
+      operation: 'setMtaStsMode',
+      status: 200,
+      requestId: 'r1',
+      data,
+      repolled: [],
+    });
+    const serving = (result: unknown) =>
+      createBridgeDispatcher({ ...app, edit: async () => result } as unknown as BridgeMethods);
+    const args = { operation: 'setMtaStsMode', accountId: 1, domainId: 7, body: { mode: 'enforce' } };
+    expect(await serving(answer({ mode: 'enforce' }))('edit', args)).toMatchObject({ ok: true });
+    expect(await serving(answer(null))('edit', args)).toMatchObject({ ok: true });
+    const list = await serving(answer([{ mode: 'enforce' }]))('edit', args);
+    expect(list).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    if (!list.ok) expect(JSON.stringify(list.error.details)).toMatch(/data/);
+  });
+
   it('turns a facade error into plain data with its code', async () => {
     const reply = await dispatch('acknowledgeAlerts', { ids: [999] });
     expect(reply).toEqual({ ok: false, error: expect.objectContaining({ code: 'not_found' }) });

@@ -1,5 +1,9 @@
 import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
+import type { EditOperationName } from '../../../../shared/bridge/editOperationNames.ts';
+import type { EditData } from '../../../../shared/bridge/editTypes.ts';
+import type { EditResult } from '../../../../shared/bridge/results.ts';
+import { writeAnswerIssues } from '../../signals/documentCheck.ts';
 import type { Account } from '../../mirror/types.ts';
 import type { SignalName } from '../../signals/catalog.ts';
 import { AuthwatchError } from '../authwatchError.ts';
@@ -40,6 +44,31 @@ function journal(
   } catch (error) {
     w.options.logger?.warn(`the change journal was not written: ${(error as Error).message}`);
   }
+}
+
+/**
+ * The answer's data as the renderer may read it: the values of the operation's success answer in openapi.yaml
+ * (shared/api/responseSchemas.gen.ts). The write was made whatever the answer says, so an answer the document
+ * does not allow is not handed over (null, as for an answer without a body) and the log names its values —
+ * the edit still reports its success and the re-poll still shows the new state.
+ */
+function answerData(
+  w: Wiring,
+  operation: EditOperationName,
+  data: unknown,
+): EditData<EditOperationName> | null {
+  if (data === undefined || data === null) return null;
+  const issues = writeAnswerIssues(operation, data);
+  const shapeOk = typeof data === 'object' && !Array.isArray(data);
+  if (issues.length === 0 && shapeOk) {
+    // Checked just above against the operation's own schema, which EditData is generated from.
+    return data as EditData<EditOperationName>;
+  }
+  const why = shapeOk ? issues.map((i) => `${i.path}: ${i.message}`).join('; ') : 'not an object';
+  w.options.logger?.warn(
+    `${operation}: the service's answer is not what openapi.yaml allows (${why}); not shown`,
+  );
+  return null;
 }
 
 /** The owner's writes: validated, sent with foreground priority, then the affected signals re-polled. */
@@ -135,9 +164,10 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
           operation: name,
           status: result.status,
           requestId: result.requestId,
-          data: result.data ?? null,
+          data: answerData(w, name, result.data),
           repolled,
         };
-      }),
+        // The generic signature cannot be followed through EDIT_OPERATIONS[name]: `name` is the union, not O.
+      }) as Promise<EditResult<typeof a.operation>>,
   };
 }

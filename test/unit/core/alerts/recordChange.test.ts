@@ -5,7 +5,7 @@ import { dnsEvent, health, mirrorWithDomain, write } from '../mirror/payloads.ts
 
 const SPF = 'v=spf1 include:_spf.google.com -all';
 
-function alert(rule: Alert['rule'], details: Record<string, unknown>, at: string): Alert {
+function alert(rule: Alert['rule'], details: Alert['details'], at: string): Alert {
   return {
     id: 1,
     accountId: 1,

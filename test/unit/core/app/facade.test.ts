@@ -41,6 +41,9 @@ beforeAll(async () => {
         );
       } else if (req.url?.startsWith('/api/v1/domains/7/mta-sts/mode')) {
         res.end(JSON.stringify({ data: { mode: JSON.parse(body).mode } }));
+      } else if (req.url?.startsWith('/api/v1/domains/8/mta-sts/mode')) {
+        // A service answering a mode openapi.yaml does not list.
+        res.end(JSON.stringify({ data: { mode: 'strict' } }));
       } else {
         res
           .writeHead(500)
@@ -187,6 +190,7 @@ describe('facade edits', () => {
     const { account } = await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
     seen.length = 0;
     const bad = await failure(
+      // @ts-expect-error the contract's types refuse a mode openapi.yaml does not list; main must refuse it too
       app.edit({ operation: 'setMtaStsMode', accountId: account.id, domainId: 7, body: { mode: 'strict' } }),
     );
     expect(bad.code).toBe('invalid_arguments');
@@ -196,6 +200,7 @@ describe('facade edits', () => {
     );
     expect(noDomain.message).toMatch(/domainId/);
     const noBody = await failure(
+      // @ts-expect-error the contract's types know resetMtaSts takes no body; main must refuse one too
       app.edit({ operation: 'resetMtaSts', accountId: account.id, domainId: 7, body: {} }),
     );
     expect(noBody.message).toMatch(/takes no body/);
@@ -220,6 +225,18 @@ describe('facade edits', () => {
     expect(seen).toEqual([
       { method: 'PATCH', path: '/api/v1/domains/7/mta-sts/mode', token: TOKEN, body: '{"mode":"enforce"}' },
     ]);
+  });
+
+  it('keeps an edit made when its answer breaks openapi.yaml, without handing the answer over', async () => {
+    const { account } = await app.addAccount({ label: 'Acme', baseUrl, token: TOKEN });
+    const result = await app.edit({
+      operation: 'setMtaStsMode',
+      accountId: account.id,
+      domainId: 8,
+      body: { mode: 'enforce' },
+    });
+    expect(result).toMatchObject({ operation: 'setMtaStsMode', status: 200, data: null });
+    expect(seen.at(-1)).toMatchObject({ method: 'PATCH', path: '/api/v1/domains/8/mta-sts/mode' });
   });
 
   it('turns a service failure into an api_error carrying the code and request id, not the token', async () => {
