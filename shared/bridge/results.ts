@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DMARC_POLICIES } from '../email-auth/dmarcRecord.ts';
 import { PROTOCOLS } from '../email-auth/protocols.ts';
 import {
   storedDashboardCache,
@@ -130,9 +131,9 @@ export const domainStatusSchema = z.object({
   /** The DMARC policy of the newest DMARC record any source carried, or null. */
   dmarc: z
     .object({
-      policy: z.enum(['none', 'quarantine', 'reject']),
+      policy: z.enum(DMARC_POLICIES),
       /** The subdomain policy (p when sp is not set). */
-      subdomainPolicy: z.enum(['none', 'quarantine', 'reject']),
+      subdomainPolicy: z.enum(DMARC_POLICIES),
       pct: z.number(),
     })
     .nullable(),

@@ -5,10 +5,15 @@
  * the order rules run in — derives from these definitions (./ruleSet.ts), so a new rule on an existing signal
  * is its file and its test.
  */
+import type { z } from 'zod';
+import type { Alert } from '../../../shared/bridge/results.ts';
 import type { SignalPayload } from '../signals/catalog.ts';
 import type { RuleIo } from '../signals/definition.ts';
 import type { SignalRegistry } from '../signals/signalDeclaration.ts';
 import type { AlertEvent, AlertRuleFn, RuleContext, Severity } from './types.ts';
+
+/** An alert's details as they cross the bridge: JSON values by name. */
+export type AlertDetails = Alert['details'];
 
 /** One alert a rule raises, in words for people. */
 export interface AlertKind {
@@ -18,6 +23,11 @@ export interface AlertKind {
   description: string;
   /** How loud it usually is (the rule's events carry the severity each one has). */
   severity: Severity;
+  /**
+   * What its alerts carry (their `details`: the inbox lists them, the rule reads them back from the open
+   * episode). The mirror refuses a raise whose details are not this, naming the field.
+   */
+  details: z.ZodType<AlertDetails>;
   /**
    * What is wrong, as the domain's verdict, the tray and the notification say it ("Threat sending as this
    * domain"); from the alert's details when it depends on them (null: keep the alert's own title). Without

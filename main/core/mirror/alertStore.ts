@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertEvent, AlertRuleName, OpenAlertView, Severity } from '../alerts/types.ts';
+import { ALERT_CATALOGUE } from '../alerts/ruleSet.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { Alert, AlertDelivery, AlertEndReason, ListAlertsQuery, WriteResult } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
@@ -99,7 +100,7 @@ export class AlertStore {
         resolved.push(...rows.map((r) => r.id));
         continue;
       }
-      const details = JSON.stringify(event.details ?? {});
+      const details = JSON.stringify(declaredDetails(event.rule, event.details ?? {}));
       const alertDomainPk = event.domain ? domainPk : null;
       // Seen again: the episode goes on. Keys name the domain by fqdn, so an episode of a domain that left
       // the list continues on the domain now answering for that name, and is no longer marked removed.
@@ -314,4 +315,21 @@ export class AlertStore {
       ).all(alertId) as { alert_id: number; channel: string; delivered_at: string }[]
     ).map((r) => ({ alertId: r.alert_id, channel: r.channel, deliveredAt: r.delivered_at }));
   }
+}
+
+/**
+ * An alert's details as its rule file declares them (`details` of the alert in main/core/alerts/rules): a rule
+ * raising anything else is a bug, refused here naming the rule and the field, before it reaches a screen.
+ */
+function declaredDetails(rule: string, details: Record<string, unknown>): Record<string, unknown> {
+  const declared = ALERT_CATALOGUE.get(rule)?.details;
+  if (!declared) throw new MirrorError('invalid_input', `no rule declares the alert ${rule}`);
+  const checked = declared.safeParse(details);
+  if (checked.success) return details;
+  const issue = checked.error.issues[0];
+  const field = ['details', ...(issue?.path ?? []).map(String)].join('.');
+  throw new MirrorError(
+    'invalid_input',
+    `alert ${rule}: ${field}: ${issue?.message ?? 'is not what its rule declares'}`,
+  );
 }

@@ -1,4 +1,9 @@
-import { policyStrength, type DmarcPolicy } from '../../../../shared/email-auth/dmarcRecord.ts';
+import { z } from 'zod';
+import {
+  DMARC_POLICIES,
+  policyStrength,
+  type DmarcPolicy,
+} from '../../../../shared/email-auth/dmarcRecord.ts';
 import { dmarcPolicyOf, type DmarcPolicyView } from '../../status/dmarcPolicy.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { alertRule } from '../ruleDefinition.ts';
@@ -119,6 +124,8 @@ export const dmarcPolicyWeakened: AlertRuleFn<DmarcPolicyReading | null, DmarcPo
   }
 };
 
+const policy = z.enum(DMARC_POLICIES);
+
 export default alertRule({
   alerts: {
     dmarc_policy_weakened: {
@@ -126,6 +133,15 @@ export default alertRule({
       description:
         'The live DMARC record asks for less (p or sp lowered, or pct reduced) than at the scan before; ends when it asks for as much again.',
       severity: 'warning',
+      details: z.strictObject({
+        policyBefore: policy,
+        subdomainPolicyBefore: policy,
+        pctBefore: z.number(),
+        policyNow: policy,
+        subdomainPolicyNow: policy,
+        pctNow: z.number(),
+        scannedAt: z.string(),
+      }),
       words: 'DMARC policy weakened',
     },
   },

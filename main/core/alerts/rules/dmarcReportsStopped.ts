@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { parseDmarcRecord } from '../../../../shared/email-auth/dmarcRecord.ts';
 import { alertRule } from '../ruleDefinition.ts';
 import { onLiveDmarcRecord, type AppEdit } from '../ruleWrites.ts';
@@ -66,6 +67,7 @@ export default alertRule({
       description:
         'The live DMARC record no longer asks for aggregate reports (rua removed); ends when it asks for them again.',
       severity: 'warning',
+      details: z.strictObject({ ruaBefore: z.array(z.string()), scannedAt: z.string() }),
       words: 'DMARC reports stopped',
     },
   },

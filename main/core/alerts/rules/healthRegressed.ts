@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { healthRegressedKey } from '../keys.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { alertRule } from '../ruleDefinition.ts';
@@ -107,6 +108,13 @@ export default alertRule({
       description:
         'Fewer protocols pass, or the health result got worse, between two scans; ends when it is back.',
       severity: 'warning',
+      details: z.strictObject({
+        passingBefore: z.number().nullable(),
+        resultBefore: z.string().nullable(),
+        passingNow: z.number().nullable(),
+        resultNow: z.string().nullable(),
+        scannedAt: z.string(),
+      }),
       words: 'Health got worse',
     },
   },

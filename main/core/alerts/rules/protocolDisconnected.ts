@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { PROTOCOLS, type Protocol } from '../../signals/primitives.ts';
 import { disconnectedKey } from '../keys.ts';
 import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../protocolReading.ts';
@@ -61,8 +62,18 @@ export const protocolDisconnected: AlertRuleFn<ProtocolReading | null, ProtocolR
       title: `${label} record of ${domain.fqdn} disconnected`,
       // No clock time in the text: it is stored, and every surface shows the alert's times in the one format.
       body: `The ${label} record of ${domain.fqdn} is no longer connected (reported by ${seenBy}).`,
-      // An open episode keeps the time it started; the restore rule compares against it.
-      details: open?.details ?? { protocol, disconnectedAt: now.at, source: next.source },
+      // An open episode keeps the time it started and who saw it first; the restore rule compares against it.
+      // (An episode stored before its details were kept started when the alert was first seen.)
+      details: open
+        ? {
+            protocol,
+            disconnectedAt:
+              typeof open.details.disconnectedAt === 'string'
+                ? open.details.disconnectedAt
+                : open.firstSeenAt,
+            source: typeof open.details.source === 'string' ? open.details.source : next.source,
+          }
+        : { protocol, disconnectedAt: now.at, source: next.source },
     });
   }
   return events;
@@ -75,6 +86,12 @@ export default alertRule({
       description:
         'A DMARC, SPF, MTA-STS, TLS-RPT or BIMI record stopped being connected (DNS change, health scan or DNS watch); ends when it is connected again.',
       severity: 'critical',
+      details: z.strictObject({
+        protocol: z.enum(PROTOCOLS),
+        disconnectedAt: z.string(),
+        /** Which reading saw it: health, dns or dns_watch. */
+        source: z.string(),
+      }),
       words: (details) => protocolWords(details, 'disconnected'),
     },
   },

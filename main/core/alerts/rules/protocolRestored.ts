@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { PROTOCOLS } from '../../signals/primitives.ts';
 import { disconnectedKey, restoredKey } from '../keys.ts';
 import { newerDnsEventSays, PROTOCOL_LABELS, type ProtocolReading } from '../protocolReading.ts';
@@ -63,6 +64,13 @@ export default alertRule({
       label: 'Protocol restored',
       description: 'A record that was disconnected is connected again (a notice: it needs nothing from you).',
       severity: 'info',
+      details: z.strictObject({
+        protocol: z.enum(PROTOCOLS),
+        restoredAt: z.string(),
+        disconnectedAt: z.string(),
+        /** The protocol_disconnected alert this ends. */
+        episodeId: z.number(),
+      }),
       words: (details) => protocolWords(details, 'connected again'),
     },
   },

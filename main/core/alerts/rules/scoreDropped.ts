@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { scoreDroppedKey } from '../keys.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { alertRule } from '../ruleDefinition.ts';
@@ -68,6 +69,11 @@ export default alertRule({
       description:
         'The security score fell by your step or below your floor (critical below the floor); ends when it is back.',
       severity: 'warning',
+      details: z.strictObject({
+        scoreBefore: z.number(),
+        scoreNow: z.number(),
+        floor: z.number().nullable(),
+      }),
       words: 'Security score dropped',
     },
   },

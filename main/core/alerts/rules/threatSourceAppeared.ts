@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FailedSourcesPayload } from '../../signals/sendingSources.ts';
 import { threatKey } from '../keys.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
@@ -60,6 +61,7 @@ export default alertRule({
       description:
         'A source known to be malicious sent mail as the domain that failed DMARC; ends when it is no longer listed.',
       severity: 'critical',
+      details: z.strictObject({ sourceName: z.string(), totalCount: z.number().nullable() }),
       words: 'Threat sending as this domain',
     },
   },

@@ -67,6 +67,7 @@ const bimiReadiness = extraSignal('bimi_readiness', {
           description:
             'A domain whose BIMI checks all passed now fails one, so its logo is no longer shown; ends when every check passes again.',
           severity: 'info',
+          details: z.strictObject({ failing: z.array(z.string()), score: z.number(), readAt: z.string() }),
           words: 'Brand logo (BIMI) no longer shown',
         },
       },

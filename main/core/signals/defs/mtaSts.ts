@@ -43,6 +43,12 @@ const mtaSts = extraSignal('mta_sts', {
           description:
             'The MTA-STS policy mode went from enforce to testing or none (or was removed); ends when it is enforce again.',
           severity: 'warning',
+          details: z.strictObject({
+            modeBefore: z.literal('enforce'),
+            /** null: no longer set up. */
+            modeNow: z.string().nullable(),
+            readAt: z.string(),
+          }),
           words: 'MTA-STS no longer enforced',
         },
       },

@@ -27,6 +27,12 @@ const badEvent: AlertRules['healthRegressed'] = (previous, next, ctx) =>
     e.type === 'raise' ? { ...e, severity: 'loud' as never } : e,
   );
 
+/** healthRegressed raising a count as text: not what its rule file declares. */
+const undeclaredDetails: AlertRules[string] = (previous, next, ctx) =>
+  healthRegressed(previous, next, ctx).map((e) =>
+    e.type === 'raise' ? { ...e, details: { ...e.details, passingNow: 'four' } } : e,
+  );
+
 describe('writeSignal is one transaction', () => {
   it('a rule that throws rolls back the snapshot rows, the sync state and the alerts', () => {
     const { mirror, accountId } = mirrorWithDomain(':memory:', { rules: { healthRegressed: boom } });
@@ -70,6 +76,23 @@ describe('writeSignal is one transaction', () => {
     expect(mirror.getSyncStates(accountId).find((s) => s.signal === 'health')!.lastSuccessAt).toBe(
       '2025-03-01T09:01:00.000Z',
     );
+  });
+
+  it('an alert whose details are not what its rule file declares is refused, naming the rule and the field', () => {
+    const { mirror, accountId } = mirrorWithDomain(':memory:', {
+      rules: { healthRegressed: undeclaredDetails },
+    });
+    write(mirror, accountId, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
+    const next = health('2025-03-01T09:15:00Z', { spf: false });
+    expect(() => write(mirror, accountId, 'health', next, '2025-03-01T09:16:00Z')).toThrow(
+      /alert health_regressed: details\.passingNow: /,
+    );
+    expect(mirror.listAlerts()).toEqual([]);
+    // The rule as written raises what it declares.
+    const { mirror: real, accountId: id } = mirrorWithDomain();
+    write(real, id, 'health', health('2025-03-01T09:00:00Z'), '2025-03-01T09:01:00Z');
+    write(real, id, 'health', next, '2025-03-01T09:16:00Z');
+    expect(real.listAlerts({ rule: 'health_regressed' })[0]?.details).toMatchObject({ passingNow: 4 });
   });
 
   it('a success clears the last error, resets failures and schedules the next fetch one period later', () => {
