@@ -461,6 +461,34 @@ CREATE TABLE extra_signal_values (
 );
 `;
 
+// v12: each domain's status as the status model derived it (main/core/mirror/statusSummary.ts), so the
+// overview reads rows instead of deriving every domain's status. Triggers mark a domain whenever a row the
+// model reads changes, in that row's transaction; the mirror derives the marked domains before it commits,
+// and readers derive any still marked themselves. Every existing domain starts marked (the back-fill runs
+// when the mirror opens).
+const V12_STATUS_SUMMARY = (() => {
+  const mark = (table: string, event: string, row: 'NEW' | 'OLD', when = '') =>
+    `CREATE TRIGGER status_dirty_${table}_${event.split(' ')[0]!.toLowerCase()} AFTER ${event} ON ${table}
+       ${when ? `WHEN ${when.replaceAll('ROW', row)}` : ''}
+       BEGIN INSERT OR IGNORE INTO status_dirty (domain_id) VALUES (${row}.domain_id); END;`;
+  const tables = ['health_snapshots', 'dns_events', 'dns_current', 'dns_watch', 'pending_changes'];
+  const alertColumns = 'resolved_at, rule, severity, title, details_json, domain_id';
+  return `
+CREATE TABLE domain_status (
+  domain_id INTEGER PRIMARY KEY REFERENCES domains(id) ON DELETE CASCADE,
+  model INTEGER NOT NULL,
+  status_json TEXT NOT NULL
+);
+CREATE TABLE status_dirty (domain_id INTEGER PRIMARY KEY);
+${tables.map((t) => [mark(t, 'INSERT', 'NEW'), mark(t, 'UPDATE', 'NEW'), mark(t, 'DELETE', 'OLD')].join('\n')).join('\n')}
+${mark('alerts', 'INSERT', 'NEW', 'ROW.domain_id IS NOT NULL')}
+${mark('alerts', `UPDATE OF ${alertColumns}`, 'NEW', 'NEW.domain_id IS NOT NULL')}
+${mark('alerts', `UPDATE OF ${alertColumns}`, 'OLD', 'OLD.domain_id IS NOT NULL').replace('status_dirty_alerts_update', 'status_dirty_alerts_update_old')}
+${mark('alerts', 'DELETE', 'OLD', 'ROW.domain_id IS NOT NULL')}
+INSERT INTO status_dirty (domain_id) SELECT id FROM domains;
+`;
+})();
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -474,6 +502,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'change journal', up: (db) => db.exec(V9_CHANGE_JOURNAL) },
   { version: 10, name: 'weekly digest schedules', up: (db) => db.exec(V10_DIGEST_SCHEDULES) },
   { version: 11, name: 'extra signal values', up: (db) => db.exec(V11_EXTRA_SIGNAL_VALUES) },
+  { version: 12, name: 'status summary per domain', up: (db) => db.exec(V12_STATUS_SUMMARY) },
 ];
 
 /** The schema version this code writes. */

@@ -17,6 +17,7 @@ import { toIsoOrNull } from './isoTime.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 import { domainStatus } from '../status/index.ts';
 import { statusInputs } from './statusEvidence.ts';
+import type { StatusSummaries } from './statusSummary.ts';
 
 type Json = Record<string, unknown>;
 
@@ -41,6 +42,7 @@ export class ReadQueries {
     private readonly domains: DomainsStore,
     private readonly syncStates: SyncStateStore,
     private readonly alerts: AlertStore,
+    private readonly summaries: StatusSummaries,
   ) {}
 
   /**
@@ -127,7 +129,10 @@ export class ReadQueries {
       args,
     );
     const openCounts = this.alerts.openCounts();
-    const inputs = statusInputs(this.db, { accountId });
+    const statuses = this.summaries.read(
+      domains.map((d) => d.pk),
+      { accountId },
+    );
     const states = new Map<number, StoredSyncState[]>();
     // Per account: each account's states are kept between calls (the engine reads them every tick).
     const accountIds = accountId === undefined ? [...new Set(domains.map((d) => d.account_id))] : [accountId];
@@ -184,7 +189,7 @@ export class ReadQueries {
             }
           : null,
         openAlerts: openCounts.get(d.pk) ?? 0,
-        posture: domainStatus(inputs.get(d.pk) ?? NO_INPUTS),
+        posture: statuses.get(d.pk)!,
         data,
         lastError,
       };

@@ -29,6 +29,7 @@ import { ReadQueries } from './readQueries.ts';
 import { latestDnsEvents } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
 import { statusInputs } from './statusEvidence.ts';
+import { StatusSummaries } from './statusSummary.ts';
 import { sharedPublicSyncState, SyncStateStore } from './syncStateStore.ts';
 import type {
   Account,
@@ -74,6 +75,9 @@ export class SqliteMirror implements Mirror {
   readonly digests: SqliteDigestStore;
   private readonly dnsWatch: DnsWatchStore;
   private readonly journal: ChangeJournal;
+  private readonly summaries: StatusSummaries;
+  /** Depth of the mirror's own write transactions (a batch holds several): statuses are derived at the outermost. */
+  private writeDepth = 0;
 
   constructor(
     private readonly db: Database,
@@ -85,12 +89,45 @@ export class SqliteMirror implements Mirror {
     this.syncStates = new SyncStateStore(db);
     this.alertStore = new AlertStore(db);
     this.settings = new SettingsStore(db);
-    this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore);
     this.panels = new PanelStore(db);
     this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso());
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
     this.journal = new ChangeJournal(db);
+    this.summaries = new StatusSummaries(db);
+    this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
+    this.refreshStatuses();
+  }
+
+  /**
+   * Derives the statuses a mirror from before the summaries (or from another status model) lacks, once, when
+   * it opens. Another process writing at that moment leaves them to its own flush and to readers, which
+   * derive what is not current themselves.
+   */
+  private refreshStatuses(): void {
+    try {
+      this.db.transaction(() => this.summaries.refreshStale())();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+  }
+
+  /**
+   * A write transaction of the mirror that may change what a domain's status reads: the statuses its rows
+   * changed are derived again before the outermost one commits (a tick's batch: once, for every domain it
+   * touched).
+   */
+  private write<T>(writes: () => T): T {
+    return this.db.transaction((): T => {
+      this.writeDepth++;
+      try {
+        const result = writes();
+        if (this.writeDepth === 1) this.summaries.flush();
+        return result;
+      } finally {
+        this.writeDepth--;
+      }
+    })();
   }
 
   /** Alert events applied, and their outbox rows written, inside the caller's transaction. */
@@ -136,7 +173,7 @@ export class SqliteMirror implements Mirror {
     if (!meta) throw new MirrorError('invalid_input', `unknown signal ${String(input.signal)}`);
     const at = toIso(input.fetchedAt);
     const nextDueAt = toIsoOrNull(input.nextDueAt);
-    return this.db.transaction((): WriteResult => {
+    return this.write((): WriteResult => {
       const account = this.accounts.require(input.accountId);
       if (meta.per === 'account') {
         const list = this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
@@ -179,12 +216,12 @@ export class SqliteMirror implements Mirror {
       const result = this.applyAlerts(account.id, domain.pk, events, at);
       this.syncStates.success(account.id, domain.pk, input.signal, at, nextDueAt);
       return result;
-    })();
+    });
   }
 
   batch<T>(writes: () => T): T {
     // better-sqlite3 turns a transaction begun inside another into a savepoint of it.
-    return this.db.transaction(writes)();
+    return this.write(writes);
   }
 
   /**
@@ -350,7 +387,7 @@ export class SqliteMirror implements Mirror {
         (newest, e) => (!newest || Date.parse(e.at) > Date.parse(newest) ? e.at : newest),
         null,
       );
-    this.db.transaction(() => {
+    this.write(() => {
       // A change nobody confirmed in a week is history, not pending.
       prepared(this.db, 'DELETE FROM pending_changes WHERE changed_at < ?').run(
         toIso(Date.parse(at) - PENDING_KEPT_MS),
@@ -362,7 +399,7 @@ export class SqliteMirror implements Mirror {
            ON CONFLICT (domain_id, protocol) DO UPDATE SET summary = excluded.summary,
              changed_at = excluded.changed_at, baseline_at = excluded.baseline_at, expect_json = excluded.expect_json`,
       ).run(domain.pk, input.protocol, input.summary, at, baseline, JSON.stringify(input.expect));
-    })();
+    });
   }
 
   listAlerts(query: ListAlertsQuery = {}): Alert[] {
@@ -472,7 +509,7 @@ export class SqliteMirror implements Mirror {
 
   writeDnsWatch(writes: DnsWatchWrite[], at?: Instant): WriteResult {
     const when = this.nowIso(at);
-    return this.db.transaction((): WriteResult => {
+    return this.write((): WriteResult => {
       const result: WriteResult = { alerts: [], resolved: [] };
       const accounts = new Map(this.accounts.list().map((a) => [a.id, a]));
       for (const write of writes) {
@@ -498,7 +535,7 @@ export class SqliteMirror implements Mirror {
         result.resolved.push(...applied.resolved);
       }
       return result;
-    })();
+    });
   }
 
   dnsWatchRecords(accountId: number, domainId: number): DnsWatchRecord[] {

@@ -50,6 +50,14 @@ function newestPending(pending: readonly PendingChange[], protocol: Protocol): P
   return newest;
 }
 
+/**
+ * The version of what domainStatus() derives from the same inputs. The mirror keeps each domain's status
+ * (main/core/mirror/statusSummary.ts) and derives again every status stored by another version: raise it
+ * whenever a change here, in protocolStatus, verdict, pending or the words they use would show a stored
+ * status differently.
+ */
+export const STATUS_MODEL_VERSION = 1;
+
 /** The one status of a domain: per protocol from the newest evidence, the verdict from those and the alerts. */
 export function domainStatus(input: DomainStatusInput): DomainStatus {
   const disconnectOpen = new Set(

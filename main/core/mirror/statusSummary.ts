@@ -1,0 +1,101 @@
+import type { Database } from 'better-sqlite3';
+import { domainStatus, STATUS_MODEL_VERSION, type DomainStatus } from '../status/index.ts';
+import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+import { statusInputs } from './statusEvidence.ts';
+
+/**
+ * Each domain's status as the status model derived it, kept by the mirror's writes so the overview reads
+ * 1,000 rows instead of deriving 1,000 statuses. What keeps it true:
+ *   - triggers (migration v12) mark a domain in `status_dirty` whenever a row the model reads changes —
+ *     health snapshots, DNS events, the service's DNS status, the DNS watch, the domain's open alerts,
+ *     pending changes — in the transaction that changes it, whoever writes it;
+ *   - the mirror's writes derive the marked domains again before they commit (flush), so a tick's commit
+ *     carries its statuses with it;
+ *   - a reader never trusts a marked domain, a missing row or one derived by another model version: it
+ *     derives those itself (read), so a status never lags its evidence even between a write and its flush.
+ */
+export class StatusSummaries {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Marks for derivation the domains without a summary of this model version (a mirror from before the
+   * summaries, or from code whose model said things differently), then derives every marked domain.
+   */
+  refreshStale(): number {
+    prepared(
+      this.db,
+      `INSERT OR IGNORE INTO status_dirty (domain_id)
+         SELECT d.id FROM domains d LEFT JOIN domain_status s ON s.domain_id = d.id
+         WHERE s.domain_id IS NULL OR s.model <> ?`,
+    ).run(STATUS_MODEL_VERSION);
+    return this.flush();
+  }
+
+  /** Derives the status of every marked domain and stores it; returns how many were derived. */
+  flush(): number {
+    const marked = (
+      prepared(this.db, 'SELECT domain_id FROM status_dirty').all() as { domain_id: number }[]
+    ).map((r) => r.domain_id);
+    if (marked.length === 0) return 0;
+    const statuses = this.derive(marked);
+    const upsert = prepared(
+      this.db,
+      `INSERT INTO domain_status (domain_id, model, status_json) VALUES (?, ?, ?)
+         ON CONFLICT (domain_id) DO UPDATE SET model = excluded.model, status_json = excluded.status_json`,
+    );
+    const known = prepared(this.db, 'SELECT 1 FROM domains WHERE id = ?');
+    for (const [pk, status] of statuses) {
+      // A domain removed in the same transaction leaves only its mark.
+      if (known.get(pk)) upsert.run(pk, STATUS_MODEL_VERSION, JSON.stringify(status));
+    }
+    prepared(this.db, 'DELETE FROM status_dirty').run();
+    return marked.length;
+  }
+
+  /**
+   * The status of each domain in `pks`: the stored summary where it is current, derived now where it is
+   * not (marked, missing, another model's).
+   */
+  read(pks: readonly number[], scope: { accountId: number | undefined }): Map<number, DomainStatus> {
+    const filter = scope.accountId === undefined ? '' : 'AND d.account_id = ?';
+    const rows = prepared(
+      this.db,
+      `SELECT s.domain_id, s.status_json FROM domains d JOIN domain_status s ON s.domain_id = d.id
+         WHERE s.model = ${STATUS_MODEL_VERSION}
+           AND NOT EXISTS (SELECT 1 FROM status_dirty x WHERE x.domain_id = d.id) ${filter}`,
+    ).all(...(scope.accountId === undefined ? [] : [scope.accountId])) as {
+      domain_id: number;
+      status_json: string;
+    }[];
+    const out = new Map<number, DomainStatus>();
+    for (const r of rows) out.set(r.domain_id, JSON.parse(r.status_json) as DomainStatus);
+    const missing = pks.filter((pk) => !out.has(pk));
+    if (missing.length > 0) {
+      const derived = this.derive(missing, missing.length > BULK_FROM ? scope : undefined);
+      for (const [pk, status] of derived) out.set(pk, status);
+    }
+    return out;
+  }
+
+  /** Derives the statuses of `pks` from the evidence (the whole scope's in a few queries when many). */
+  private derive(
+    pks: readonly number[],
+    scope: { accountId: number | undefined } | undefined = pks.length > BULK_FROM
+      ? { accountId: undefined }
+      : undefined,
+  ): Map<number, DomainStatus> {
+    const out = new Map<number, DomainStatus>();
+    const bulk = scope ? statusInputs(this.db, scope) : null;
+    for (const pk of pks) {
+      const inputs = bulk ? bulk.get(pk) : statusInputs(this.db, { domainPk: pk }).get(pk);
+      out.set(pk, domainStatus(inputs ?? NO_INPUTS));
+    }
+    return out;
+  }
+}
+
+const NO_INPUTS = { evidence: [], openAlerts: [] } as const;
+
+// Past this many domains, one pass over the scope's evidence (a handful of queries) is cheaper than
+// seven queries per domain.
+const BULK_FROM = 50;
