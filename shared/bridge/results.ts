@@ -14,6 +14,7 @@ import {
 import { EDIT_OPERATION_NAMES, type EditOperationName } from './editOperationNames.ts';
 import type { EditData } from './editTypes.ts';
 import { alertRule, appPreferencesSchema, syncSettingsSchema } from './args.ts';
+import { PROTOCOL_STATES, VERDICT_LEVELS } from './statusLevels.ts';
 
 /**
  * What every bridge method answers, as schemas: main validates each result before it crosses to the
@@ -82,10 +83,7 @@ const evidenceRefSchema = z.object({
 });
 export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
 
-export const PROTOCOL_STATES = ['passing', 'failing', 'not_set_up', 'unknown'] as const;
-export type ProtocolState = (typeof PROTOCOL_STATES)[number];
-export const VERDICT_LEVELS = ['problem', 'warning', 'unknown', 'good'] as const;
-export type VerdictLevel = (typeof VERDICT_LEVELS)[number];
+export { PROTOCOL_STATES, VERDICT_LEVELS, type ProtocolState, type VerdictLevel } from './statusLevels.ts';
 
 const protocolViewSchema = z.object({
   protocol,

@@ -1,10 +1,7 @@
 import { parseDmarcRecord } from '../../../shared/email-auth/dmarcRecord.ts';
-import {
-  VERDICT_LEVELS,
-  type DomainStatusView,
-  type OverviewRow,
-  type VerdictLevel,
-} from '../../../shared/bridge/results.ts';
+import type { DomainStatusView, OverviewRow } from '../../../shared/bridge/results.ts';
+// The levels without the schemas: the first screen loads no zod (only main checks answers).
+import { VERDICT_LEVELS, type VerdictLevel } from '../../../shared/bridge/statusLevels.ts';
 
 /** A domain's DMARC state for the overview's icon and filter. */
 export type DmarcState = 'reject' | 'quarantine' | 'none' | 'missing' | 'invalid' | 'unknown';
