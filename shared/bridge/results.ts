@@ -152,6 +152,11 @@ export const domainStatusSchema = z.object({
 });
 export type DomainStatusView = z.infer<typeof domainStatusSchema>;
 
+/**
+ * A row of the window's overview: what the rows and the headline show. How fresh the data is comes as the
+ * newest success of any signal (`dataAt`); each signal's age is the mirror's (MirrorOverviewRow)
+ * and the domain page's.
+ */
 export const overviewRowSchema = z.object({
   accountId: z.number(),
   accountLabel: z.string(),
@@ -181,10 +186,16 @@ export const overviewRowSchema = z.object({
     .nullable(),
   openAlerts: z.number(),
   posture: domainStatusSchema,
-  data: z.partialRecord(signalName, signalAgeSchema),
+  /** The newest success among the domain's signals: how old its data is (null: nothing fetched yet). */
+  dataAt: isoOrNull,
   lastError: syncErrorSchema.extend({ signal: signalName }).nullable(),
 });
 export type OverviewRow = z.infer<typeof overviewRowSchema>;
+
+/** A row of the overview as the mirror reads it (engine, CLI, export, metrics): with each signal's age. */
+export type MirrorOverviewRow = Omit<OverviewRow, 'dataAt'> & {
+  data: Partial<Record<z.infer<typeof signalName>, z.infer<typeof signalAgeSchema>>>;
+};
 
 export const alertSchema = z.object({
   id: z.number(),

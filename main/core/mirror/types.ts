@@ -16,7 +16,7 @@ import type {
   HistoryKind,
   HistoryRows,
   mirrorDomainSchema,
-  overviewRowSchema,
+  MirrorOverviewRow,
   signalAgeSchema,
   syncErrorSchema,
   syncStateSchema,
@@ -135,7 +135,7 @@ export interface SetNextDueInput {
 export type SignalAge = z.infer<typeof signalAgeSchema>;
 
 /** One domain of the overview, with its one status (main/core/status) and each signal's age. */
-export type OverviewRow = z.infer<typeof overviewRowSchema>;
+export type OverviewRow = MirrorOverviewRow;
 
 /** Everything the mirror holds about one domain, for the domain screen: the stored answers, typed. */
 export type DomainDetail = z.infer<typeof domainDetailSchema>;

@@ -55,15 +55,6 @@ export const DEFAULT_FILTER: OverviewFilter = {
   descending: false,
 };
 
-/** The newest success among a row's signals: how old its data is. */
-export function dataAge(row: OverviewRow): string | null {
-  let newest: string | null = null;
-  for (const age of Object.values(row.data)) {
-    if (age?.lastSuccessAt && (!newest || age.lastSuccessAt > newest)) newest = age.lastSuccessAt;
-  }
-  return newest;
-}
-
 const DMARC_RANK: Record<DmarcState, number> = {
   reject: 5,
   quarantine: 4,
@@ -88,7 +79,7 @@ export function toItems(rows: readonly OverviewRow[]): OverviewItem[] {
     row,
     key: `${row.accountId}:${row.domainId}`,
     dmarc: dmarcState(row.posture),
-    age: dataAge(row),
+    age: row.dataAt,
     parked: isParked(row),
     search: `${row.fqdn} ${row.group?.name ?? ''} ${row.accountLabel}`.toLowerCase(),
   }));
