@@ -464,8 +464,8 @@ CREATE TABLE extra_signal_values (
 // v12: each domain's status as the status model derived it (main/core/mirror/statusSummary.ts), so the
 // overview reads rows instead of deriving every domain's status. Triggers mark a domain whenever a row the
 // model reads changes, in that row's transaction; the mirror derives the marked domains before it commits,
-// and readers derive any still marked themselves. Every existing domain starts marked (the back-fill runs
-// when the mirror opens).
+// and readers derive any still marked themselves. The back-fill runs when the mirror opens: status_model
+// starts at 0, so every domain is derived then.
 const V12_STATUS_SUMMARY = (() => {
   const mark = (table: string, event: string, row: 'NEW' | 'OLD', when = '') =>
     `CREATE TRIGGER status_dirty_${table}_${event.split(' ')[0]!.toLowerCase()} AFTER ${event} ON ${table}
@@ -480,12 +480,14 @@ CREATE TABLE domain_status (
   status_json TEXT NOT NULL
 );
 CREATE TABLE status_dirty (domain_id INTEGER PRIMARY KEY);
+-- The status model version the stored statuses were derived by (0: none yet): checked once when a mirror opens.
+CREATE TABLE status_model (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+INSERT INTO status_model (id, version) VALUES (1, 0);
 ${tables.map((t) => [mark(t, 'INSERT', 'NEW'), mark(t, 'UPDATE', 'NEW'), mark(t, 'DELETE', 'OLD')].join('\n')).join('\n')}
 ${mark('alerts', 'INSERT', 'NEW', 'ROW.domain_id IS NOT NULL')}
 ${mark('alerts', `UPDATE OF ${alertColumns}`, 'NEW', 'NEW.domain_id IS NOT NULL')}
 ${mark('alerts', `UPDATE OF ${alertColumns}`, 'OLD', 'OLD.domain_id IS NOT NULL').replace('status_dirty_alerts_update', 'status_dirty_alerts_update_old')}
 ${mark('alerts', 'DELETE', 'OLD', 'ROW.domain_id IS NOT NULL')}
-INSERT INTO status_dirty (domain_id) SELECT id FROM domains;
 `;
 })();
 

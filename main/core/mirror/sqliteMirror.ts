@@ -106,7 +106,8 @@ export class SqliteMirror implements Mirror {
    */
   private refreshStatuses(): void {
     try {
-      this.db.transaction(() => this.summaries.refreshStale())();
+      // Nothing to write (the usual open): no write transaction, no fsync.
+      if (this.summaries.stale()) this.db.transaction(() => this.summaries.refreshStale())();
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
     }

@@ -18,17 +18,30 @@ export class StatusSummaries {
   constructor(private readonly db: Database) {}
 
   /**
-   * Marks for derivation the domains without a summary of this model version (a mirror from before the
-   * summaries, or from code whose model said things differently), then derives every marked domain.
+   * When the stored statuses were derived by another model version (a mirror from before the summaries, or
+   * from code whose model said things differently), marks every domain; then derives every marked domain.
+   * Returns how many were derived. A mirror already in step costs two small reads.
    */
   refreshStale(): number {
-    prepared(
-      this.db,
-      `INSERT OR IGNORE INTO status_dirty (domain_id)
-         SELECT d.id FROM domains d LEFT JOIN domain_status s ON s.domain_id = d.id
-         WHERE s.domain_id IS NULL OR s.model <> ?`,
-    ).run(STATUS_MODEL_VERSION);
+    const stored = prepared(this.db, 'SELECT version FROM status_model WHERE id = 1').get() as
+      { version: number } | undefined;
+    if (stored?.version !== STATUS_MODEL_VERSION) {
+      prepared(this.db, 'INSERT OR IGNORE INTO status_dirty (domain_id) SELECT id FROM domains').run();
+      prepared(this.db, 'INSERT OR REPLACE INTO status_model (id, version) VALUES (1, ?)').run(
+        STATUS_MODEL_VERSION,
+      );
+    }
     return this.flush();
+  }
+
+  /** True when some domain waits for its status to be derived again (or the model version changed). */
+  stale(): boolean {
+    const stored = prepared(this.db, 'SELECT version FROM status_model WHERE id = 1').get() as
+      { version: number } | undefined;
+    return (
+      stored?.version !== STATUS_MODEL_VERSION ||
+      !!prepared(this.db, 'SELECT 1 FROM status_dirty LIMIT 1').get()
+    );
   }
 
   /** Derives the status of every marked domain and stores it; returns how many were derived. */
