@@ -83,7 +83,7 @@ const evidenceRefSchema = z.object({
 });
 export type EvidenceRef = z.infer<typeof evidenceRefSchema>;
 
-export { PROTOCOL_STATES, VERDICT_LEVELS, type ProtocolState, type VerdictLevel } from './statusLevels.ts';
+export { VERDICT_LEVELS, type ProtocolState, type VerdictLevel } from './statusLevels.ts';
 
 const protocolViewSchema = z.object({
   protocol,
