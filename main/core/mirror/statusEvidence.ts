@@ -18,7 +18,7 @@ import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
  *     last_disconnected (kept when a domain was opened);
  *   - the app's own DNS watch: its confirmed answer per protocol, as of its latest agreeing answer;
  *   - open alerts; pending changes.
- * A new evidence source adds its query here (see main/core/status/evidence.ts).
+ * A new evidence source adds its query here, and triggers on its table (see main/core/status/evidence.ts).
  */
 export interface DomainStatusInputs {
   evidence: ProtocolEvidence[];
