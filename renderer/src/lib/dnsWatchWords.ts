@@ -2,6 +2,7 @@
  * The DNS watch in words: a disagreement between DNS and the service as one sentence, and the Settings
  * section's form (cadence, rate cap, resolvers) checked field by field before it is sent.
  */
+import { fieldErrorsFromBridge } from './bridgeFieldErrors.ts';
 import type { DnsWatchStatus } from '../../../shared/bridge/dnsWatch.ts';
 import { protocolLabel } from './format.ts';
 
@@ -138,22 +139,10 @@ const FIELD_OF_PATH: Record<string, DnsWatchField> = {
 
 /** A refusal from the bridge (zod issues with paths) as errors on the fields they name. */
 export function dnsWatchErrorsFromBridge(error: unknown): DnsWatchErrors {
-  const e = (error ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
-  const errors: DnsWatchErrors = {};
-  if (Array.isArray(e.details)) {
-    for (const issue of e.details as { path?: unknown; message?: unknown }[]) {
-      const path = Array.isArray(issue.path)
-        ? String(issue.path[0])
-        : String(issue.path ?? '').split('.')[0]!;
-      const message = typeof issue.message === 'string' ? issue.message : 'not valid';
-      const field = FIELD_OF_PATH[path] ?? 'form';
-      errors[field] ??=
-        field === 'form' ? `Not saved: ${message}` : message.charAt(0).toUpperCase() + message.slice(1);
-    }
-  }
-  if (Object.keys(errors).length === 0)
-    errors.form = `Not saved: ${typeof e.message === 'string' ? e.message : String(error)}`;
-  return errors;
+  return fieldErrorsFromBridge<DnsWatchField>(
+    error,
+    ({ path }) => FIELD_OF_PATH[Array.isArray(path) ? String(path[0]) : String(path ?? '').split('.')[0]!],
+  );
 }
 
 /** The watch's state now in one line: pace, records, freshness. */

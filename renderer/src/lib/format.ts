@@ -48,6 +48,11 @@ export function day(date: string): string {
   return Number.isNaN(t) ? date : dayFormat.format(t);
 }
 
+/** The time of day on this computer's clock, as "Saved at …" says it ("9:30:15 AM"). */
+export function timeOfDay(ms: number): string {
+  return new Date(ms).toLocaleTimeString();
+}
+
 /** "3 minutes ago", "in 2 hours", "just now" — how old a piece of data is (shared/time, the one format). */
 export function ago(iso: string | null | undefined, now = Date.now()): string {
   return iso ? relativeTime(iso, now) : 'never';

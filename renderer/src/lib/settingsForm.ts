@@ -1,4 +1,5 @@
 import type { Settings, SyncStatus } from '../../../shared/bridge/results.ts';
+import { fieldErrorsFromBridge } from './bridgeFieldErrors.ts';
 import { duration, num } from './format.ts';
 
 /** The settings form as typed (strings for numbers, switches for the optional parts). */
@@ -138,24 +139,12 @@ const PATHS: Record<string, SettingsField> = {
 
 /** Maps the bridge's invalid_arguments details ([{path, message}]) onto the form's fields. */
 export function errorsFromBridge(error: unknown): SettingsErrors {
-  const e = (error ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
-  const errors: SettingsErrors = {};
-  if (e.code === 'invalid_arguments' && Array.isArray(e.details)) {
-    for (const issue of e.details as { path?: unknown; message?: unknown }[]) {
-      const path = typeof issue.path === 'string' ? issue.path : '';
-      const message = typeof issue.message === 'string' ? issue.message : 'not valid';
-      let field: SettingsField = PATHS[path] ?? 'form';
-      if (field === 'form' && /headroom/.test(message)) field = 'headroom';
-      errors[field] ??= field === 'form' ? `Not saved: ${message}` : capitalise(message);
-    }
-  }
-  if (Object.keys(errors).length === 0)
-    errors.form = `Not saved: ${typeof e.message === 'string' ? e.message : String(error)}`;
-  return errors;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return fieldErrorsFromBridge<SettingsField>(
+    error,
+    ({ path, message }) =>
+      PATHS[typeof path === 'string' ? path : ''] ?? (/headroom/.test(message) ? 'headroom' : undefined),
+    'invalid_arguments',
+  );
 }
 
 type AccountSync = SyncStatus['accounts'][number];
