@@ -26,6 +26,22 @@ export const protocolWrites: NonNullable<RuleDefinition<ProtocolRuleFn>['on']> =
 export type AppEdit = ReturnType<typeof appEdit>;
 
 /**
+ * True when a record scanned at `at` shows the user's latest edit in this app, made before that scan: each
+ * tag the edit wrote (of `tags`, when given) has the value the edit gave it in `shown`. A rule stays quiet
+ * about such a change — the user made it themselves, knowing.
+ */
+export function recordShowsEdit(
+  edit: AppEdit | undefined,
+  at: string,
+  shown: ReadonlyMap<string, string>,
+  tags?: readonly string[],
+): boolean {
+  if (!edit || !(Date.parse(edit.changedAt) <= Date.parse(at))) return false;
+  const set = Object.keys(edit.tags).filter((tag) => !tags || tags.includes(tag));
+  return set.length > 0 && set.every((tag) => shown.get(tag) === edit.tags[tag]);
+}
+
+/**
  * A health write's live DMARC record, before and after, read by `read` — for rules on what the record asks
  * that must stay quiet about a change the user made themselves: their latest edit in this app is looked up
  * only when the record changed (most writes: it did not).

@@ -7,7 +7,7 @@ import {
 import { dmarcPolicyOf, type DmarcPolicyView } from '../../status/dmarcPolicy.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { alertRule } from '../ruleDefinition.ts';
-import { onLiveDmarcRecord, type AppEdit } from '../ruleWrites.ts';
+import { onLiveDmarcRecord, recordShowsEdit, type AppEdit } from '../ruleWrites.ts';
 
 /** The DMARC policy a health scan saw (from its live DMARC record), and when. */
 export interface DmarcPolicyReading extends DmarcPolicyView {
@@ -32,11 +32,12 @@ export function dmarcPolicyReading(
  * them): they lowered it themselves, knowing, and the status already tells the pending edit confirmed.
  */
 function userSetIt(now: DmarcPolicyReading): boolean {
-  const edit = now.edit;
-  if (!edit || Date.parse(edit.changedAt) > Date.parse(now.at)) return false;
-  const shown: Record<string, string> = { p: now.policy, sp: now.subdomainPolicy, pct: String(now.pct) };
-  const set = Object.keys(edit.tags).filter((tag) => tag in shown);
-  return set.length > 0 && set.every((tag) => edit.tags[tag] === shown[tag]);
+  const shown = new Map([
+    ['p', now.policy],
+    ['sp', now.subdomainPolicy],
+    ['pct', String(now.pct)],
+  ]);
+  return recordShowsEdit(now.edit, now.at, shown, [...shown.keys()]);
 }
 
 type Policy = Pick<DmarcPolicyView, 'policy' | 'subdomainPolicy' | 'pct'>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseDmarcRecord } from '../../../../shared/email-auth/dmarcRecord.ts';
 import { alertRule } from '../ruleDefinition.ts';
-import { onLiveDmarcRecord, type AppEdit } from '../ruleWrites.ts';
+import { onLiveDmarcRecord, recordShowsEdit, type AppEdit } from '../ruleWrites.ts';
 import type { AlertRuleFn } from '../types.ts';
 
 /** Where a scan's live DMARC record asks receivers to send aggregate reports, and when it was scanned. */
@@ -20,12 +20,7 @@ function reportAddresses(record: string | null, at: string, edit: AppEdit = null
   const tags = new Map(
     record!.split(';').map((t) => t.split('=').map((part) => part.trim()) as [string, string]),
   );
-  const userSetIt =
-    edit !== null &&
-    Date.parse(edit.changedAt) <= Date.parse(at) &&
-    Object.keys(edit.tags).length > 0 &&
-    Object.entries(edit.tags).every(([tag, value]) => tags.get(tag) === value);
-  return { rua: parsed.rua ?? [], at, userSetIt };
+  return { rua: parsed.rua ?? [], at, userSetIt: recordShowsEdit(edit, at, tags) };
 }
 
 /**

@@ -1,26 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_ID, health, mirrorWithDomain, write } from '../mirror/payloads.ts';
-
-/** A health scan of example.com whose live DMARC record is `record`. */
-function scan(at: string, record: string | null) {
-  return { ...health(at), dmarc_record: record };
-}
-
-function setup(first: string) {
-  const { mirror, accountId } = mirrorWithDomain();
-  const at = (n: number) => `2025-03-01T${String(9 + n).padStart(2, '0')}:00:00Z`;
-  const baseline = write(mirror, accountId, 'health', scan(at(0), first), at(0));
-  expect(baseline.alerts).toEqual([]);
-  let n = 0;
-  return {
-    mirror,
-    accountId,
-    next: (record: string | null) => {
-      n += 1;
-      return write(mirror, accountId, 'health', scan(at(n), record), at(n));
-    },
-  };
-}
+import { dmarcScans as setup } from './dmarcScans.ts';
 
 describe('dmarc_policy_weakened', () => {
   it('raises a warning when p is lowered, saying before → after', () => {
@@ -92,15 +71,8 @@ describe('dmarc_policy_weakened', () => {
   });
 
   it('does not raise for the policy the user set in this app, but does for anything else', () => {
-    const { next, mirror, accountId } = setup('v=DMARC1; p=reject');
-    mirror.recordPendingChange({
-      accountId,
-      domainId: DOMAIN_ID,
-      protocol: 'dmarc',
-      summary: 'p=quarantine',
-      expect: { kind: 'present', tags: { p: 'quarantine' } },
-      at: '2025-03-01T09:30:00Z',
-    });
+    const { next, editInApp } = setup('v=DMARC1; p=reject');
+    editInApp({ p: 'quarantine' });
     expect(next('v=DMARC1; p=quarantine').alerts).toEqual([]);
     // Lowered again, by someone else: news.
     expect(next('v=DMARC1; p=none').alerts.map((a) => a.title)).toEqual([

@@ -2,27 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createAuthwatch } from '../../../../main/core/app.ts';
 import { memorySecretStore } from '../../../../main/core/accounts/memorySecretStore.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
-import { DOMAIN_ID, health, mirrorWithDomain, write } from '../mirror/payloads.ts';
-
-/** A health scan of example.com whose live DMARC record is `record`. */
-function scan(at: string, record: string | null) {
-  return { ...health(at), dmarc_record: record };
-}
-
-function setup(first: string | null) {
-  const { mirror, accountId } = mirrorWithDomain();
-  const at = (n: number) => `2025-03-01T${String(9 + n).padStart(2, '0')}:00:00Z`;
-  expect(write(mirror, accountId, 'health', scan(at(0), first), at(0)).alerts).toEqual([]);
-  let n = 0;
-  return {
-    mirror,
-    accountId,
-    next: (record: string | null) => {
-      n += 1;
-      return write(mirror, accountId, 'health', scan(at(n), record), at(n));
-    },
-  };
-}
+import { DOMAIN_ID } from '../mirror/payloads.ts';
+import { dmarcScans as setup } from './dmarcScans.ts';
 
 const WITH_REPORTS = 'v=DMARC1; p=reject; rua=mailto:reports@example.com';
 
@@ -57,15 +38,8 @@ describe('dmarc_reports_stopped', () => {
   });
 
   it('is not news when the user published the record themselves through the app', () => {
-    const { mirror, accountId, next } = setup(WITH_REPORTS);
-    mirror.recordPendingChange({
-      accountId,
-      domainId: DOMAIN_ID,
-      protocol: 'dmarc',
-      summary: 'p=none',
-      expect: { kind: 'present', tags: { p: 'none' } },
-      at: '2025-03-01T09:30:00Z',
-    });
+    const { next, editInApp } = setup(WITH_REPORTS);
+    editInApp({ p: 'none' });
     expect(next('v=DMARC1; p=none').alerts.map((a) => a.rule)).not.toContain('dmarc_reports_stopped');
   });
 
