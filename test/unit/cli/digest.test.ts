@@ -28,6 +28,46 @@ function io() {
   };
 }
 
+/** A mirror file in `dir` with one account named `label`, and the CLI run against it. */
+function cliWithAccount(file: string, label: string) {
+  const db = join(dir, file);
+  const mirror = openMirror(db);
+  mirror.upsertAccount({ label, baseUrl: 'https://app.example.net/api/v1' });
+  mirror.close();
+  return async (args: string[]) => {
+    const r = io();
+    const code = await runCli([...args, '--db', db], r.io);
+    return { code, out: r.out(), err: r.err() };
+  };
+}
+
+/** The arguments of `authwatch channels add email` for a channel named `name`. */
+const addEmailChannel = (name: string) => [
+  'channels',
+  'add',
+  'email',
+  '--name',
+  name,
+  '--smtp',
+  'smtp://mail.example.net:587',
+  '--from',
+  'a@example.net',
+  '--to',
+  'ops@example.net',
+];
+
+/** The arguments of `authwatch digest --schedule WHEN --zone ZONE --channel CHANNEL` (and any more). */
+const schedule = (when: string, zone: string, channel: string, ...more: string[]) => [
+  'digest',
+  '--schedule',
+  when,
+  '--zone',
+  zone,
+  '--channel',
+  channel,
+  ...more,
+];
+
 describe('authwatch digest --preview', () => {
   it('writes the week’s changes and alerts of the account', async () => {
     const db = join(dir, 'mirror.db');
@@ -79,40 +119,12 @@ describe('authwatch digest --preview', () => {
 
 describe('authwatch digest --schedule', () => {
   it('schedules the weekly mail by an email channel in a zone, shows it, and turns it off', async () => {
-    const db = join(dir, 'schedule.db');
-    const mirror = openMirror(db);
-    mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://app.example.net/api/v1' });
-    mirror.close();
-    const run = async (args: string[]) => {
-      const r = io();
-      const code = await runCli([...args, '--db', db], r.io);
-      return { code, out: r.out(), err: r.err() };
-    };
-    const add = await run([
-      'channels',
-      'add',
-      'email',
-      '--name',
-      'ops-mail',
-      '--smtp',
-      'smtp://mail.example.net:587',
-      '--from',
-      'a@example.net',
-      '--to',
-      'ops@example.net',
-    ]);
+    const run = cliWithAccount('schedule.db', 'Acme');
+    const add = await run(addEmailChannel('ops-mail'));
     expect(add.code, add.err).toBe(0);
     await run(['channels', 'add', 'alertmanager', '--name', 'am', '--url', 'http://127.0.0.1:9093']);
 
-    const set = await run([
-      'digest',
-      '--schedule',
-      'mon 08:00',
-      '--zone',
-      'Europe/Berlin',
-      '--channel',
-      'ops-mail',
-    ]);
+    const set = await run(schedule('mon 08:00', 'Europe/Berlin', 'ops-mail'));
     expect(set.code, set.err).toBe(0);
     expect(set.out).toMatch(
       /^The weekly digest of “Acme” goes to “ops-mail” Mondays at 08:00 \(Europe\/Berlin\); next \d{4}-\d\d-\d\dT0[67]:00:00\.000Z\./,
@@ -127,21 +139,13 @@ describe('authwatch digest --schedule', () => {
     ]);
 
     // Not by Alertmanager; not at a day that does not exist; not in a zone that does not exist.
-    const am = await run(['digest', '--schedule', 'mon 08:00', '--zone', 'UTC', '--channel', 'am']);
+    const am = await run(schedule('mon 08:00', 'UTC', 'am'));
     expect(am).toMatchObject({ code: 1 });
     expect(am.err).toContain('the weekly digest is mailed; “am” is not an email channel');
     const day = await run(['digest', '--schedule', 'someday 08:00', '--channel', 'ops-mail']);
     expect(day.code).toBe(2);
     expect(day.err).toContain('--schedule takes a day and a time, e.g. "mon 08:00"');
-    const zone = await run([
-      'digest',
-      '--schedule',
-      'mon 08:00',
-      '--zone',
-      'Mars/Olympus',
-      '--channel',
-      'ops-mail',
-    ]);
+    const zone = await run(schedule('mon 08:00', 'Mars/Olympus', 'ops-mail'));
     expect(zone.code).toBe(2);
     expect(zone.err).toContain('--zone takes a time zone such as Europe/Berlin');
     expect((await run(['digest', '--json'])).out).toContain('Europe/Berlin');
@@ -154,40 +158,12 @@ describe('authwatch digest --schedule', () => {
   });
 
   it('refuses to remove the channel a digest goes by, saying how to move it or stop both', async () => {
-    const db = join(dir, 'remove.db');
-    const mirror = openMirror(db);
-    mirror.upsertAccount({ label: 'Acme Corp', baseUrl: 'https://app.example.net/api/v1' });
-    mirror.close();
-    const run = async (args: string[]) => {
-      const r = io();
-      const code = await runCli([...args, '--db', db], r.io);
-      return { code, out: r.out(), err: r.err() };
-    };
+    const run = cliWithAccount('remove.db', 'Acme Corp');
     for (const name of ['ops-mail', 'team-mail']) {
-      const add = await run([
-        'channels',
-        'add',
-        'email',
-        '--name',
-        name,
-        '--smtp',
-        'smtp://mail.example.net:587',
-        '--from',
-        'a@example.net',
-        '--to',
-        'ops@example.net',
-      ]);
+      const add = await run(addEmailChannel(name));
       expect(add.code, add.err).toBe(0);
     }
-    const set = await run([
-      'digest',
-      '--schedule',
-      'tue 07:30',
-      '--zone',
-      'Europe/Berlin',
-      '--channel',
-      'ops-mail',
-    ]);
+    const set = await run(schedule('tue 07:30', 'Europe/Berlin', 'ops-mail'));
     expect(set.code, set.err).toBe(0);
 
     const refused = await run(['channels', 'remove', 'ops-mail']);
@@ -206,17 +182,7 @@ describe('authwatch digest --schedule', () => {
     );
 
     // The command it printed moves the digest; then the channel goes, and the digest stays as it was.
-    const moved = await run([
-      'digest',
-      '--schedule',
-      'tue 07:30',
-      '--zone',
-      'Europe/Berlin',
-      '--channel',
-      'team-mail',
-      '--label',
-      'Acme Corp',
-    ]);
+    const moved = await run(schedule('tue 07:30', 'Europe/Berlin', 'team-mail', '--label', 'Acme Corp'));
     expect(moved.code, moved.err).toBe(0);
     const removed = await run(['channels', 'remove', 'ops-mail']);
     expect(removed).toMatchObject({
