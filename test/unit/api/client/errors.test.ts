@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, validationIssues } from '../../../../shared/api/client.ts';
 import { fakeClock } from './fakeClock.ts';
 import { json, raw, specError, startTestServer, type TestServer } from './testServer.ts';
+import { rejection } from '../../../support/rejection.ts';
 
 const TOKEN = 'aw_live_ErrorsTestToken_abcdef';
 
@@ -21,15 +22,7 @@ function client(maxAttempts = 1) {
 }
 
 /** The ApiError a call rejects with (fails the test if it resolves or throws anything else). */
-async function failure(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (call: Promise<unknown>) => rejection(call, ApiError);
 
 const getHealth = (c = client()) =>
   c.get('/domains/{domain_id}/health', { params: { path: { domain_id: 5 } } });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, type ApiEvent } from '../../../../shared/api/client.ts';
 import { fakeClock, type FakeClock } from './fakeClock.ts';
 import { json, raw, specError, startTestServer, type Handler, type TestServer } from './testServer.ts';
+import { rejection } from '../../../support/rejection.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -29,15 +30,8 @@ const status =
   (req, res) =>
     specError(req, res, code, code === 429 ? 'http_error' : 'internal_error', `HTTP ${code}`, {}, headers);
 
-async function failure(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected the call to fail');
-}
+/** The ApiError a call rejects with (fails the test if it resolves or throws anything else). */
+const failure = (call: Promise<unknown>) => rejection(call, ApiError);
 
 const getHealth = (c: ReturnType<typeof client>) =>
   c.get('/domains/{domain_id}/health', { params: { path: { domain_id: 1 } } });

@@ -10,6 +10,7 @@ import { AuthwatchError, createAuthwatch, type Authwatch } from '../../../../mai
 import { openMirror } from '../../../../main/core/mirror/index.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
+import { rejection } from '../../../support/rejection.ts';
 
 let mirror: Mirror;
 let app: Authwatch;
@@ -51,14 +52,7 @@ const schedule = (forAccount: number, channelId: number) =>
   });
 
 /** The rejection of a facade call. */
-async function failure(promise: Promise<unknown>): Promise<AuthwatchError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthwatchError);
-  return error as AuthwatchError;
-}
+const failure = (call: Promise<unknown>) => rejection(call, AuthwatchError);
 
 describe('removing a channel that mails a weekly digest', () => {
   it('is refused in words naming the digest, and the channel and the schedule stay', async () => {

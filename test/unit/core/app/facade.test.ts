@@ -7,6 +7,7 @@ import { AuthwatchError, createAuthwatch, type Authwatch } from '../../../../mai
 import { openMirror } from '../../../../main/core/mirror/index.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
+import { rejection } from '../../../support/rejection.ts';
 
 const TOKEN = 'aw_test_secret_token_4242';
 
@@ -73,14 +74,7 @@ afterEach(async () => {
 });
 
 /** The rejection of a facade call. */
-async function failure(promise: Promise<unknown>): Promise<AuthwatchError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthwatchError);
-  return error as AuthwatchError;
-}
+const failure = (call: Promise<unknown>) => rejection(call, AuthwatchError);
 
 describe('facade arguments', () => {
   it('rejects malformed arguments with invalid_arguments naming the field, before any I/O', async () => {
