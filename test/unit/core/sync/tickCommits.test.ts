@@ -35,6 +35,24 @@ const IDS = [101, 102, 103, 104, 105, 106, 107, 108];
 const fqdn = (id: number) => `d${id}.example`;
 const PROTOCOLS = { dmarc: true, spf: true, mta_sts: false, tls_rpt: false, bimi: false };
 
+/** The account's domains as GET /domains lists them. */
+const domainList = () => IDS.map((id) => ({ id, fqdn: fqdn(id), status: 'active', group_id: null }));
+
+/** A health answer of domain `id` scanned at `at`: SPF and DMARC passing, SPF failing when `spfBroken`. */
+function healthAnswer(id: number, spfBroken: boolean, at: number) {
+  const protocols = { ...PROTOCOLS, spf: !spfBroken };
+  return {
+    domain_id: id,
+    fqdn: fqdn(id),
+    source: 'guard_history',
+    result: 'Protected',
+    protocols,
+    protocols_passing: Object.values(protocols).filter(Boolean).length,
+    total_protocols: 5,
+    scanned_at: new Date(at).toISOString(),
+  };
+}
+
 /** The service as the engine reads it: every domain passing SPF and DMARC unless `broken` says otherwise. */
 function fakeService(now: () => number) {
   const broken = new Set<number>();
@@ -42,19 +60,7 @@ function fakeService(now: () => number) {
   const hung = new Map<number, () => void>();
   let hangNext: number | null = null;
   const answers: Record<string, (id: number) => unknown> = {
-    '/domains/{domain_id}/health': (id) => {
-      const protocols = { ...PROTOCOLS, spf: !broken.has(id) };
-      return {
-        domain_id: id,
-        fqdn: fqdn(id),
-        source: 'guard_history',
-        result: 'Protected',
-        protocols,
-        protocols_passing: Object.values(protocols).filter(Boolean).length,
-        total_protocols: 5,
-        scanned_at: new Date(now()).toISOString(),
-      };
-    },
+    '/domains/{domain_id}/health': (id) => healthAnswer(id, broken.has(id), now()),
     '/domains/{domain_id}/failed-sources': (id) => ({ domain_id: id, fqdn: fqdn(id), failed_sources: [] }),
     '/domains/{domain_id}/security-score': (id) => ({
       domain_id: id,
@@ -74,7 +80,7 @@ function fakeService(now: () => number) {
     }),
   };
   const lists: Record<string, (id: number) => unknown[]> = {
-    '/domains': () => IDS.map((id) => ({ id, fqdn: fqdn(id), status: 'active', group_id: null })),
+    '/domains': domainList,
     '/domains/{domain_id}/health/history': () => [],
     '/domains/{domain_id}/dns/changes': () => [],
   };
@@ -194,25 +200,18 @@ describe('one mirror transaction per sync tick', () => {
       accountId,
       domainId: null,
       signal: 'domains',
-      payload: IDS.map((id) => ({ id, fqdn: fqdn(id), status: 'active', group_id: null })),
+      payload: domainList(),
       fetchedAt: now,
     });
     let broken = false;
     const health = (id: number) =>
-      ({ accountId, domainId: id, signal: 'health', payload: healthOf(id), fetchedAt: now }) as const;
-    function healthOf(id: number) {
-      const protocols = { ...PROTOCOLS, spf: !(broken && id === 102) };
-      return {
-        domain_id: id,
-        fqdn: fqdn(id),
-        source: 'guard_history',
-        result: 'Protected',
-        protocols,
-        protocols_passing: Object.values(protocols).filter(Boolean).length,
-        total_protocols: 5,
-        scanned_at: new Date(now).toISOString(),
-      };
-    }
+      ({
+        accountId,
+        domainId: id,
+        signal: 'health',
+        payload: healthAnswer(id, broken && id === 102, now),
+        fetchedAt: now,
+      }) as const;
     const job = { key: 'k', signal: 'health' } as never;
     mirror.writeSignal(health(102)); // d102 passes first: its next answer disconnects SPF
     broken = true;
