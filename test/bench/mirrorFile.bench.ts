@@ -14,6 +14,7 @@ import { DEFAULT_RULES } from '../../main/core/alerts/ruleSet.ts';
 import { openMirror } from '../../main/core/mirror/index.ts';
 import { openMirrorDatabase } from '../../main/core/mirror/openMirror.ts';
 import { SqliteMirror } from '../../main/core/mirror/sqliteMirror.ts';
+import type { Mirror } from '../../main/core/mirror/types.ts';
 import type { SyncJob } from '../../main/core/sync/syncJobs.ts';
 import { WriteBatch } from '../../main/core/sync/writeBatch.ts';
 import { walCommits } from '../support/walCommits.ts';
@@ -35,6 +36,56 @@ function snapshot(id: number, at: number, round: number) {
   };
 }
 
+/** One health write of domain `id` (its snapshot of `round`) as the engine hands it to the mirror. */
+function healthWrite(accountId: number, id: number, at: number, round: number) {
+  return {
+    accountId,
+    domainId: id,
+    signal: 'health' as const,
+    payload: snapshot(id, at, round),
+    fetchedAt: at,
+  };
+}
+
+/** An account of the mirror listing domains `ids` (the health writes need their domains). */
+function accountWithDomains(mirror: Mirror, ids: readonly number[], at: number): number {
+  const { id: accountId } = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
+  mirror.writeSignal({
+    accountId,
+    domainId: null,
+    signal: 'domains',
+    payload: ids.map((id) => ({ id, fqdn: `d${id}.example` })),
+    fetchedAt: at,
+  });
+  return accountId;
+}
+
+/** The engine's WriteBatch with no timer: the bench commits it by hand. */
+const byHand = (mirror: Mirror) =>
+  new WriteBatch(
+    mirror,
+    Infinity,
+    () => undefined,
+    () => () => undefined,
+  );
+
+/** The health writes of `ids` through `batch`, `perCommit` to a commit (one sync tick's writes a commit). */
+function batchedWrites(
+  batch: WriteBatch,
+  accountId: number,
+  ids: readonly number[],
+  perCommit: number,
+  at: number,
+  round: number,
+): void {
+  const job = { key: 'bench', signal: 'health' } as SyncJob;
+  for (let first = 0; first < ids.length; first += perCommit) {
+    for (const id of ids.slice(first, first + perCommit))
+      batch.add({ job, input: healthWrite(accountId, id, at, round), startedAt: at, fetchedAt: at });
+    batch.commit();
+  }
+}
+
 function perSecond(count: number, run: () => void): number {
   const start = process.hrtime.bigint();
   run();
@@ -52,39 +103,14 @@ function walCost(dir: string): { name: string; value: number; unit: string }[] {
   const db = openMirrorDatabase(file);
   db.pragma('wal_autocheckpoint = 0');
   const mirror = new SqliteMirror(db, { now: () => t }, DEFAULT_RULES);
-  const { id: accountId } = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
   const ids = Array.from({ length: 200 }, (_, i) => i + 1);
-  mirror.writeSignal({
-    accountId,
-    domainId: null,
-    signal: 'domains',
-    payload: ids.map((id) => ({ id, fqdn: `d${id}.example` })),
-    fetchedAt: t,
-  });
-  const batch = new WriteBatch(
-    mirror,
-    Infinity,
-    () => undefined,
-    () => () => undefined,
-  );
-  const job = { key: 'bench', signal: 'health' } as SyncJob;
+  const accountId = accountWithDomains(mirror, ids, t);
+  const batch = byHand(mirror);
   const measure = (perCommit: number, round: number) => {
     t += 15 * 60_000;
     const commits = walCommits(file);
     const bytes = statSync(`${file}-wal`).size;
-    for (let first = 0; first < ids.length; first += perCommit) {
-      for (const id of ids.slice(first, first + perCommit)) {
-        const input = {
-          accountId,
-          domainId: id,
-          signal: 'health' as const,
-          payload: snapshot(id, t, round),
-          fetchedAt: t,
-        };
-        batch.add({ job, input, startedAt: t, fetchedAt: t });
-      }
-      batch.commit();
-    }
+    batchedWrites(batch, accountId, ids, perCommit, t, round);
     return {
       commits: (walCommits(file) - commits) / ids.length,
       kib: (statSync(`${file}-wal`).size - bytes) / ids.length / 1024,
@@ -108,61 +134,22 @@ export async function benchMirrorFile(): Promise<void> {
   try {
     let t = Date.parse('2026-01-01T00:00:00Z');
     const mirror = openMirror(join(dir, 'mirror.sqlite'), { clock: { now: () => t } });
-    const { id: accountId } = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
     const ids = Array.from({ length: DOMAINS }, (_, i) => i + 1);
-    mirror.writeSignal({
-      accountId,
-      domainId: null,
-      signal: 'domains',
-      payload: ids.map((id) => ({ id, fqdn: `d${id}.example` })),
-      fetchedAt: t,
-    });
-    const mirrorRates: number[] = [];
-    for (let round = 1; round <= 3; round++) {
+    const accountId = accountWithDomains(mirror, ids, t);
+    /** One timed round of DOMAINS writes, a quarter of an hour after the one before. */
+    const timed = (write: (at: number) => void) => {
       t += 15 * 60_000;
-      mirrorRates.push(
-        perSecond(DOMAINS, () => {
-          for (const id of ids)
-            mirror.writeSignal({
-              accountId,
-              domainId: id,
-              signal: 'health',
-              payload: snapshot(id, t, round),
-              fetchedAt: t,
-            });
-        }),
-      );
-    }
-    // The engine's tick: five fetched signals committed together by its WriteBatch (no timer: committed by hand).
-    const batch = new WriteBatch(
-      mirror,
-      Infinity,
-      () => undefined,
-      () => () => undefined,
+      const at = t;
+      return perSecond(DOMAINS, () => write(at));
+    };
+    const mirrorRates = [1, 2, 3].map((round) =>
+      timed((at) => ids.forEach((id) => mirror.writeSignal(healthWrite(accountId, id, at, round)))),
     );
-    const job = { key: 'bench', signal: 'health' } as SyncJob;
-    const tickRates: number[] = [];
-    for (let round = 4; round <= 6; round++) {
-      t += 15 * 60_000;
-      tickRates.push(
-        perSecond(DOMAINS, () => {
-          for (let first = 0; first < DOMAINS; first += 5) {
-            for (let k = 0; k < 5; k++) {
-              const id = ids[first + k]!;
-              const input = {
-                accountId,
-                domainId: id,
-                signal: 'health' as const,
-                payload: snapshot(id, t, round),
-                fetchedAt: t,
-              };
-              batch.add({ job, input, startedAt: t, fetchedAt: t });
-            }
-            batch.commit();
-          }
-        }),
-      );
-    }
+    // The engine's tick: five fetched signals committed together by its WriteBatch (no timer: committed by hand).
+    const batch = byHand(mirror);
+    const tickRates = [4, 5, 6].map((round) =>
+      timed((at) => batchedWrites(batch, accountId, ids, 5, at, round)),
+    );
     mirror.close();
 
     const raw = new Database(join(dir, 'raw.sqlite'));
@@ -191,13 +178,12 @@ export async function benchMirrorFile(): Promise<void> {
     });
     const rawRates: number[] = [];
     const batchRates: number[] = [];
-    for (let round = 1; round <= 3; round++) {
-      t += 15 * 60_000;
-      rawRates.push(perSecond(DOMAINS, () => ids.forEach((id) => one(id, t, round))));
-      t += 15 * 60_000;
+    for (const round of [1, 2, 3]) {
+      // Interleaved, so that a change in the machine's load falls on both alike.
+      rawRates.push(timed((at) => ids.forEach((id) => one(id, at, round))));
       batchRates.push(
-        perSecond(DOMAINS, () => {
-          for (let first = 0; first < DOMAINS; first += 5) five(first, t, round);
+        timed((at) => {
+          for (let first = 0; first < DOMAINS; first += 5) five(first, at, round);
         }),
       );
     }
