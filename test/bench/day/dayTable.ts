@@ -46,7 +46,11 @@ export function dayTable(v: DayView): string {
   all('changes missed (all seeds)', (p) => `${p.missed} of ${p.changes}`, '0');
   all('score drops missed (all seeds)', (p) => String(p.missedByKind.score_drop));
   all('429s (all seeds)', (p) => String(p.status429), '0');
-  all('busiest sliding 60 s (max)', (p) => String(p.busiest60s), `≤ ${LIMIT_PER_MINUTE}`);
+  all(
+    'busiest sliding 60 s (max)',
+    (p) => (p.busiest60s === null ? 'not run' : String(p.busiest60s)),
+    `≤ ${LIMIT_PER_MINUTE}`,
+  );
   all('budget used, % of 60/min', (p) => span(p.perMinute, (x) => ((100 * x) / LIMIT_PER_MINUTE).toFixed(0)));
   rows.push([
     'first sync: every domain watched, min',

@@ -64,7 +64,8 @@ export interface PollerSummary {
   missedByKind: Record<AlertKind, number>;
   changes: number;
   status429: number;
-  busiest60s: number;
+  /** The most requests in any 60 s of any seed's day; null when the poller did not run (no day). */
+  busiest60s: number | null;
   perMinute: Spread | null;
   watchedMs: Spread | null;
   backfilledMs: Spread | null;
@@ -99,7 +100,7 @@ export function summarize(days: readonly WorkerDay[]): PollerSummary {
     >,
     changes: days.reduce((s, d) => s + d.changes, 0),
     status429: days.reduce((s, d) => s + d.figures.status429, 0),
-    busiest60s: Math.max(...days.map((d) => d.figures.busiest60s)),
+    busiest60s: days.length === 0 ? null : Math.max(...days.map((d) => d.figures.busiest60s)),
     perMinute: spread(days.map((d) => d.figures.perMinute)),
     watchedMs: spread(days.map((d) => d.firstSync?.watchedMs ?? null)),
     backfilledMs: spread(days.map((d) => d.firstSync?.backfilledMs ?? null)),
