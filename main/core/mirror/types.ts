@@ -194,7 +194,8 @@ export interface DnsWatchWrite {
 
 /**
  * The local mirror: every read the UI does and every write the pollers do. All methods are synchronous
- * (better-sqlite3); each write method is one transaction.
+ * (better-sqlite3); each write method is one transaction, or one savepoint of it inside `batch` (a sync tick
+ * stores all its writes in one transaction).
  */
 export interface Mirror {
   /** Delivery channels and the outbox (main/core/delivery sends from it). */
