@@ -40,9 +40,11 @@ describe('TextField', () => {
     expect(onlabel).toHaveBeenLastCalledWith('Acme Corp');
   });
 
-  it('without hint or error describes nothing', () => {
+  it('without hint or error describes nothing; a width given sizes the box', () => {
     render(TextFieldHarness);
     const label = screen.getByLabelText('Label');
+    expect(label.style.width).toBe('120px');
+    expect(screen.getByLabelText('API token').style.width).toBe('');
     expect(label.getAttribute('aria-describedby')).toBeNull();
     expect(label.getAttribute('aria-invalid')).toBeNull();
   });
