@@ -59,16 +59,18 @@ export function injectFetch(
       tally.refusedAt.push(time.now());
     }
     await time.sleep(roundTripMs / 2);
-    const out = new Headers();
-    for (const [key, value] of Object.entries(res.headers)) {
-      if (value === undefined) continue;
-      out.set(key, Array.isArray(value) ? value.join(', ') : String(value));
+    // Header pairs straight into the Response (it builds its own Headers; a second one cost as much again).
+    const out: [string, string][] = [];
+    for (const key in res.headers) {
+      const value = res.headers[key];
+      if (value !== undefined) out.push([key, Array.isArray(value) ? value.join(', ') : String(value)]);
     }
     const empty = res.statusCode === 204 || res.statusCode === 304;
-    return new Response(empty ? null : new Uint8Array(res.rawPayload), {
-      status: res.statusCode,
-      headers: out,
-    });
+    const payload = res.rawPayload;
+    const answer = empty
+      ? null
+      : new Uint8Array(payload.buffer as ArrayBuffer, payload.byteOffset, payload.byteLength);
+    return new Response(answer, { status: res.statusCode, headers: out });
   };
 }
 
