@@ -5,12 +5,16 @@
  *   npm run bench                     the default run (a few minutes on 2 cores)
  *   npm run bench -- --full           the simulated day over the issue's whole grid (24 h × 5 seeds at
  *                                     50, 200, 1,000 and 5,000 domains: hours of wall time)
- *   npm run bench -- --only=day,tick  only the named parts (planner, tick, mirror, ingest, report, day, week, dns)
+ *   npm run bench -- --only=day,tick  only the named parts (planner, tick, mirror, ingest, report, day, grid, week, dns)
+ *   BENCH_DAY_KEEP=<dir> npm run bench -- --only=grid
+ *                                     the grid's table from the days kept in <dir> (min / median / max across
+ *                                     seeds per N), running nothing
  *
  * The simulated week (`week`) runs only when named or with --full: its CPU is a week of the engine's requests.
  */
 import { benchDay } from './day.bench.ts';
 import { benchDnsWatch } from './dnsWatch.bench.ts';
+import { benchGrid } from './grid.bench.ts';
 import { benchIngest } from './ingest.bench.ts';
 import { benchLargeReport } from './largeReport.bench.ts';
 import { benchMirror } from './mirror.bench.ts';
@@ -27,6 +31,7 @@ const PARTS: Record<string, () => Promise<void>> = {
   ingest: benchIngest,
   report: benchLargeReport,
   day: benchDay,
+  grid: benchGrid,
   // After the day: it reads the engine's measured p95 from the bench-results.json the day just wrote.
   dns: benchDnsWatch,
   week: benchWeek,
