@@ -1,4 +1,5 @@
 import type { AccountIdentity, TokenCheck } from '../../../shared/bridge/results.ts';
+import { fieldsOf } from './shape.ts';
 
 /** A problem with an account or token, in plain words, with what to do about it. */
 export interface AccountProblem {
@@ -176,8 +177,8 @@ export function explainAccountProblem(input: {
 
 /** Plain words for an error thrown by addAccount/updateAccount (a BridgeError-like value). */
 export function explainBridgeError(error: unknown): AccountProblem {
-  const e = (error ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
-  const details = (e.details ?? {}) as { code?: unknown; status?: unknown };
+  const e = fieldsOf(error);
+  const details = fieldsOf(e.details);
   return explainAccountProblem({
     code: typeof e.code === 'string' ? e.code : 'unexpected_error',
     message: typeof e.message === 'string' ? e.message : String(error),

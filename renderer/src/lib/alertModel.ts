@@ -1,4 +1,5 @@
 import type { Alert, AlertRuleName, Severity } from '../../../shared/bridge/results.ts';
+import { isRecord } from './shape.ts';
 
 /** What the alert inbox filters on; kept in localStorage between runs. */
 export interface AlertFilter {
@@ -38,7 +39,7 @@ export function readAlertFilter(raw: string | null, ruleNames: ReadonlySet<strin
   let stored: Partial<Record<keyof AlertFilter, unknown>> = {};
   try {
     const parsed: unknown = raw ? JSON.parse(raw) : {};
-    if (parsed && typeof parsed === 'object') stored = parsed as typeof stored;
+    if (isRecord(parsed)) stored = parsed;
   } catch {
     return { ...DEFAULT_ALERT_FILTER };
   }

@@ -1,3 +1,5 @@
+import { fieldsOf, isRecord } from './shape.ts';
+
 /** One issue of a refusal from the bridge: where (its path, as the bridge gave it) and what. */
 export interface BridgeIssue {
   path: unknown;
@@ -14,10 +16,10 @@ export function fieldErrorsFromBridge<F extends string>(
   fieldOf: (issue: BridgeIssue) => F | undefined,
   code?: string,
 ): Partial<Record<F | 'form', string>> {
-  const e = (error ?? {}) as { code?: unknown; message?: unknown; details?: unknown };
+  const e = fieldsOf(error);
   const errors: Partial<Record<F | 'form', string>> = {};
   if ((code === undefined || e.code === code) && Array.isArray(e.details)) {
-    for (const issue of e.details as { path?: unknown; message?: unknown }[]) {
+    for (const issue of e.details.filter(isRecord)) {
       const message = typeof issue.message === 'string' ? issue.message : 'not valid';
       const field = fieldOf({ path: issue.path, message }) ?? 'form';
       errors[field] ??=

@@ -1,4 +1,5 @@
 import {
+  isDmarcPolicy,
   parseDmarcRecord,
   policyStrength,
   type DmarcPolicy,
@@ -7,6 +8,7 @@ import type { EditOperationName } from '../../../shared/bridge/editOperationName
 import type { DmarcImpact } from './impact.ts';
 import type { SpfChangeImpact } from './spfImpact.ts';
 import { isDestructive } from './editForm.ts';
+import { fieldsOf } from './shape.ts';
 
 /**
  * Which changes ask "are you sure?" before they are sent, and in what words: a change that can block mail
@@ -78,9 +80,10 @@ function enforcementOf(record: string | null): Enforcement {
 }
 
 function proposed(current: Enforcement, body: unknown): Enforcement {
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const p = (b.policy ?? b.p ?? current.p) as DmarcPolicy;
-  const sp = (b.sp ?? (b.p !== undefined || b.policy !== undefined ? p : current.sp)) as DmarcPolicy;
+  const b = fieldsOf(body);
+  const asked = b.policy ?? b.p;
+  const p = isDmarcPolicy(asked) ? asked : current.p;
+  const sp = isDmarcPolicy(b.sp) ? b.sp : asked !== undefined ? p : current.sp;
   return { p, sp, pct: typeof b.pct === 'number' ? b.pct : current.pct };
 }
 

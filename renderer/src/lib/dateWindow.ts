@@ -19,6 +19,7 @@ export function presetWindow(days: 7 | 14 | 30 | 90, now = Date.now()): DateWind
 /** The remembered window, with presets moved to end today. */
 export function loadWindow(): DateWindow {
   try {
+    // What an earlier run stored (JSON has no types): the checks below decide whether it is used.
     const saved = JSON.parse(localStorage.getItem(KEY) ?? 'null') as DateWindow | null;
     if (saved?.preset === 'custom' && /^\d{4}-\d{2}-\d{2}$/.test(saved.start) && saved.start <= saved.end)
       return saved;

@@ -117,14 +117,17 @@ export function validateDnsWatch(form: DnsWatchForm): {
   else if (typeof floor === 'number' && ceiling < floor)
     errors.ceilingSeconds = `The longest wait must not be shorter than the shortest (${floor} s)`;
   if (typeof rate === 'string') errors.ratePerSecond = rate;
-  if (Object.keys(errors).length > 0) return { update: null, errors };
+  // A value that is not a number has its error above; the checks of type tell the compiler so too.
+  if (Object.keys(errors).length > 0 || typeof floor !== 'number' || typeof ceiling !== 'number')
+    return { update: null, errors };
+  if (typeof rate !== 'number') return { update: null, errors };
   return {
     update: {
       enabled: form.enabled,
       servers,
-      floorSeconds: floor as number,
-      ceilingSeconds: ceiling as number,
-      ratePerSecond: rate as number,
+      floorSeconds: floor,
+      ceilingSeconds: ceiling,
+      ratePerSecond: rate,
     },
     errors,
   };

@@ -1,4 +1,5 @@
 import type { EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
+import { isRecord } from './shape.ts';
 
 /** What an edit did, as the service answered. */
 export interface Outcome {
@@ -18,10 +19,6 @@ export interface EditAnswer {
   answer: string | null;
   /** The same data, for previews that read it (flatten). */
   answerData: unknown;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Splits an edit's answer data: the created token's plain text never joins the shown answer. */

@@ -6,6 +6,7 @@
 import { REQUEST_FORMS } from '../../../shared/api/requestValidators.gen.ts';
 import { checkRequestBody, type BodyCheck, type BodyProblem } from '../../../shared/api/requestBodies.ts';
 import type { EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
+import { fieldsOf, isRecord } from './shape.ts';
 
 interface JsonSchema {
   type?: string | string[];
@@ -32,6 +33,7 @@ interface FormInfo {
   schema: JsonSchema | null;
 }
 
+// The generated validators' module is plain JS (@ts-nocheck): its forms are openapi.yaml's JSON schemas.
 const FORMS = REQUEST_FORMS as unknown as Record<EditOperationName, FormInfo>;
 
 export type FieldKind = 'select' | 'checkbox' | 'integer' | 'text' | 'textarea' | 'lines' | 'integer-lines';
@@ -204,11 +206,11 @@ export function checkForm<O extends EditOperationName>(name: O, values: FormValu
 
 /** A 422's details ([{field, message}]) from a bridge error, when it carries them. */
 export function detailsOf(error: unknown): BodyProblem[] {
-  const e = error as { details?: unknown; code?: string };
-  const raw = e?.details as { details?: unknown } | unknown[] | undefined;
-  const list = Array.isArray(raw) ? raw : Array.isArray(raw?.details) ? raw.details : [];
+  const raw = fieldsOf(error).details;
+  const inner = fieldsOf(raw).details;
+  const list: unknown[] = Array.isArray(raw) ? raw : Array.isArray(inner) ? inner : [];
   return list
-    .filter((d): d is { field?: unknown; path?: unknown; message?: unknown } => !!d && typeof d === 'object')
+    .filter(isRecord)
     .map((d) => ({
       field: String(d.field ?? d.path ?? 'body'),
       message: String(d.message ?? 'is invalid'),
@@ -231,10 +233,10 @@ export function extraIds(template: string): string[] {
 /** Deletes, resets and disables: the form asks for a deliberate second step naming the domain. */
 export function isDestructive(name: EditOperationName, method: string, body: unknown): boolean {
   if (method === 'DELETE' || name === 'resetMtaSts') return true;
-  const b = body as Record<string, unknown> | undefined;
-  if (name === 'setUserStatus' && b?.enabled === false) return true;
-  if (name === 'setMtaStsMode' && b?.mode === 'none') return true;
-  if (name === 'updateHostedSpf' && b?.all === '+all') return true;
+  const b = fieldsOf(body);
+  if (name === 'setUserStatus' && b.enabled === false) return true;
+  if (name === 'setMtaStsMode' && b.mode === 'none') return true;
+  if (name === 'updateHostedSpf' && b.all === '+all') return true;
   return false;
 }
 

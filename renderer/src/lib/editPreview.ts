@@ -14,6 +14,7 @@ import type { EditOperationName } from '../../../shared/bridge/editOperationName
 import type { HostedSpfState, MtaStsState } from './hostedState.ts';
 import { isSpfCompositionEdit, spfEditPreviews, type PathIds } from './spfEdit.ts';
 import { isMtaStsEdit, mtaStsEditPreviews } from './mtaStsEdit.ts';
+import { fieldsOf } from './shape.ts';
 
 export interface RecordPreview {
   /** Where it is published, e.g. _dmarc.example.com, or the policy file's URL. */
@@ -87,7 +88,7 @@ export function recordPreviews(
   ids: PathIds = {},
   now: Date = new Date(),
 ): RecordPreview[] {
-  const change = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const change = fieldsOf(body);
   const of = (next: string | Error | null, where: string, was: string | null): RecordPreview[] => [
     next instanceof Error
       ? { name: where, kind: 'record', current: was, proposed: null, problem: next.message }

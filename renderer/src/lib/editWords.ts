@@ -6,6 +6,7 @@
  */
 import type { EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
 import { fieldLabel } from './editForm.ts';
+import { isRecord } from './shape.ts';
 
 /** A field in words: its label, a sentence of help, and the words of its choices (by value). */
 export interface FieldWords {
@@ -242,10 +243,6 @@ const ACTIONS: Record<EditOperationName, string | ((body: Record<string, unknown
   revokeToken: 'Revoke token',
   updateMe: 'Save profile',
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The submit button's words for an operation and the body it would send. */
 export function actionWords(operation: EditOperationName, body: unknown, destructive: boolean): string {

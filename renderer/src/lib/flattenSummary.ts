@@ -3,6 +3,7 @@
  * (pure): DNS lookups against the limit of 10 and void lookups against 2, whether either is over, the
  * flattened record and its networks, and what the service reported.
  */
+import { isRecord } from './shape.ts';
 
 export interface LimitCount {
   count: number;
@@ -30,8 +31,8 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 
 /** The summary of a flatten answer, or null when the data is not one (no lookup count). */
 export function flattenSummary(data: unknown): FlattenSummary | null {
-  if (!data || typeof data !== 'object') return null;
-  const d = data as Record<string, unknown>;
+  if (!isRecord(data)) return null;
+  const d = data;
   const count = num(d.lookup_count);
   if (count === null) return null;
   const limit = num(d.lookup_limit) ?? 10;

@@ -6,6 +6,7 @@ import { timeOfDay } from './format.ts';
  * or the app's refusal marked on the fields it names. `saving` holds the button while the update runs.
  */
 export class FormSave<Errors extends object> {
+  // No errors at first: every form's Errors has only optional fields, which its `object` bound cannot say.
   errors = $state<Errors>({} as Errors);
   saving = $state(false);
   saved = $state<string | null>(null);

@@ -7,10 +7,11 @@
  * Input is the mirror's data (domainDetail's sendingServices / failedSources rows, the interface's
  * SendingSource shape, and the mail_volume history); nothing here reads the network.
  */
-import { policyStrength, type DmarcPolicy } from '../../../shared/email-auth/dmarcRecord.ts';
+import { isDmarcPolicy, policyStrength, type DmarcPolicy } from '../../../shared/email-auth/dmarcRecord.ts';
 import type { HistoryRows } from '../../../shared/bridge/results.ts';
 import type { StoredSource } from '../../../shared/bridge/storedAnswers.ts';
 import type { components } from '../../../shared/api/types.gen.ts';
+import { fieldsOf } from './shape.ts';
 
 type SendingSource = components['schemas']['SendingSource'];
 
@@ -65,8 +66,9 @@ export const LEGITIMATE_PASS_SHARE = 50;
 
 /** Parses `p`/`pct` from the change of updateDmarcPolicy ({policy} or {p}) or updateHostedDmarc (tags). */
 export function proposedEnforcement(current: Enforcement, change: unknown): Enforcement {
-  const body = (change && typeof change === 'object' ? change : {}) as Record<string, unknown>;
-  const p = (body.policy ?? body.p ?? current.p) as DmarcPolicy;
+  const body = fieldsOf(change);
+  const asked = body.policy ?? body.p;
+  const p = isDmarcPolicy(asked) ? asked : current.p;
   const pct = typeof body.pct === 'number' ? body.pct : current.pct;
   return { p, pct };
 }

@@ -8,7 +8,6 @@ import {
   mtaStsPolicyIdAfter,
   mtaStsPolicyWithMode,
   updatedMtaStsPolicy,
-  type MtaStsPolicyUpdate,
 } from '../../../shared/email-auth/hostedMtaSts.ts';
 import type { ParseResult } from '../../../shared/email-auth/issues.ts';
 import {
@@ -20,6 +19,7 @@ import { mtaStsPolicyUrl } from '../../../shared/email-auth/protocols.ts';
 import type { EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
 import type { MtaStsState } from './hostedState.ts';
 import type { RecordPreview } from './editPreview.ts';
+import { fieldsOf } from './shape.ts';
 
 /** The operations that change the hosted policy. */
 export const MTA_STS_EDITS = [
@@ -31,7 +31,7 @@ export const MTA_STS_EDITS = [
 export type MtaStsEdit = (typeof MTA_STS_EDITS)[number];
 
 export function isMtaStsEdit(name: EditOperationName): name is MtaStsEdit {
-  return (MTA_STS_EDITS as readonly string[]).includes(name);
+  return MTA_STS_EDITS.some((edit) => edit === name);
 }
 
 type After = { policy: MtaStsPolicy; note: string | null } | { problem: string };
@@ -52,7 +52,7 @@ function liveMx(state: MtaStsState): { mx: string[]; note: string } | null {
 /** The policy `name` leaves, or why it cannot be shown. */
 export function mtaStsPolicyAfter(name: MtaStsEdit, state: MtaStsState, body: unknown): After {
   const current = state.policy;
-  const change = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const change = fieldsOf(body);
   const live = liveMx(state);
   const noMx =
     'the service writes the live MX hosts; run the DNS check (Domain › Run a DNS check now) to see them here';
@@ -70,7 +70,7 @@ export function mtaStsPolicyAfter(name: MtaStsEdit, state: MtaStsState, body: un
       'mx lines: the policy’s current ones; the service replaces them with the live MX hosts (no DNS check to show them).';
     return result.value && result.ok ? { policy: result.value, note } : { problem: problemOf(result) };
   }
-  const { result } = updatedMtaStsPolicy(current, change as MtaStsPolicyUpdate);
+  const { result } = updatedMtaStsPolicy(current, change);
   return result.value && result.ok
     ? {
         policy: result.value,

@@ -71,6 +71,7 @@ export function screenOf<N extends Route['name']>(
   loading: string | null;
   key: string;
 } {
+  // route.name is N's name, but the compiler does not tie the route's union to N.
   const entry: Screen<N> = ROUTES[route.name as N];
   return {
     load: () => {

@@ -14,6 +14,7 @@ import { SPF_ALL_VALUES, checkDomainSpec, type SpfAll } from '../../../shared/em
 import type { EditOperationName } from '../../../shared/bridge/editOperationNames.ts';
 import { compositionOf, type HostedSpfState } from './hostedState.ts';
 import type { RecordPreview } from './editPreview.ts';
+import { fieldsOf } from './shape.ts';
 
 /** The operations that change what the hosted SPF record is made of. */
 export const SPF_COMPOSITION_EDITS = [
@@ -26,7 +27,7 @@ export const SPF_COMPOSITION_EDITS = [
 export type SpfCompositionEdit = (typeof SPF_COMPOSITION_EDITS)[number];
 
 export function isSpfCompositionEdit(name: EditOperationName): name is SpfCompositionEdit {
-  return (SPF_COMPOSITION_EDITS as readonly string[]).includes(name);
+  return SPF_COMPOSITION_EDITS.some((edit) => edit === name);
 }
 
 /** Path ids the user picked (include_id, ip_action_id). */
@@ -34,8 +35,7 @@ export type PathIds = Record<string, number | undefined>;
 
 type After = { composition: SpfComposition; lookups: string | null } | { problem: string };
 
-const field = (body: unknown, name: string): unknown =>
-  body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+const field = (body: unknown, name: string): unknown => fieldsOf(body)[name];
 
 /** The composition after `name` with `body` and `ids`, or why the service would refuse it. */
 export function spfCompositionAfter(
