@@ -467,10 +467,14 @@ CREATE TABLE extra_signal_values (
 // and readers derive any still marked themselves. The back-fill runs when the mirror opens: status_model
 // starts at 0, so every domain is derived then.
 const V12_STATUS_SUMMARY = (() => {
+  // Not `INSERT OR IGNORE`: SQLite applies the firing statement's conflict policy to a trigger's statements,
+  // so an upsert (INSERT … ON CONFLICT DO UPDATE, e.g. the DNS watch's) made the ignore an abort on a domain
+  // already marked in the same transaction. Marking only what is not marked yet cannot conflict.
   const mark = (table: string, event: string, row: 'NEW' | 'OLD', when = '') =>
     `CREATE TRIGGER status_dirty_${table}_${event.split(' ')[0]!.toLowerCase()} AFTER ${event} ON ${table}
        ${when ? `WHEN ${when.replaceAll('ROW', row)}` : ''}
-       BEGIN INSERT OR IGNORE INTO status_dirty (domain_id) VALUES (${row}.domain_id); END;`;
+       BEGIN INSERT INTO status_dirty (domain_id) SELECT ${row}.domain_id
+         WHERE NOT EXISTS (SELECT 1 FROM status_dirty WHERE domain_id = ${row}.domain_id); END;`;
   const tables = ['health_snapshots', 'dns_events', 'dns_current', 'dns_watch', 'pending_changes'];
   const alertColumns = 'resolved_at, rule, severity, title, details_json, domain_id';
   return `
