@@ -54,6 +54,7 @@ import type {
   SetNextDueInput,
   SyncState,
   WriteResult,
+  WindowOverviewRow,
   WriteSignalInput,
 } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
@@ -366,6 +367,10 @@ export class SqliteMirror implements Mirror {
 
   overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[] {
     return this.reads.overview(accountId, this.clock.now(), options?.includeRemoved ?? false);
+  }
+
+  windowOverview(accountId?: number): WindowOverviewRow[] {
+    return this.reads.windowOverview(accountId);
   }
 
   domainDetail(accountId: number, domainId: number): DomainDetail | null {

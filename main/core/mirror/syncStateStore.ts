@@ -30,19 +30,35 @@ export type StoredSyncState = SyncState & { domainPk: number | null };
 
 const SELECT = `SELECT s.*, d.remote_id, d.fqdn FROM sync_state s LEFT JOIN domains d ON d.id = s.domain_id`;
 
+/** The last error a sync state row holds, or null. */
+export function syncErrorOf(
+  row: Pick<
+    SyncRow,
+    | 'error_code'
+    | 'error_status'
+    | 'error_message'
+    | 'error_request_id'
+    | 'error_retryable'
+    | 'error_missing_scope'
+    | 'error_at'
+    | 'last_attempt_at'
+  >,
+): SyncError | null {
+  return row.error_code === null
+    ? null
+    : {
+        status: row.error_status ?? 0,
+        code: row.error_code,
+        message: row.error_message ?? '',
+        requestId: row.error_request_id ?? '',
+        retryable: row.error_retryable === 1,
+        missingScope: row.error_missing_scope,
+        at: row.error_at ?? row.last_attempt_at ?? '',
+      };
+}
+
 function toState(row: SyncRow): StoredSyncState {
-  const lastError: SyncError | null =
-    row.error_code === null
-      ? null
-      : {
-          status: row.error_status ?? 0,
-          code: row.error_code,
-          message: row.error_message ?? '',
-          requestId: row.error_request_id ?? '',
-          retryable: row.error_retryable === 1,
-          missingScope: row.error_missing_scope,
-          at: row.error_at ?? row.last_attempt_at ?? '',
-        };
+  const lastError = syncErrorOf(row);
   return {
     accountId: row.account_id,
     domainId: row.remote_id,

@@ -17,6 +17,7 @@ import type {
   HistoryRows,
   mirrorDomainSchema,
   MirrorOverviewRow,
+  OverviewRow as BridgeOverviewRow,
   signalAgeSchema,
   syncErrorSchema,
   syncStateSchema,
@@ -137,6 +138,9 @@ export type SignalAge = z.infer<typeof signalAgeSchema>;
 /** One domain of the overview, with its one status (main/core/status) and each signal's age. */
 export type OverviewRow = MirrorOverviewRow;
 
+/** One domain of the window's overview: its data age as one time (`dataAt`), not each signal's. */
+export type WindowOverviewRow = BridgeOverviewRow;
+
 /** Everything the mirror holds about one domain, for the domain screen: the stored answers, typed. */
 export type DomainDetail = z.infer<typeof domainDetailSchema>;
 
@@ -253,6 +257,11 @@ export interface Mirror {
    * the list only with includeRemoved (their history is kept), marked by removedAt.
    */
   overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[];
+  /**
+   * The overview as the window shows it (listed domains only): each domain's data age as one time, the
+   * newest success of any of its signals (null: none yet), instead of every signal's age.
+   */
+  windowOverview(accountId?: number): WindowOverviewRow[];
   /** Everything mirrored about one domain, or null when unknown. */
   domainDetail(accountId: number, domainId: number): DomainDetail | null;
   /**

@@ -1,7 +1,5 @@
 import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
-import type { OverviewRow as BridgeOverviewRow } from '../../../../shared/bridge/results.ts';
-import type { OverviewRow } from '../../mirror/types.ts';
 import type { SignalName } from '../../signals/catalog.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS, ON_DEMAND_SIGNALS } from '../../sync/syncJobs.ts';
 import { guard, parse } from '../guard.ts';
@@ -11,19 +9,6 @@ import type { Wiring } from '../wiring.ts';
 /** Opening a domain refetches its panels older than this. */
 const OPEN_REFRESH_MS = 15 * 60_000;
 
-/**
- * A mirror row as the window's overview shows it: how old its data is as one time (the newest success of
- * any signal) instead of every signal's age — a fifth of the answer at 1,000 domains, and the window shows
- * only the newest.
- */
-function windowRow({ data, ...row }: OverviewRow): BridgeOverviewRow {
-  let dataAt: string | null = null;
-  for (const age of Object.values(data)) {
-    if (age?.lastSuccessAt && (!dataAt || age.lastSuccessAt > dataAt)) dataAt = age.lastSuccessAt;
-  }
-  return { ...row, dataAt };
-}
-
 /** Reads of the mirror: the overview, one domain, its history; opening a domain refreshes it. */
 export function readMethods(
   w: Wiring,
@@ -32,7 +17,7 @@ export function readMethods(
     overview: (a) =>
       guard(() => {
         const p = parse(args.accountScope, a);
-        return w.mirror.overview(p?.accountId).map(windowRow);
+        return w.mirror.windowOverview(p?.accountId);
       }),
 
     domainDetail: (a) =>
