@@ -2,16 +2,10 @@ import type { Database } from 'better-sqlite3';
 import { latestExtraValues } from '../mirror/extraSignalStore.ts';
 import type { StoredExtraSignal } from './extraSignal.ts';
 import { SIGNAL_DEFINITIONS } from './registry.ts';
+import type { DomainDetail } from '../../../shared/bridge/results.ts';
 
-/** One extra signal as the domain's Summary tab lists it. */
-export interface ExtraSignalRow {
-  signal: string;
-  label: string;
-  /** What the signal watches (its definition's words). */
-  words: string;
-  text: string;
-  fetchedAt: string;
-}
+/** One extra signal as the domain's Summary tab lists it (the bridge's domain detail says its fields). */
+export type ExtraSignalRow = DomainDetail['extraSignals'][number];
 
 /** The registry's extra signals (extraSignal()), by name. */
 const EXTRAS = new Map(
