@@ -122,3 +122,20 @@ export function write<S extends keyof SignalPayloads>(
 ) {
   return mirror.writeSignal({ accountId, domainId: DOMAIN_ID, signal, payload, fetchedAt });
 }
+
+/**
+ * example.com with a baseline: DNS feed fetched once (SPF connected long ago), one scan, all passing — the
+ * starting point of the status tests.
+ */
+export function passingBaseline(file = ':memory:') {
+  const m = mirrorWithDomain(file);
+  write(
+    m.mirror,
+    m.accountId,
+    'dns_changes',
+    [dnsEvent(100, 'spf', 'connected', '2025-02-01T00:00:00Z')],
+    '2025-03-01T08:00:00Z',
+  );
+  write(m.mirror, m.accountId, 'health', health('2025-03-01T08:00:00Z'), '2025-03-01T08:01:00Z');
+  return m;
+}

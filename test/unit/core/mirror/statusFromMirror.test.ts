@@ -1,20 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_ID, dnsEvent, failedSources, health, mirrorWithDomain, source, write } from './payloads.ts';
+import {
+  DOMAIN_ID,
+  dnsEvent,
+  failedSources,
+  health,
+  mirrorWithDomain,
+  passingBaseline,
+  source,
+  write,
+} from './payloads.ts';
 
-/** example.com with a baseline: DNS feed fetched once (SPF connected long ago), one scan, all passing. */
-function baseline() {
-  const m = mirrorWithDomain();
-  write(
-    m.mirror,
-    m.accountId,
-    'dns_changes',
-    [dnsEvent(100, 'spf', 'connected', '2025-02-01T00:00:00Z')],
-    '2025-03-01T08:00:00Z',
-  );
-  write(m.mirror, m.accountId, 'health', health('2025-03-01T08:00:00Z'), '2025-03-01T08:01:00Z');
-  return m;
-}
-const postureOf = (m: ReturnType<typeof baseline>) => {
+const postureOf = (m: ReturnType<typeof passingBaseline>) => {
   const row = m.mirror.overview(m.accountId).find((r) => r.domainId === DOMAIN_ID)!;
   const detail = m.mirror.domainDetail(m.accountId, DOMAIN_ID)!;
   // The row and the header read the same status.
@@ -24,7 +20,7 @@ const postureOf = (m: ReturnType<typeof baseline>) => {
 
 describe('the status the mirror serves', () => {
   it('all passing with p=reject: all clear, the scan named as the evidence', () => {
-    const p = postureOf(baseline());
+    const p = postureOf(passingBaseline());
     expect(p.verdict).toEqual({ level: 'good', words: 'No problems found', reasons: [] });
     expect(p.protocols.spf.evidence).toEqual({
       source: 'service_scan',
@@ -35,7 +31,7 @@ describe('the status the mirror serves', () => {
   });
 
   it('a DNS event newer than the scan overrides it at once (same write as the alert); a later scan overrides the event', () => {
-    const m = baseline();
+    const m = passingBaseline();
     const { alerts } = write(
       m.mirror,
       m.accountId,
@@ -58,7 +54,7 @@ describe('the status the mirror serves', () => {
   });
 
   it('the DNS watch: its confirmed removal overrides an older scan in the write that raises the alert; a later scan overrides it', () => {
-    const m = baseline();
+    const m = passingBaseline();
     const record = (
       state: 'connected' | 'disconnected',
       answer: 'present' | 'absent' | 'unknown',
@@ -120,7 +116,7 @@ describe('the status the mirror serves', () => {
   });
 
   it('a registered threat: never all clear while its alert is open', () => {
-    const m = baseline();
+    const m = passingBaseline();
     write(
       m.mirror,
       m.accountId,
@@ -150,7 +146,7 @@ describe('the status the mirror serves', () => {
   });
 
   it('a pending change waits for evidence newer than the write, then is confirmed or contradicted', () => {
-    const m = baseline();
+    const m = passingBaseline();
     m.mirror.recordPendingChange({
       accountId: m.accountId,
       domainId: DOMAIN_ID,
@@ -179,7 +175,7 @@ describe('the status the mirror serves', () => {
   });
 
   it('a pending change of an unknown domain is refused', () => {
-    const m = baseline();
+    const m = passingBaseline();
     expect(() =>
       m.mirror.recordPendingChange({
         accountId: m.accountId,

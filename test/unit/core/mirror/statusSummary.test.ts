@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../../../../main/core/mirror/migrations.ts';
 import { statusInputs } from '../../../../main/core/mirror/statusEvidence.ts';
 import { domainStatus, STATUS_MODEL_VERSION } from '../../../../main/core/status/index.ts';
-import { DOMAIN_ID, dnsEvent, failedSources, health, mirrorWithDomain, source, write } from './payloads.ts';
+import { DOMAIN_ID, dnsEvent, failedSources, health, passingBaseline, source, write } from './payloads.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 
 let dir: string;
@@ -25,15 +25,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** example.com on a file, all passing, and a second connection to look at the stored rows. */
 function synced() {
-  const m = mirrorWithDomain(file);
-  write(
-    m.mirror,
-    m.accountId,
-    'dns_changes',
-    [dnsEvent(100, 'spf', 'connected', '2025-02-01T00:00:00Z')],
-    '2025-03-01T08:00:00Z',
-  );
-  write(m.mirror, m.accountId, 'health', health('2025-03-01T08:00:00Z'), '2025-03-01T08:01:00Z');
+  const m = passingBaseline(file);
   const db = new Database(file);
   return { ...m, db };
 }
