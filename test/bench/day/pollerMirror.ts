@@ -1,8 +1,10 @@
 /**
  * What the benchmark's simple pollers (the 30-line round-robin peer, the paced cron job) share: a mirror of
  * their own with one account, a stock API client (no budget; waits out a 429's Retry-After like urllib3's
- * Retry or got's retry), and one read written through the engine's own decoders and mirror, so the same
- * alert rules judge every poller and only the scheduling differs.
+ * Retry or got's retry) behind a rate limiter that gives every HTTP request its own slot (as a script's
+ * limiter around its HTTP calls would: each page of the domain list and each retry waits its turn, so no
+ * sliding 60 s holds more than the pace), and one read written through the engine's own decoders and
+ * mirror, so the same alert rules judge every poller and only the scheduling differs.
  */
 import { createApiClient } from '../../../shared/api/client.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
@@ -21,20 +23,26 @@ export interface PollerMirror {
   read(signal: SignalName, domainId: number | null): Promise<boolean>;
 }
 
-/** Opens a poller's mirror and client on `fetch` with `token`. */
+/** Opens a poller's mirror and client on `fetch` with `token`, sending at most `perMinute` requests a minute. */
 export function pollerMirror(
   time: VirtualTime,
   fetch: FetchLike,
   token: string,
   label: string,
+  perMinute: number,
 ): PollerMirror {
+  const slot = pacer(time, perMinute);
+  const paced: FetchLike = async (request) => {
+    await slot();
+    return fetch(request);
+  };
   const clock = { now: time.now, sleep: time.sleep, random: () => 0.5 };
   const mirror = openMirror(':memory:', { clock });
   const account = mirror.upsertAccount({ label, baseUrl: 'http://service.bench/api/v1' });
   const api = createApiClient({
     baseUrl: account.baseUrl,
     token,
-    fetch,
+    fetch: paced,
     clock,
     timeoutMs: 15_000,
     retry: { maxAttempts: 20, maxRetryAfterMs: 60_000 },
@@ -65,7 +73,7 @@ export function pollerMirror(
 }
 
 /** Paces calls at `perMinute`: each waits for its slot (start times 60/perMinute s apart), never bursting. */
-export function pacer(time: VirtualTime, perMinute: number): () => Promise<void> {
+function pacer(time: VirtualTime, perMinute: number): () => Promise<void> {
   const gap = 60_000 / perMinute;
   let next = time.now();
   return async () => {

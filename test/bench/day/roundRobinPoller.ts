@@ -4,7 +4,7 @@
  * list hourly, nothing else. No tiers, no history, no score: the yardstick the engine's planner must beat.
  */
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { pacer, pollerMirror } from './pollerMirror.ts';
+import { pollerMirror } from './pollerMirror.ts';
 import type { VirtualTime } from './virtualTime.ts';
 
 const HOUR = 3_600_000;
@@ -24,9 +24,8 @@ export function startRoundRobin(
   domains: readonly { id: number }[],
   perMinute: number,
 ): RoundRobinPoller {
-  const own = pollerMirror(time, fetch, token, 'Round-robin peer');
-  const slot = pacer(time, perMinute);
-  const pages = Math.max(1, Math.ceil(domains.length / 100));
+  // Every request waits for its slot in the client's limiter, list pages too.
+  const own = pollerMirror(time, fetch, token, 'Round-robin peer', perMinute);
   return {
     mirror: own.mirror,
     accountId: own.accountId,
@@ -34,13 +33,11 @@ export function startRoundRobin(
       let listedAt = Number.NEGATIVE_INFINITY;
       for (let i = 0; ; i = (i + 1) % domains.length) {
         if (time.now() - listedAt >= HOUR) {
-          for (let p = 0; p < pages; p++) await slot(); // the list's pages take their slots
           if (time.now() >= end) return;
           await own.read('domains', null);
           listedAt = time.now();
         }
         for (const signal of ['health', 'failed_sources'] as const) {
-          await slot();
           if (time.now() >= end) return;
           await own.read(signal, domains[i]!.id);
         }
