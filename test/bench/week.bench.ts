@@ -24,6 +24,7 @@ import { ESM_REQUIRE_BANNER, EXTERNAL, folderRegistryPlugin } from '../../script
 import { SERVICE_SCRIPT } from './week/serviceClient.ts';
 import type { MemoryDetail } from './week/processMemory.ts';
 import type { WeekSample } from './week/weekWorker.ts';
+import { ALERT_KINDS, type LatencyFigures } from './day/changeLatency.ts';
 
 const worker = fileURLToPath(new URL('./week/weekWorker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -130,12 +131,14 @@ export async function benchWeek(): Promise<void> {
         `engine RSS ${perDay(first.engine.rssMiB, last.engine.rssMiB)} MiB, service RSS ${perDay(first.service.rssMiB, last.service.rssMiB)} MiB, ` +
         `mirror ${perDay(first.mirrorMiB, last.mirrorMiB)} MiB\n`,
     );
-    const latency = (done as { latency?: { changes: number; missed: number; p95Ms: number | null } } | null)
-      ?.latency;
-    if (latency)
+    const latency = (done as { latency?: Omit<LatencyFigures, 'samples' | 'unmatched'> } | null)?.latency;
+    if (latency) {
+      const kinds = ALERT_KINDS.map((k) => `${k} ${latency.byKind[k].missed}`).join(', ');
       process.stdout.write(
-        `  alerts: ${latency.changes} changes, ${latency.missed} missed, p95 change→alert ${latency.p95Ms === null ? '—' : `${(latency.p95Ms / 60_000).toFixed(1)} min`}\n`,
+        `  alerts: ${latency.changes} changes, ${latency.missed} missed (${latency.missedWhy.open} while an alert of that state was still open, ` +
+          `${latency.missedWhy.untold} told of nowhere; by kind: ${kinds}), p95 change→alert ${latency.p95Ms === null ? '—' : `${(latency.p95Ms / 60_000).toFixed(1)} min`}\n`,
       );
+    }
     process.stdout.write(
       `target: the engine's RSS < ${TARGET_RSS_MIB} MiB at 1,000 domains after a simulated week — ` +
         `${last.engine.rssMiB.toFixed(0)} MiB (most held ${last.engine.maxRssMiB.toFixed(0)} MiB) after ${last.day} days at ${domains} domains: ` +

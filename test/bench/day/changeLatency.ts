@@ -28,6 +28,12 @@ export interface LatencyFigures {
   byKind: Record<AlertKind, { samples: number[]; missed: number }>;
   /** The changes no alert told of. */
   unmatched: Change[];
+  /**
+   * Why those went untold: `open` — an alert of the same kind for the same record (or source) was raised
+   * before the change and had not ended when it came, so the user was already being told of that state
+   * (an episode is one alert, not one per flap); `untold` — nothing about it at all.
+   */
+  missedWhy: { open: number; untold: number };
 }
 
 const RULE: Record<AlertKind, Alert['rule']> = {
@@ -90,6 +96,15 @@ export function changeLatency(
       byKind.score_drop.samples.push(Date.parse(drop.firstSeenAt) - change.at);
     } else byKind.score_drop.missed += 1;
   }
+  const stillOpen = (change: Change) => {
+    const fqdn = fqdnOf(change.domainIndex);
+    return alerts.some((a) => {
+      const first = Date.parse(a.firstSeenAt);
+      const ended = a.endedAt === null ? Number.POSITIVE_INFINITY : Date.parse(a.endedAt);
+      return first < change.at && ended >= change.at && matches(change.kind, change, a, fqdn);
+    });
+  };
+  const open = unmatched.filter(stillOpen).length;
   const sorted = [...samples].sort((a, b) => a - b);
   return {
     changes: changes.length,
@@ -100,5 +115,6 @@ export function changeLatency(
     samples,
     byKind,
     unmatched,
+    missedWhy: { open, untold: unmatched.length - open },
   };
 }
