@@ -11,6 +11,7 @@ import { toBridgeEvent } from '../app/bridgeEvents.ts';
 import { appPreferences } from '../app/preferences.ts';
 import { openMirror } from '../mirror/openMirror.ts';
 import type { Mirror } from '../mirror/types.ts';
+import { limitHeapGrowth } from './heapGrowth.ts';
 import { claimWriterRole, type WriterClaim, type WriterRole } from './writerRole.ts';
 
 /**
@@ -90,6 +91,8 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     ...engine
   } = options;
   const say = given ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Every shell runs the engine for hours: keep its garbage near its live set (heapGrowth.ts).
+  limitHeapGrowth();
   if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
   let startRequested = false;
   const lock = claimWriterRole(db, role, purpose, say, () => {
@@ -100,7 +103,9 @@ export function openRuntime(options: RuntimeOptions): Runtime {
   let app: Authwatch;
   let secrets: SecretStore;
   try {
-    mirror = openMirror(db);
+    // The mirror stamps its rows on the engine's clock (the same instant the engine acts on).
+    const { clock } = engine;
+    mirror = openMirror(db, clock?.now ? { clock: { now: () => clock.now!() } } : {});
     secrets = secretStoreOf(choice, env, say);
     app = createAuthwatch({
       ...engine,

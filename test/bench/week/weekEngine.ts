@@ -1,6 +1,7 @@
 /**
- * The engine of the simulated week as `authwatch sync --watch` runs it: the facade (createAuthwatch: sync,
- * alert delivery to a notifier, channels' outbox, digests, metrics switch) over a mirror on a FILE with the
+ * The engine of the simulated week as `authwatch sync --watch` runs it: the runtime every shell opens
+ * (openRuntime: the writer lock, the process's heap setting, the facade with sync, alert delivery to a
+ * notifier, channels' outbox, digests, metrics switch) over a mirror on a FILE with the
  * app's settings (WAL, synchronous=FULL, the default sync settings), the account added through the facade
  * (its token checked with /auth/me), and the scheduler's 5-s ticks — on the virtual clock. What differs from
  * the real run: the clock, the fetch (to the service's process, see serviceClient.ts), a notifier that
@@ -9,8 +10,8 @@
  * `authwatch sync --watch` runs it).
  */
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
-import { createAuthwatch, type Authwatch } from '../../../main/core/app.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import type { Authwatch } from '../../../main/core/app.ts';
+import { openRuntime } from '../../../main/core/runtime/openRuntime.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { DEFAULT_TICK_MS, type TickScheduler } from '../../../main/core/sync/scheduler.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
@@ -23,6 +24,9 @@ export interface WeekEngine {
   accountId: number;
   /** Alerts the notifier was handed. */
   notified(): number;
+  /** Starts the 5-s ticks (as the shells start the runtime). */
+  start(): void;
+  /** Stops the sync, closes the mirror and frees the writer lock. */
   close(): Promise<void>;
 }
 
@@ -61,16 +65,18 @@ export async function startWeekEngine(o: {
   token: string;
 }): Promise<WeekEngine> {
   const clock = { now: o.time.now, sleep: o.time.sleep, random: () => 0.5 };
-  const mirror = openMirror(o.file, { clock });
   let notified = 0;
-  const app = createAuthwatch({
-    mirror,
-    secretStore: memorySecretStore(),
+  const runtime = openRuntime({
+    db: o.file,
+    role: 'writer',
+    purpose: 'the simulated week',
+    secrets: memorySecretStore(),
     fetch: o.fetch,
     clock,
     scheduler: virtualScheduler(o.time),
     notifier: { notify: () => void (notified += 1) },
   });
+  const { app, mirror } = runtime;
   // The token check (GET /auth/me) waits on the virtual clock: move it until the account is added.
   let done = false;
   const adding = app
@@ -83,9 +89,7 @@ export async function startWeekEngine(o: {
     mirror,
     accountId: added.account.id,
     notified: () => notified,
-    async close() {
-      await app.stop();
-      mirror.close();
-    },
+    start: () => runtime.start(),
+    close: () => runtime.close(),
   };
 }

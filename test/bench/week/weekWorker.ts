@@ -7,7 +7,7 @@
  * BENCH_WEEK_HEAP_SNAPSHOTS=DIR also writes the engine's heap snapshot there at every sample.
  * Usage: weekWorker.ts <domains> <days> <mirror file> [service script]
  */
-import { statSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { changeLatency } from '../day/changeLatency.ts';
@@ -139,13 +139,16 @@ const sampler = async () => {
   for (const day of at) {
     await time.sleepUntil(start + day * DAY);
     print(await time.hold(() => sample(day)));
+    // Which mappings the RSS is in (V8's pages, malloc's arenas, stacks): the kernel's own list.
+    const smaps = process.env.BENCH_WEEK_SMAPS;
+    if (smaps) copyFileSync('/proc/self/smaps', join(smaps, `engine-day-${day.toFixed(2)}.smaps`));
     // What grows, when something does: open two snapshots in Chrome's DevTools (Memory, Comparison).
     const snapshots = process.env.BENCH_WEEK_HEAP_SNAPSHOTS;
     if (snapshots) writeHeapSnapshot(join(snapshots, `engine-day-${day.toFixed(2)}.heapsnapshot`));
   }
 };
 
-engine.app.start();
+engine.start();
 void watchPeak();
 let finished = false;
 const runs = Promise.all([apply(), sampler()]).finally(() => (finished = true));
@@ -163,5 +166,5 @@ const {
   ...latency
 } = changeLatency(engine.mirror, engine.accountId, changes, (i) => service.fqdns[i]!);
 print({ done: true, changes: changes.length, notified: engine.notified(), latency });
-engine.mirror.close();
+await engine.close();
 await service.close();
