@@ -48,6 +48,13 @@ describe('openRuntime', () => {
     expect(statSync(db).isFile()).toBe(true);
   });
 
+  it("stamps the mirror's rows on the engine's clock when the shell gives one", () => {
+    const at = Date.parse('2030-01-02T03:04:05Z');
+    const r = runtime({ clock: { now: () => at } });
+    const account = r.mirror.upsertAccount({ label: 'acme', baseUrl: 'https://api.example.test/api/v1' });
+    expect(Date.parse(account.createdAt)).toBe(at);
+  });
+
   it('a writer fails naming the process that syncs the mirror; a reader opens it meanwhile', () => {
     const other = acquireWriterLock(join(dir, 'mirror.db'), {
       purpose: 'authwatch sync --watch',
