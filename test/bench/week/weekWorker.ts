@@ -7,7 +7,7 @@
  * BENCH_WEEK_HEAP_SNAPSHOTS=DIR also writes the engine's heap snapshot there at every sample.
  * Usage: weekWorker.ts <domains> <days> <mirror file> [service script]
  */
-import { copyFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { changeLatency } from '../day/changeLatency.ts';
@@ -141,7 +141,8 @@ const sampler = async () => {
     print(await time.hold(() => sample(day)));
     // Which mappings the RSS is in (V8's pages, malloc's arenas, stacks): the kernel's own list.
     const smaps = process.env.BENCH_WEEK_SMAPS;
-    if (smaps) copyFileSync('/proc/self/smaps', join(smaps, `engine-day-${day.toFixed(2)}.smaps`));
+    if (smaps)
+      writeFileSync(join(smaps, `engine-day-${day.toFixed(2)}.smaps`), readFileSync('/proc/self/smaps'));
     // What grows, when something does: open two snapshots in Chrome's DevTools (Memory, Comparison).
     const snapshots = process.env.BENCH_WEEK_HEAP_SNAPSHOTS;
     if (snapshots) writeHeapSnapshot(join(snapshots, `engine-day-${day.toFixed(2)}.heapsnapshot`));
