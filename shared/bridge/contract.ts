@@ -16,6 +16,7 @@ import {
   setMetricsArgs,
 } from './channels.ts';
 import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
+import { overviewPageArgs, overviewPageSchema } from './overviewPage.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
 import { panelResultSchema, type PanelResult } from './panelData.ts';
 import type { PanelName } from './panels.ts';
@@ -51,6 +52,7 @@ const none = z.undefined();
  */
 export const BRIDGE_METHODS = {
   overview: { args: args.accountScope, result: z.array(overviewRowSchema) },
+  overviewPage: { args: overviewPageArgs, result: overviewPageSchema },
   domainDetail: { args: args.domainRef, result: domainDetailSchema.nullable() },
   history: { args: args.historyArgs, result: historyResultSchema },
   domainSenders: { args: domainSendersArgs, result: z.array(senderSummarySchema) },

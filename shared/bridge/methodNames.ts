@@ -4,6 +4,7 @@
  */
 export const METHOD_NAMES = [
   'overview',
+  'overviewPage',
   'domainDetail',
   'history',
   'domainSenders',

@@ -234,15 +234,15 @@ function reportCold(f: ColdFigures, rounds: number): void {
             line('host process start → rows painted', f.startToRowsMs, big ? undefined : 800),
             line('  of which start → host listening', f.startToListeningMs),
             line(
-              'fresh host: first overview call, sent → answered',
+              'fresh host: first overviewPage call, sent → answered',
               f.coldOverviewCallMs,
               big ? 100 : undefined,
             ),
           ]
         : []),
       line('page → rows painted (host running)', f.pageToRowsMs, big ? undefined : 400),
-      line('overview call, sent → answered (host running)', f.overviewCallMs),
-      { name: 'overview answer', value: f.overviewChars / 1024, unit: 'KiB' },
+      line('overviewPage call, sent → answered (host running)', f.overviewCallMs),
+      { name: 'overviewPage answer', value: f.overviewChars / 1024, unit: 'KiB' },
     ],
   );
 }

@@ -495,6 +495,27 @@ ${mark('alerts', 'DELETE', 'OLD', 'ROW.domain_id IS NOT NULL')}
 `;
 })();
 
+// v13: what the overview filters, sorts and counts by, per domain, beside each stored status
+// (statusSummary.ts writes both in one flush): a narrow table, so the window's first screen reads small rows
+// of every domain — not the status JSON of 5,000 (8 MB of pages cold) — and parses the status of the rows it
+// shows only. Every stored status is derived again when the mirror opens (status_model back to 0), which
+// fills it.
+const V13_STATUS_FACTS = `
+CREATE TABLE status_facts (
+  domain_id INTEGER PRIMARY KEY REFERENCES domains(id) ON DELETE CASCADE,
+  model INTEGER NOT NULL,
+  verdict_level TEXT NOT NULL,
+  dmarc_state TEXT NOT NULL,
+  dmarc_pct INTEGER,
+  -- The failing protocols as ",spf,dmarc," (none: ","), and whether an optional one is not set up.
+  failing TEXT NOT NULL,
+  not_set_up INTEGER NOT NULL,
+  required_passing INTEGER NOT NULL,
+  optional_passing INTEGER NOT NULL
+);
+UPDATE status_model SET version = 0;
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -509,6 +530,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'weekly digest schedules', up: (db) => db.exec(V10_DIGEST_SCHEDULES) },
   { version: 11, name: 'extra signal values', up: (db) => db.exec(V11_EXTRA_SIGNAL_VALUES) },
   { version: 12, name: 'status summary per domain', up: (db) => db.exec(V12_STATUS_SUMMARY) },
+  { version: 13, name: 'status facts the overview sorts by', up: (db) => db.exec(V13_STATUS_FACTS) },
 ];
 
 /** The schema version this code writes. */

@@ -1,3 +1,5 @@
+import type { OverviewPage } from '../../../shared/bridge/overviewPage.ts';
+import { overviewPage, type OverviewPageQuery } from './overviewPage.ts';
 import type { Database } from 'better-sqlite3';
 import type { RuleHandler } from '../alerts/ruleDefinition.ts';
 import { RULE_DEFINITIONS, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
@@ -371,6 +373,10 @@ export class SqliteMirror implements Mirror {
 
   windowOverview(accountId?: number): WindowOverviewRow[] {
     return this.reads.windowOverview(accountId);
+  }
+
+  overviewPage(query: OverviewPageQuery): OverviewPage {
+    return overviewPage(this.db, { summaries: this.summaries }, query);
   }
 
   domainDetail(accountId: number, domainId: number): DomainDetail | null {

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { domainStatus, STATUS_MODEL_VERSION, type DomainStatus } from '../status/index.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 import { statusInputs } from './statusEvidence.ts';
+import { statusFacts, type StatusFacts } from './statusFacts.ts';
 
 /**
  * Each domain's status as the status model derived it, kept by the mirror's writes so the overview reads
@@ -15,6 +16,8 @@ import { statusInputs } from './statusEvidence.ts';
  *     derives those itself (read), so a status never lags its evidence even between a write and its flush.
  */
 export class StatusSummaries {
+  private withTemp = false;
+
   constructor(private readonly db: Database) {}
 
   /**
@@ -56,10 +59,19 @@ export class StatusSummaries {
       `INSERT INTO domain_status (domain_id, model, status_json) VALUES (?, ?, ?)
          ON CONFLICT (domain_id) DO UPDATE SET model = excluded.model, status_json = excluded.status_json`,
     );
+    const upsertFacts = prepared(
+      this.db,
+      `INSERT OR REPLACE INTO status_facts (domain_id, model, verdict_level, dmarc_state, dmarc_pct, failing,
+         not_set_up, required_passing, optional_passing)
+       VALUES (@pk, @model, @verdictLevel, @dmarcState, @dmarcPct, @failing, @notSetUp, @requiredPassing,
+         @optionalPassing)`,
+    );
     const known = prepared(this.db, 'SELECT 1 FROM domains WHERE id = ?');
     for (const [pk, status] of statuses) {
       // A domain removed in the same transaction leaves only its mark.
-      if (known.get(pk)) upsert.run(pk, STATUS_MODEL_VERSION, JSON.stringify(status));
+      if (!known.get(pk)) continue;
+      upsert.run(pk, STATUS_MODEL_VERSION, JSON.stringify(status));
+      upsertFacts.run({ pk, model: STATUS_MODEL_VERSION, ...storedFacts(statusFacts(status)) });
     }
     prepared(this.db, 'DELETE FROM status_dirty').run();
     return marked.length;
@@ -74,12 +86,67 @@ export class StatusSummaries {
     const rows = prepared(
       this.db,
       `SELECT s.domain_id, s.status_json FROM domains d JOIN domain_status s ON s.domain_id = d.id
-         WHERE s.model = ${STATUS_MODEL_VERSION}
-           AND NOT EXISTS (SELECT 1 FROM status_dirty x WHERE x.domain_id = d.id) ${filter}`,
+         WHERE ${CURRENT} ${filter}`,
     ).all(...(scope.accountId === undefined ? [] : [scope.accountId])) as {
       domain_id: number;
       status_json: string;
     }[];
+    return this.complete(pks, rows, scope);
+  }
+
+  /** The status of each of a few domains (a page of the overview): only their stored JSON is read. */
+  readSome(pks: readonly number[]): Map<number, DomainStatus> {
+    const one = prepared(
+      this.db,
+      `SELECT s.domain_id, s.status_json FROM domain_status s WHERE s.domain_id = ? AND ${CURRENT}`,
+    );
+    const rows = pks.flatMap((pk) => (one.get(pk) ?? []) as { domain_id: number; status_json: string }[]);
+    return this.complete(pks, rows, { accountId: undefined });
+  }
+
+  /**
+   * The facts (what the overview filters, sorts and counts by) of every listed domain of the scope whose
+   * stored status is not current (marked, missing, another model's), derived now and kept in this
+   * connection's temporary table `status_facts_now` for the query that follows; a current status's facts
+   * are its stored columns (CURRENT_FACTS says which). Nothing is parsed for a current status.
+   */
+  deriveStaleFacts(accountId: number | undefined): void {
+    if (!this.withTemp) {
+      prepared(
+        this.db,
+        `CREATE TEMP TABLE IF NOT EXISTS status_facts_now (domain_id INTEGER PRIMARY KEY, verdict_level TEXT,
+           dmarc_state TEXT, failing TEXT, not_set_up INTEGER, required_passing INTEGER, optional_passing INTEGER)`,
+      ).run();
+      this.withTemp = true;
+    }
+    prepared(this.db, 'DELETE FROM temp.status_facts_now').run();
+    const stale = prepared(
+      this.db,
+      `SELECT d.id FROM domains d LEFT JOIN status_facts s ON s.domain_id = d.id
+         WHERE d.removed_at IS NULL ${accountId === undefined ? '' : 'AND d.account_id = ?'}
+           AND NOT ifnull(${CURRENT_FACTS}, 0)`,
+    )
+      .pluck()
+      .all(...(accountId === undefined ? [] : [accountId])) as number[];
+    if (stale.length > 0) {
+      const insert = prepared(
+        this.db,
+        `INSERT INTO temp.status_facts_now VALUES (@pk, @verdictLevel, @dmarcState, @failing, @notSetUp,
+           @requiredPassing, @optionalPassing)`,
+      );
+      for (const [pk, status] of this.derive(stale, stale.length > BULK_FROM ? { accountId } : undefined)) {
+        const { dmarcPct: _pct, ...facts } = storedFacts(statusFacts(status));
+        insert.run({ pk, ...facts });
+      }
+    }
+  }
+
+  /** `rows` parsed, and the statuses of the `pks` they lack derived now. */
+  private complete(
+    pks: readonly number[],
+    rows: readonly { domain_id: number; status_json: string }[],
+    scope: { accountId: number | undefined },
+  ): Map<number, DomainStatus> {
     const out = new Map<number, DomainStatus>();
     for (const r of rows) out.set(r.domain_id, JSON.parse(r.status_json) as DomainStatus);
     const missing = pks.filter((pk) => !out.has(pk));
@@ -108,6 +175,18 @@ export class StatusSummaries {
 }
 
 const NO_INPUTS = { evidence: [], openAlerts: [] } as const;
+
+// A stored status is current when the model that derived it is this code's and no write has marked it since.
+const CURRENT = `s.model = ${STATUS_MODEL_VERSION}
+  AND NOT EXISTS (SELECT 1 FROM status_dirty x WHERE x.domain_id = s.domain_id)`;
+
+/** SQL over a status_facts row `s`: derived by this code's model, and no write has marked its domain since. */
+export const CURRENT_FACTS = `(${CURRENT})`;
+
+/** The facts as the columns hold them: the failing protocols as ",spf,dmarc," (none: ","). */
+function storedFacts(f: StatusFacts) {
+  return { ...f, failing: f.failing.length ? `,${f.failing.join(',')},` : ',', notSetUp: f.notSetUp ? 1 : 0 };
+}
 
 // Past this many domains, one pass over the scope's evidence (a handful of queries) is cheaper than
 // seven queries per domain.

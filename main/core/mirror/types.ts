@@ -1,3 +1,5 @@
+import type { OverviewPage } from '../../../shared/bridge/overviewPage.ts';
+import type { OverviewPageQuery } from './overviewPage.ts';
 import type { DeliveryStore } from './deliveryTypes.ts';
 import type { DigestStore } from './digestStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
@@ -262,6 +264,12 @@ export interface Mirror {
    * newest success of any of its signals (null: none yet), instead of every signal's age.
    */
   windowOverview(accountId?: number): WindowOverviewRow[];
+  /**
+   * One screen of the window's overview: the headline over every listed domain of the scope and the rows
+   * from `offset` in the table's order (search, filters and sort over all of them); only those rows carry
+   * their status and sync states.
+   */
+  overviewPage(query: OverviewPageQuery): OverviewPage;
   /** Everything mirrored about one domain, or null when unknown. */
   domainDetail(accountId: number, domainId: number): DomainDetail | null;
   /**

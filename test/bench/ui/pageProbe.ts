@@ -1,7 +1,8 @@
 /**
  * What the UI benchmark watches inside the page, installed before any of the app's scripts run: when the
  * overview's first rows enter the DOM and when the frame that shows them is painted, and how long the
- * bridge's first `overview` call took (sent on the WebSocket → its answer received) and how large it was.
+ * bridge's first `overviewPage` call (the first screen's rows and headline) took (sent on the WebSocket →
+ * its answer received) and how large it was.
  * Times are the page's performance.now() (navigation start = 0).
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -38,9 +39,9 @@ function installProbe() {
   let overviewId: number | null = null;
   let sentAt = 0;
   WebSocket.prototype.send = function (this: WebSocket, data) {
-    if (overviewId === null && typeof data === 'string' && data.includes('"overview"')) {
+    if (overviewId === null && typeof data === 'string' && data.includes('"overviewPage"')) {
       const call = JSON.parse(data) as { id: number; method: string };
-      if (call.method === 'overview') {
+      if (call.method === 'overviewPage') {
         overviewId = call.id;
         sentAt = performance.now();
       }

@@ -1,4 +1,5 @@
 import * as args from '../../../../shared/bridge/args.ts';
+import { overviewPageArgs } from '../../../../shared/bridge/overviewPage.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import type { SignalName } from '../../signals/catalog.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS, ON_DEMAND_SIGNALS } from '../../sync/syncJobs.ts';
@@ -12,12 +13,18 @@ const OPEN_REFRESH_MS = 15 * 60_000;
 /** Reads of the mirror: the overview, one domain, its history; opening a domain refreshes it. */
 export function readMethods(
   w: Wiring,
-): Pick<BridgeMethods, 'overview' | 'domainDetail' | 'history' | 'openDomain'> {
+): Pick<BridgeMethods, 'overview' | 'overviewPage' | 'domainDetail' | 'history' | 'openDomain'> {
   return {
     overview: (a) =>
       guard(() => {
         const p = parse(args.accountScope, a);
         return w.mirror.windowOverview(p?.accountId);
+      }),
+
+    overviewPage: (a) =>
+      guard(() => {
+        // An account no longer listed has no rows, as in the full overview (the window may ask before it knows).
+        return w.mirror.overviewPage(parse(overviewPageArgs, a));
       }),
 
     domainDetail: (a) =>

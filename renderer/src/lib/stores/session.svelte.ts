@@ -9,13 +9,15 @@ import type {
 import type { BridgeEventPayload } from '../../../../shared/bridge/events.ts';
 import { api } from '../bridge.svelte.ts';
 import { errorText } from '../errorText.ts';
+import { overviewView } from './overview.svelte.ts';
 
 type Progress = Extract<BridgeEventPayload<'sync-progress'>, { type: 'progress' }>;
 
 /**
- * What every screen shares: the accounts and the one in view, the overview rows, sync status, progress and
- * connectivity, settings. Loaded from the mirror through the bridge and refreshed on the bridge's events,
- * so it works the same with the service offline.
+ * What every screen shares: the accounts and the one in view, the overview's first screen (./overview.svelte.ts),
+ * sync status, progress and connectivity, settings; every domain's row only for the screens that list them
+ * all (`needRows`). Loaded from the mirror through the bridge and refreshed on the bridge's events, so it
+ * works the same with the service offline.
  */
 class Session {
   loaded = $state(false);
@@ -23,8 +25,10 @@ class Session {
   accounts = $state<AccountView[]>([]);
   /** The account in view; null: all accounts (an agency's portfolio at once). */
   accountId = $state<number | null>(null);
+  /** Every domain's row, once a screen asked for them (needRows): the first screen pages instead. */
   rows = $state.raw<OverviewRow[]>([]);
   rowsLoadedAt = $state<number | null>(null);
+  private rowsWanted = false;
   sync = $state.raw<SyncStatus | null>(null);
   settings = $state.raw<Settings | null>(null);
   /** Every alert the rules raise, with its words (the inbox's filter and each alert's details). */
@@ -36,9 +40,10 @@ class Session {
 
   private reloadTimer: ReturnType<typeof setTimeout> | null = null;
 
-  /** Rows of the account in view. */
-  get visibleRows(): OverviewRow[] {
-    return this.accountId === null ? this.rows : this.rows.filter((r) => r.accountId === this.accountId);
+  /** The account scope of the overview: the account in view, or every account (undefined). */
+  get scope(): number | undefined {
+    // With one account, "every account" is that one: the first screen's answer needs no second ask.
+    return this.accounts.length === 1 ? undefined : (this.accountId ?? undefined);
   }
 
   /** True when any account's service cannot be reached. */
@@ -55,13 +60,18 @@ class Session {
       if (event.type === 'progress') this.progress = { ...this.progress, [event.accountId]: event };
       this.scheduleReload();
     });
-    // The first screen needs the accounts and the rows: asked together (one overview, not one per step),
-    // and shown as soon as they are here. The sync line, settings and connectivity follow: the host answers
-    // calls in order, so asking for them first would hold the rows behind the sync status's planning.
-    // Resolves once the first screen can show (the welcome redirect runs then, before any other screen).
+    // The first screen needs the accounts and its rows: asked together, the rows for the account stored as
+    // in view (all accounts when none), and shown as soon as they are here. The sync line, settings and
+    // connectivity follow: the host answers calls in order, so asking for them first would hold the rows
+    // behind the sync status's planning. Resolves once the first screen can show (the welcome redirect
+    // runs then, before any other screen).
     try {
-      const [accounts] = await Promise.all([api.listAccounts(), this.loadRows()]);
+      const stored = Number(localStorage.getItem('authwatch.account'));
+      const guess = Number.isInteger(stored) && stored > 0 ? stored : undefined;
+      const [accounts] = await Promise.all([api.listAccounts(), overviewView.load(guess)]);
       this.setAccounts(accounts);
+      // The stored account left, or another is in view: its rows.
+      if (!overviewView.isCurrent(this.scope)) await overviewView.load(this.scope);
       this.loadError = null;
     } catch (error) {
       this.loadError = errorText(error);
@@ -78,7 +88,7 @@ class Session {
 
   async loadAccounts(): Promise<void> {
     this.setAccounts(await api.listAccounts());
-    await this.loadRows();
+    await this.reloadRows();
   }
 
   /** The account list, and which account is in view (the stored one, else the only one). */
@@ -94,11 +104,25 @@ class Session {
     this.accountId = id;
     if (id === null) localStorage.removeItem('authwatch.account');
     else localStorage.setItem('authwatch.account', String(id));
+    // The sidebar's counts follow the account in view on every screen.
+    if (!overviewView.isCurrent(this.scope)) void overviewView.load(this.scope, true).catch(() => undefined);
   }
 
-  async loadRows(): Promise<void> {
+  /** Loads every domain's row (and keeps them fresh) for a screen that lists them all. */
+  needRows(): void {
+    if (this.rowsWanted) return;
+    this.rowsWanted = true;
+    void this.loadRows().catch(() => undefined);
+  }
+
+  private async loadRows(): Promise<void> {
     this.rows = await api.overview();
     this.rowsLoadedAt = Date.now();
+  }
+
+  /** Reads again what the mirror holds: the overview's rows in view, and every row when a screen uses them. */
+  async reloadRows(): Promise<void> {
+    await Promise.all([overviewView.load(this.scope), ...(this.rowsWanted ? [this.loadRows()] : [])]);
   }
 
   async loadSync(): Promise<void> {
@@ -129,7 +153,7 @@ class Session {
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = null;
       this.revision++;
-      void Promise.all([this.loadRows(), this.loadSync()]).catch(() => undefined);
+      void Promise.all([this.reloadRows(), this.loadSync()]).catch(() => undefined);
     }, 400);
   }
 }
