@@ -64,11 +64,6 @@ export function dmarcState(posture: DmarcEvidence): {
   return { state: parsed.value.p, pct: parsed.value.pct ?? 100, record };
 }
 
-/** Parked domains (no mail by design) are hidden by default, as most dashboards do. */
-export function isParked(domain: { status: string | null; groupName: string | null }): boolean {
-  return domain.status === 'parked' || /parked/i.test(domain.groupName ?? '');
-}
-
 /** Where each DMARC state sorts (ascending: missing first, reject last). */
 export const DMARC_RANK: Record<DmarcState, number> = {
   reject: 5,
@@ -81,7 +76,3 @@ export const DMARC_RANK: Record<DmarcState, number> = {
 
 /** Where each verdict sorts (ascending: the worst first). */
 export const verdictRank = (level: VerdictLevel): number => VERDICT_LEVELS.indexOf(level);
-
-/** Required protocols passing weigh more than optional ones set up. */
-export const protocolRank = (counts: { requiredPassing: number; optionalPassing: number }): number =>
-  counts.requiredPassing * 10 + counts.optionalPassing;

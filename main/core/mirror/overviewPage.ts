@@ -73,7 +73,7 @@ const FILL_LISTED = (withDataAt: boolean) => `
   INSERT INTO temp.overview_listed (${LISTED_COLUMNS})
   SELECT pk, account_id, label, remote_id, fqdn, group_id,
          CASE WHEN typeof(group_id) = 'integer' THEN coalesce(group_name, 'Group ' || group_id) END,
-         -- isParked (shared/bridge/overviewFilter.ts): LIKE is case-blind as /parked/i is (ASCII).
+         -- Parked (no mail by design; hidden by default): by status or by a group named so (LIKE is case-blind).
          (status IS 'parked' OR (typeof(group_id) = 'integer'
                                  AND coalesce(group_name, 'Group ' || group_id) LIKE '%parked%')),
          score, open_alerts, data_at, verdict_level, dmarc_state, failing, not_set_up, required_passing,
@@ -109,6 +109,7 @@ const ORDER_BY: Record<SortKey, string> = {
     .map(([state, rank]) => `WHEN '${state}' THEN ${rank}`)
     .join(' ')} END`,
   score: 'ifnull(score, -1)',
+  // Required protocols passing weigh more than optional ones set up.
   protocols: 'required_passing * 10 + optional_passing',
   result: `CASE verdict_level ${VERDICT_LEVELS.map((level) => `WHEN '${level}' THEN ${verdictRank(level)}`).join(' ')} END`,
   alerts: 'open_alerts',

@@ -110,9 +110,7 @@ describe('the overview at portfolio scale', () => {
       expect(queries.length).toBeGreaterThan(0);
       for (const sql of queries) {
         const plan = (
-          db
-            .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-            .all(...bindings(sql, accountId)) as {
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bindings(sql, accountId)) as {
             detail: string;
           }[]
         ).map((step) => step.detail);
