@@ -7,7 +7,8 @@
  * - jobs alike for the allocation (tierAllocation.ts, JobClass: same tier, target, cost and share) always
  *   share one period, so within a class the most urgent job is the one fetched longest ago: each class is
  *   a list ordered by last success, and the due jobs of a class are a prefix of it;
- * - never-fetched jobs are one list in the order compareUrgency gives them (tier, domain, priority, key);
+ * - never-fetched jobs are one list in the order compareUrgency gives them (tier, domain, priority, key;
+ *   the backfill tiers, which compareUrgency puts after the due jobs, are at its end);
  * - jobs held by a backoff (notBefore set: failing, or stopped for a missing scope) are few and are looked
  *   at every tick, since time alone changes whether they are due or stopped;
  * - the allocation is computed from the classes' counts, with the very sums a full re-plan makes.
@@ -356,6 +357,7 @@ export class JobBook {
     }
     const bucket = this.bucketOf(job);
     bucket.cls.count += 1;
+    if (job.lastSuccessAt === null) bucket.cls.fresh += 1;
     if (job.lastSuccessAt === null) this.fresh.insert(job);
     else bucket.stale.insert(job);
   }
@@ -368,6 +370,7 @@ export class JobBook {
     }
     const bucket = this.bucketOf(job);
     bucket.cls.count -= 1;
+    if (job.lastSuccessAt === null) bucket.cls.fresh -= 1;
     if (job.lastSuccessAt === null) this.fresh.remove(job);
     else bucket.stale.remove(job);
   }
@@ -402,6 +405,7 @@ export class JobBook {
       let c = counts.get(key);
       if (!c) counts.set(key, (c = classOf(job)));
       c.count += 1;
+      if (job.lastSuccessAt === null) c.fresh += 1;
     }
     const classes = sortClasses(counts.values());
     const tiered = classes.some((c) => c.tier !== undefined);

@@ -11,9 +11,10 @@
  *   SAME factor demand/capacity.
  * - A job is due when its age since the last success reaches its effective period and no backoff holds it.
  * - Due jobs run in order of urgency = (age / effective period) × priority, within the spendable budget.
- * - Jobs never fetched (first sync, newly added domains, freshly opened panels) come first: by tier (the
- *   domain list, then every domain's alert signals, then scores, then history, so every domain is watched
- *   before any history is backfilled), then grouped by domain so progress moves steadily.
+ * - Jobs never fetched (first sync, newly added domains) come first: the domain list, then every domain's
+ *   alert signals, grouped by domain so progress moves steadily. Never-fetched scores and histories (the
+ *   backfill) come last, after the due jobs, in the same order: they take the share the allocation sets
+ *   aside for them, and every domain is watched before any history is backfilled.
  */
 import {
   ALERT_PERIOD_FLOOR_MS,
@@ -21,6 +22,7 @@ import {
   allocatedPeriodMs,
   classesOf,
   demandOf,
+  isKeepTier,
   TIER_RANK,
   TIER_WEIGHT,
   type PlanTier,
@@ -106,14 +108,26 @@ export function isDue(job: PlanJob, now: number, factor: number): boolean {
   return staleness(job, now, factor) >= 1;
 }
 
-/** Orders due jobs: never-fetched first (by domain, account-level first, then priority), then urgency. */
+/**
+ * Where a job stands in the order: never-fetched jobs first (the domain list, every domain's alert signals,
+ * untiered jobs), then the due jobs that were fetched before, then the backfill (never-fetched context and
+ * history jobs). The backfill comes after the due alert polls so that it takes the share the allocation set
+ * aside for it (tierAllocation.ts), not everything: at 5,000 domains it ran first and left the alerts
+ * unpolled for 9 hours.
+ */
+export function orderRank(job: PlanJob, staleness: number): 0 | 1 | 2 {
+  if (staleness !== Number.POSITIVE_INFINITY) return 1;
+  return isKeepTier(job.tier) ? 2 : 0;
+}
+
+/** Orders due jobs: by orderRank; never-fetched ones by tier, domain (account-level first), priority; others by urgency. */
 export function compareUrgency(a: PlanJob, b: PlanJob, now: number, factor: number): number {
   const sa = staleness(a, now, factor);
   const sb = staleness(b, now, factor);
-  const freshA = sa === Number.POSITIVE_INFINITY;
-  const freshB = sb === Number.POSITIVE_INFINITY;
-  if (freshA !== freshB) return freshA ? -1 : 1;
-  if (freshA && freshB) {
+  const ra = orderRank(a, sa);
+  const rb = orderRank(b, sb);
+  if (ra !== rb) return ra - rb;
+  if (ra !== 1) {
     if (a.tier !== undefined && b.tier !== undefined && a.tier !== b.tier)
       return TIER_RANK[a.tier] - TIER_RANK[b.tier];
     const da = a.domainId ?? -1;

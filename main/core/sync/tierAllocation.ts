@@ -2,16 +2,26 @@
  * Shares the sync's requests per minute between tiers of jobs, instead of stretching every period alike:
  *
  * - account (the domain list) keeps its target period;
- * - context (security score) and history (health and score history, opened panels) keep their targets as
- *   long as together they take at most half the capacity, else they are stretched alike to fit that half;
- * - alert (DNS changes, health, failed sources: what the change alerts come from) gets everything left, at
- *   ONE common period for every alert job of every domain, never shorter than a minute.
+ * - context (security score, BIMI, MTA-STS) and history (health and score history, DNS changes, opened
+ *   panels) keep their targets as long as together they fit their room, else they are stretched alike to
+ *   fit it. Their room is half the capacity while the alert tier can still meet its target period, but only
+ *   CATCH_UP_SHARE of it while it cannot (latency first, issue 21): a large portfolio's backfill and gap
+ *   repairs then take a tenth, not everything, of the budget the alerts live on;
+ * - while any context or history job was never fetched (the first sync's backfill, a new domain), the
+ *   whole room is set aside for that backfill, which the planner runs after the due jobs (planner.ts);
+ * - alert (health, failed sources: what the change alerts come from) gets everything left, at ONE common
+ *   period for every alert job of every domain, never shorter than a minute.
  *
  * A change is told when the next poll of the signal carrying it lands, so its latency is spread over that
  * signal's period; with the alert signals at one common period as short as the budget allows, the
  * worst-told changes (threats, whose failed sources were kept at an hour under the uniform stretch) come as
  * fast as DNS changes. When the budget exceeds what the tiers want at their targets and the floor, the rest
  * stays unspent.
+ *
+ * Why the catch-up share: at 5,000 domains the backfill (6 reads a domain, 30,000 requests) ran before any
+ * due alert job, 9 hours without a health poll; every domain then had a gap in its derived history, whose
+ * repairs took half the capacity, which kept the alert period (6.2 h) above the 6 h that makes a gap, so the
+ * histories were read again and again (2.7 a domain in the first day).
  */
 import type { PlanJob } from './planner.ts';
 
@@ -22,6 +32,12 @@ export type PlanTier = 'account' | 'alert' | 'context' | 'history';
 export const ALERT_PERIOD_FLOOR_MS = 60_000;
 /** Context and history together never take more than this share of the capacity. */
 export const KEEP_SHARE_MAX = 0.5;
+/**
+ * Their share (backfill and gap repairs included) while the alert period is longer than the alert tier's
+ * target: 54/minute leaves them 5.4, so 5,000 domains are backfilled in about four days, at most a tenth
+ * longer a wait for every change meanwhile.
+ */
+export const CATCH_UP_SHARE = 0.1;
 
 const MINUTE_MS = 60_000;
 
@@ -31,8 +47,12 @@ export interface TierAllocation {
   alertPeriodMs: number;
   /** ≥ 1: how far context and history are stretched beyond their targets. */
   keepFactor: number;
-  /** Requests per minute each tier is given. */
+  /** Requests per minute each tier is given at its periods. */
   perMinute: Record<PlanTier, number>;
+  /** Requests per minute set aside for never-fetched context and history jobs (0 when there are none). */
+  backfillPerMinute: number;
+  /** True when the alert period is longer than the alert tier's target, so the catch-up share applies. */
+  alertBehind: boolean;
 }
 
 /** An alert job's share of the common period's polls (planner.ts, PlanJob.alertShare), within (0, 1]. */
@@ -53,6 +73,8 @@ export interface JobClass {
   cost: number;
   share: number;
   count: number;
+  /** How many of them were never fetched. */
+  fresh: number;
 }
 
 /** The class key of a job (jobs of one class always get the same period). */
@@ -69,6 +91,7 @@ export function classOf(job: Pick<PlanJob, 'tier' | 'targetPeriodMs' | 'cost' | 
     cost: job.cost,
     share: job.tier === 'alert' ? shareOf(job) : 1,
     count: 0,
+    fresh: 0,
   };
 }
 
@@ -81,6 +104,7 @@ export function classesOf(jobs: readonly PlanJob[]): JobClass[] {
     let c = classes.get(key);
     if (!c) classes.set(key, (c = classOf(job)));
     c.count += 1;
+    if (job.lastSuccessAt === null) c.fresh += 1;
   }
   return sortClasses(classes.values());
 }
@@ -92,6 +116,11 @@ export function sortClasses(classes: Iterable<JobClass>): JobClass[] {
 
 function rate(cost: number, periodMs: number): number {
   return (Math.max(1, cost) * MINUTE_MS) / Math.max(1, periodMs);
+}
+
+/** True for the tiers whose never-fetched jobs are backfill (run after the due jobs, within their room). */
+export function isKeepTier(tier: PlanTier | undefined): boolean {
+  return tier === 'context' || tier === 'history';
 }
 
 /** Requests per minute all classes would take at their targets (the uniform stretch's demand). */
@@ -106,20 +135,37 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
   let account = 0;
   let keep = 0;
   let alertCost = 0;
+  let alertTargetMs = Number.POSITIVE_INFINITY;
+  let backfilling = false;
   let context = 0;
   let history = 0;
   for (const c of classes) {
     if (c.tier === undefined) continue;
     if (c.tier === 'account') account += c.count * rate(c.cost, c.targetPeriodMs);
-    else if (c.tier === 'alert') alertCost += c.count * Math.max(1, c.cost) * c.share;
-    else keep += c.count * rate(c.cost, c.targetPeriodMs);
+    else if (c.tier === 'alert') {
+      alertCost += c.count * Math.max(1, c.cost) * c.share;
+      alertTargetMs = Math.min(alertTargetMs, c.targetPeriodMs);
+    } else {
+      keep += c.count * rate(c.cost, c.targetPeriodMs);
+      if (c.fresh > 0) backfilling = true;
+    }
   }
   const capacity = Math.max(capacityPerMinute, Number.EPSILON);
-  const keepRoom = Math.max(Number.EPSILON, capacity * KEEP_SHARE_MAX - account);
+  const roomAt = (share: number) => Math.max(Number.EPSILON, capacity * share - account);
+  const alertPeriodAt = (keepSpent: number) =>
+    Math.max(
+      ALERT_PERIOD_FLOOR_MS,
+      Math.round((alertCost / Math.max(Number.EPSILON, capacity - account - keepSpent)) * MINUTE_MS),
+    );
+  // Behind: even with context and history at their targets (no backfill), the alert period is longer than
+  // the alert tier's target. Then the alerts come first and the rest waits within the catch-up share.
+  const fullRoom = roomAt(KEEP_SHARE_MAX);
+  const alertBehind = alertCost > 0 && alertPeriodAt(Math.min(keep, fullRoom)) > alertTargetMs;
+  const keepRoom = alertBehind ? roomAt(CATCH_UP_SHARE) : fullRoom;
   const keepFactor = Math.max(1, keep / keepRoom);
-  const keepSpent = keep / keepFactor;
-  const alertRoom = Math.max(Number.EPSILON, capacity - account - keepSpent);
-  const alertPeriodMs = Math.max(ALERT_PERIOD_FLOOR_MS, Math.round((alertCost / alertRoom) * MINUTE_MS));
+  const keepAtPeriods = keep / keepFactor;
+  const keepSpent = backfilling ? Math.max(keepRoom, keepAtPeriods) : keepAtPeriods;
+  const alertPeriodMs = alertPeriodAt(keepSpent);
   for (const c of classes) {
     if (c.tier === 'context') context += c.count * rate(c.cost, c.targetPeriodMs * keepFactor);
     else if (c.tier === 'history') history += c.count * rate(c.cost, c.targetPeriodMs * keepFactor);
@@ -133,6 +179,8 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       context,
       history,
     },
+    backfillPerMinute: keepSpent - keepAtPeriods,
+    alertBehind,
   };
 }
 
