@@ -9,8 +9,12 @@ import {
   type PlanJob,
 } from '../../../../main/core/sync/planner.ts';
 import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
-import { ALERT_PERIOD_FLOOR_MS, allocateTiers } from '../../../../main/core/sync/tierAllocation.ts';
-import { keptPeriodMs, tierOf } from '../../../../main/core/sync/syncJobs.ts';
+import {
+  ALERT_PERIOD_FLOOR_MS,
+  allocateTiers,
+  CATCH_UP_SHARE,
+} from '../../../../main/core/sync/tierAllocation.ts';
+import { keptPeriodMs, REPAIR_NOW_MS, tierOf } from '../../../../main/core/sync/syncJobs.ts';
 import type { SignalName } from '../../../../main/core/signals/catalog.ts';
 import { createManualClock } from '../../../support/manualClock.ts';
 
@@ -214,5 +218,47 @@ describe('tiered planning on the manual clock (production budget, 5-second ticks
       ),
       { numRuns: 15 },
     );
+  });
+});
+
+describe('latency first: backfill and gap repairs within a catch-up share while the alerts are behind', () => {
+  it('keeps backfilling 600 domains to a tenth of the budget once every domain is watched, the alert reads take the rest', () => {
+    // 600 domains: 1,200 alert reads at 54 a minute are a 22-minute period, longer than health's 15-minute
+    // target, so the 2,400 backfill reads (score, DNS changes, histories) wait within 10 % of the budget
+    // instead of taking it all for 45 minutes while no health is polled.
+    const { sent } = simulate(600, 120);
+    const alertFirst = sent.filter((s) => s.job.tier === 'alert');
+    const watchedAt = alertFirst[1199]!.at;
+    const after = sent.filter((s) => s.at >= watchedAt + 5 * MIN && s.at < 120 * MIN);
+    const minutes = (120 * MIN - watchedAt - 5 * MIN) / MIN;
+    const backfill = after.filter((s) => s.job.tier === 'context' || s.job.tier === 'history').length;
+    const alert = after.filter((s) => s.job.tier === 'alert').length;
+    expect(backfill).toBeGreaterThan(0);
+    expect(backfill / minutes).toBeLessThanOrEqual(54 * CATCH_UP_SHARE + 0.5);
+    expect(alert / minutes).toBeGreaterThanOrEqual(54 * (1 - CATCH_UP_SHARE) - 1.5);
+    // No domain's health waits much longer than the alert period for its next poll.
+    const healthAt = new Map<string, number[]>();
+    for (const s of sent.filter((s) => s.job.signal === 'health'))
+      healthAt.set(s.job.key, [...(healthAt.get(s.job.key) ?? []), s.at]);
+    const period = 1200 / (54 * (1 - CATCH_UP_SHARE) - 10 / 60);
+    for (const times of healthAt.values())
+      for (let i = 1; i < times.length; i++)
+        expect(times[i]! - times[i - 1]!).toBeLessThan(period * 1.2 * MIN);
+  });
+
+  it('repairs the history gaps of 5,000 domains within the catch-up share, so the alert period stays under the 6 h that makes a gap', () => {
+    // A synced mirror whose app was off: every history is due for repair at once.
+    const jobs = portfolio(5000).map((job) => ({
+      ...job,
+      lastSuccessAt: 0,
+      ...(job.signal.endsWith('_history') ? { targetPeriodMs: REPAIR_NOW_MS } : {}),
+    }));
+    const a = allocateTiers(jobs, 54);
+    expect(a.alertBehind).toBe(true);
+    expect(a.perMinute.context + a.perMinute.history + a.perMinute.account).toBeCloseTo(
+      54 * CATCH_UP_SHARE,
+      1,
+    );
+    expect(a.alertPeriodMs).toBeLessThan(4 * 60 * MIN);
   });
 });
