@@ -8,7 +8,7 @@
  *   share one period, so within a class the most urgent job is the one fetched longest ago: each class is
  *   a list ordered by last success, and the due jobs of a class are a prefix of it;
  * - never-fetched jobs are one list in the order compareUrgency gives them (tier, domain, priority, key;
- *   the backfill tiers, which compareUrgency puts after the due jobs, are at its end);
+ *   the backfill tiers, which compareUrgency puts after the due jobs during a long catch-up, at its end);
  * - jobs held by a backoff (notBefore set: failing, or stopped for a missing scope) are few and are looked
  *   at every tick, since time alone changes whether they are due or stopped;
  * - the allocation is computed from the classes' counts, with the very sums a full re-plan makes.
@@ -23,7 +23,7 @@ import { compareUrgency, isDue, stretchOf, type Stretch } from './planner.ts';
 import {
   ALERT_PERIOD_FLOOR_MS,
   allocateClasses,
-  allocatedPeriodMs,
+  annotate,
   classKeyOf,
   classOf,
   demandOf,
@@ -428,8 +428,7 @@ export class JobBook {
     let left = Math.floor(spendable);
     if (left <= 0) return picked;
     const period = (job: SyncJob) => {
-      if (allocation && job.tier !== undefined && !job.stopped)
-        job.periodMs = allocatedPeriodMs(job, allocation);
+      if (allocation) annotate(job, allocation);
       return job;
     };
     const cmp = (a: SyncJob, b: SyncJob) => compareUrgency(a, b, now, factor);

@@ -11,15 +11,15 @@
  *   SAME factor demand/capacity.
  * - A job is due when its age since the last success reaches its effective period and no backoff holds it.
  * - Due jobs run in order of urgency = (age / effective period) × priority, within the spendable budget.
- * - Jobs never fetched (first sync, newly added domains) come first: the domain list, then every domain's
- *   alert signals, grouped by domain so progress moves steadily. Never-fetched scores and histories (the
- *   backfill) come last, after the due jobs, in the same order: they take the share the allocation sets
- *   aside for them, and every domain is watched before any history is backfilled.
+ * - Jobs never fetched (first sync, newly added domains, freshly opened panels) come first: by tier (the
+ *   domain list, then every domain's alert signals, then scores, then history, so every domain is watched
+ *   before any history is backfilled), then grouped by domain so progress moves steadily. During a long
+ *   catch-up (tierAllocation.ts) the never-fetched scores and histories come after the due jobs instead.
  */
 import {
   ALERT_PERIOD_FLOOR_MS,
   allocateClasses,
-  allocatedPeriodMs,
+  annotate,
   classesOf,
   demandOf,
   isKeepTier,
@@ -51,6 +51,11 @@ export interface PlanJob {
   /** The period the tier allocation gave the job (set by computeStretch for tiered jobs). */
   periodMs?: number;
   /**
+   * Set by the allocation during a long catch-up on context and history jobs: never fetched, they run after
+   * the due jobs (orderRank), not first.
+   */
+  backfillLast?: boolean;
+  /**
    * An alert job's share of the common alert period's polls (default 1): 0.25 polls it every fourth period.
    * For signals that see what another alert signal already sees (DNS changes show the record changes that
    * health shows), so the budget goes to the signals nothing else covers.
@@ -77,8 +82,7 @@ export function computeStretch(jobs: readonly PlanJob[], capacityPerMinute: numb
   const classes = classesOf(jobs);
   if (classes.some((c) => c.tier !== undefined)) {
     const allocation = allocateClasses(classes, capacityPerMinute);
-    for (const job of jobs)
-      if (job.tier !== undefined && !job.stopped) job.periodMs = allocatedPeriodMs(job, allocation);
+    for (const job of jobs) annotate(job, allocation);
   }
   return stretchOf(demandOf(classes), capacityPerMinute);
 }
@@ -109,15 +113,14 @@ export function isDue(job: PlanJob, now: number, factor: number): boolean {
 }
 
 /**
- * Where a job stands in the order: never-fetched jobs first (the domain list, every domain's alert signals,
- * untiered jobs), then the due jobs that were fetched before, then the backfill (never-fetched context and
- * history jobs). The backfill comes after the due alert polls so that it takes the share the allocation set
- * aside for it (tierAllocation.ts), not everything: at 5,000 domains it ran first and left the alerts
- * unpolled for 9 hours.
+ * Where a job stands in the order: never-fetched jobs first, then the due jobs that were fetched before,
+ * then — during a long catch-up only (tierAllocation.ts) — the never-fetched context and history jobs. The
+ * backfill then comes after the due alert polls and takes the share the allocation set aside for it, not
+ * everything: at 5,000 domains it ran first and left the alerts unpolled for 9 hours.
  */
-export function orderRank(job: PlanJob, staleness: number): 0 | 1 | 2 {
+function orderRank(job: PlanJob, staleness: number): 0 | 1 | 2 {
   if (staleness !== Number.POSITIVE_INFINITY) return 1;
-  return isKeepTier(job.tier) ? 2 : 0;
+  return job.backfillLast === true && isKeepTier(job.tier) ? 2 : 0;
 }
 
 /** Orders due jobs: by orderRank; never-fetched ones by tier, domain (account-level first), priority; others by urgency. */

@@ -2,7 +2,7 @@ import { SIGNAL_NAMES, SIGNALS, signalsWithRole, type SignalName } from '../sign
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { MirrorDomain, SyncState } from '../mirror/types.ts';
 import type { PlanJob } from './planner.ts';
-import type { PlanTier } from './tierAllocation.ts';
+import { GAP_REPAIR_MS, type PlanTier } from './tierAllocation.ts';
 
 // The job lists, tiers and kept periods are the signals' own (signals/defs/*, each definition's plan).
 
@@ -43,7 +43,7 @@ export const KEPT_PERIOD_MS: Readonly<Partial<Record<SignalName, number>>> = Obj
   }),
 );
 /** A domain's health unread this long leaves a gap in its derived history: its history series repair it. */
-export const GAP_REPAIR_MS = 6 * 3_600_000;
+export { GAP_REPAIR_MS };
 /** What a gap repair's period is set to: due at once (the history tier's share still bounds the rate). */
 export const REPAIR_NOW_MS = 60_000;
 

@@ -3,12 +3,12 @@
  *
  * - account (the domain list) keeps its target period;
  * - context (security score, BIMI, MTA-STS) and history (health and score history, DNS changes, opened
- *   panels) keep their targets as long as together they fit their room, else they are stretched alike to
- *   fit it. Their room is half the capacity while the alert tier can still meet its target period, but only
- *   CATCH_UP_SHARE of it while it cannot (latency first, issue 21): a large portfolio's backfill and gap
- *   repairs then take a tenth, not everything, of the budget the alerts live on;
- * - while any context or history job was never fetched (the first sync's backfill, a new domain), the
- *   whole room is set aside for that backfill, which the planner runs after the due jobs (planner.ts);
+ *   panels) keep their targets as long as together they fit their room (half the capacity), else they are
+ *   stretched alike to fit it. Never-fetched ones (the first sync's backfill, new domains) run first;
+ * - unless the catch-up is long (latency first, issue 21): while the alert period is longer than the alert
+ *   tier's target AND the backfill and gap repairs would, at the whole budget, leave a domain's health
+ *   unread for GAP_REPAIR_MS, their room is CATCH_UP_SHARE of the capacity, set aside for them, and the
+ *   backfill runs after the due alert reads (planner.ts, orderRank) instead of before them;
  * - alert (health, failed sources: what the change alerts come from) gets everything left, at ONE common
  *   period for every alert job of every domain, never shorter than a minute.
  *
@@ -21,7 +21,8 @@
  * Why the catch-up share: at 5,000 domains the backfill (6 reads a domain, 30,000 requests) ran before any
  * due alert job, 9 hours without a health poll; every domain then had a gap in its derived history, whose
  * repairs took half the capacity, which kept the alert period (6.2 h) above the 6 h that makes a gap, so the
- * histories were read again and again (2.7 a domain in the first day).
+ * histories were read again and again (2.7 a domain in the first day). A short catch-up (1,000 domains:
+ * 6,000 reads, 111 minutes) still runs at once: it delays the alert reads once, by less than that.
  */
 import type { PlanJob } from './planner.ts';
 
@@ -33,11 +34,15 @@ export const ALERT_PERIOD_FLOOR_MS = 60_000;
 /** Context and history together never take more than this share of the capacity. */
 export const KEEP_SHARE_MAX = 0.5;
 /**
- * Their share (backfill and gap repairs included) while the alert period is longer than the alert tier's
- * target: 54/minute leaves them 5.4, so 5,000 domains are backfilled in about four days, at most a tenth
- * longer a wait for every change meanwhile.
+ * Their share (backfill, gap repairs and the domain list included) during a long catch-up: of 54 a minute
+ * 5.4, so the alert period is at most a tenth longer meanwhile (5,000 domains: 3 h 26 min, not 3 h 6 min).
  */
 export const CATCH_UP_SHARE = 0.1;
+/**
+ * A domain's health unread this long leaves a gap in the history derived from it (syncJobs.ts repairs it):
+ * a catch-up that would hold the alert reads back this long is long, and is shared out instead.
+ */
+export const GAP_REPAIR_MS = 6 * 3_600_000;
 
 const MINUTE_MS = 60_000;
 
@@ -51,8 +56,8 @@ export interface TierAllocation {
   perMinute: Record<PlanTier, number>;
   /** Requests per minute set aside for never-fetched context and history jobs (0 when there are none). */
   backfillPerMinute: number;
-  /** True when the alert period is longer than the alert tier's target, so the catch-up share applies. */
-  alertBehind: boolean;
+  /** True during a long catch-up: the backfill waits behind the due alert reads, within CATCH_UP_SHARE. */
+  catchUpShared: boolean;
 }
 
 /** An alert job's share of the common period's polls (planner.ts, PlanJob.alertShare), within (0, 1]. */
@@ -136,6 +141,8 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
   let keep = 0;
   let alertCost = 0;
   let alertTargetMs = Number.POSITIVE_INFINITY;
+  /** Requests the backfill (never-fetched context and history) and the gap repairs (wanted at once) take. */
+  let catchUp = 0;
   let backfilling = false;
   let context = 0;
   let history = 0;
@@ -147,6 +154,8 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       alertTargetMs = Math.min(alertTargetMs, c.targetPeriodMs);
     } else {
       keep += c.count * rate(c.cost, c.targetPeriodMs);
+      const wantedNow = c.targetPeriodMs <= ALERT_PERIOD_FLOOR_MS ? c.count : c.fresh;
+      catchUp += wantedNow * Math.max(1, c.cost);
       if (c.fresh > 0) backfilling = true;
     }
   }
@@ -157,14 +166,16 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       ALERT_PERIOD_FLOOR_MS,
       Math.round((alertCost / Math.max(Number.EPSILON, capacity - account - keepSpent)) * MINUTE_MS),
     );
-  // Behind: even with context and history at their targets (no backfill), the alert period is longer than
-  // the alert tier's target. Then the alerts come first and the rest waits within the catch-up share.
   const fullRoom = roomAt(KEEP_SHARE_MAX);
-  const alertBehind = alertCost > 0 && alertPeriodAt(Math.min(keep, fullRoom)) > alertTargetMs;
-  const keepRoom = alertBehind ? roomAt(CATCH_UP_SHARE) : fullRoom;
+  const steadyPeriodMs = alertPeriodAt(Math.min(keep, fullRoom));
+  // Long: at the whole budget the catch-up would leave some domain's health unread for GAP_REPAIR_MS.
+  const catchUpMs = (catchUp / Math.max(Number.EPSILON, capacity - account)) * MINUTE_MS;
+  const catchUpShared =
+    alertCost > 0 && steadyPeriodMs > alertTargetMs && catchUpMs + steadyPeriodMs >= GAP_REPAIR_MS;
+  const keepRoom = catchUpShared ? roomAt(CATCH_UP_SHARE) : fullRoom;
   const keepFactor = Math.max(1, keep / keepRoom);
   const keepAtPeriods = keep / keepFactor;
-  const keepSpent = backfilling ? Math.max(keepRoom, keepAtPeriods) : keepAtPeriods;
+  const keepSpent = catchUpShared && backfilling ? keepRoom : keepAtPeriods;
   const alertPeriodMs = alertPeriodAt(keepSpent);
   for (const c of classes) {
     if (c.tier === 'context') context += c.count * rate(c.cost, c.targetPeriodMs * keepFactor);
@@ -180,8 +191,19 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       history,
     },
     backfillPerMinute: keepSpent - keepAtPeriods,
-    alertBehind,
+    catchUpShared,
   };
+}
+
+/**
+ * Records on a tiered job what the allocation gave it: its period (`periodMs`, read by effectivePeriodMs)
+ * and, during a long catch-up, that its backfill waits behind the due alert reads (`backfillLast`, read by
+ * orderRank). Untiered and stopped jobs are left alone.
+ */
+export function annotate(job: PlanJob, allocation: TierAllocation): void {
+  if (job.tier === undefined || job.stopped) return;
+  job.periodMs = allocatedPeriodMs(job, allocation);
+  job.backfillLast = allocation.catchUpShared && isKeepTier(job.tier);
 }
 
 /** The period the allocation gives a tiered job (the same for every job of its class). */
@@ -202,8 +224,7 @@ export function allocatedPeriodMs(
  */
 export function allocateTiers(jobs: readonly PlanJob[], capacityPerMinute: number): TierAllocation {
   const allocation = allocateClasses(classesOf(jobs), capacityPerMinute);
-  for (const job of jobs)
-    if (job.tier !== undefined && !job.stopped) job.periodMs = allocatedPeriodMs(job, allocation);
+  for (const job of jobs) annotate(job, allocation);
   return allocation;
 }
 

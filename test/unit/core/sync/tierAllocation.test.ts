@@ -70,11 +70,16 @@ function portfolio(domains: number): (PlanJob & { signal: SignalName })[] {
 function simulate(
   domains: number,
   minutes: number,
-  o: { fetchedAgoMs?: (i: number) => number | null; edits?: (t: number) => number } = {},
+  o: {
+    fetchedAgoMs?: (i: number) => number | null;
+    edits?: (t: number) => number;
+    /** Another token's limit and edit headroom (default 60, 6). */
+    shape?: [number, number];
+  } = {},
 ) {
   const clock = createManualClock('2026-06-15T00:00:00Z');
   const now = () => clock.now().getTime();
-  const shape = budgetShape(60, 6);
+  const shape = budgetShape(...(o.shape ?? [60, 6]));
   const budget = new RateBudget({ ...shape, clock: { now, sleep: async () => undefined } });
   const jobs = portfolio(domains);
   const start = now();
@@ -221,29 +226,31 @@ describe('tiered planning on the manual clock (production budget, 5-second ticks
   });
 });
 
-describe('latency first: backfill and gap repairs within a catch-up share while the alerts are behind', () => {
-  it('keeps backfilling 600 domains to a tenth of the budget once every domain is watched, the alert reads take the rest', () => {
-    // 600 domains: 1,200 alert reads at 54 a minute are a 22-minute period, longer than health's 15-minute
-    // target, so the 2,400 backfill reads (score, DNS changes, histories) wait within 10 % of the budget
-    // instead of taking it all for 45 minutes while no health is polled.
-    const { sent } = simulate(600, 120);
-    const alertFirst = sent.filter((s) => s.job.tier === 'alert');
-    const watchedAt = alertFirst[1199]!.at;
-    const after = sent.filter((s) => s.at >= watchedAt + 5 * MIN && s.at < 120 * MIN);
-    const minutes = (120 * MIN - watchedAt - 5 * MIN) / MIN;
-    const backfill = after.filter((s) => s.job.tier === 'context' || s.job.tier === 'history').length;
-    const alert = after.filter((s) => s.job.tier === 'alert').length;
+describe('latency first: a long catch-up waits behind the alert reads, within a tenth of the budget', () => {
+  it('backfills 700 domains on a 12/minute token within the catch-up share once every domain is watched, the alert reads take the rest', () => {
+    // 12 a minute (10 for sync, no edit headroom): 1,400 alert reads are a 2.4-hour period, and the 2,800
+    // backfill reads (score, DNS changes, histories) would hold every health poll back 4.7 more hours, past
+    // the 6 h that leaves a gap in the derived history. They wait behind the due alert reads in a tenth of
+    // the budget instead.
+    const refill = budgetShape(12, 0).refillPerMinute;
+    const { sent } = simulate(700, 5.5 * 60, { shape: [12, 0] });
+    const watchedAt = sent.filter((s) => s.job.tier === 'alert')[1399]!.at;
+    // Over one alert period after every domain is watched (the backfill's slack comes once a period).
+    const periodMin = 1400 / (refill * (1 - CATCH_UP_SHARE));
+    const window = sent.filter((s) => s.at > watchedAt && s.at <= watchedAt + periodMin * MIN);
+    const backfill = window.filter((s) => s.job.tier === 'context' || s.job.tier === 'history').length;
+    const alert = window.filter((s) => s.job.tier === 'alert').length;
     expect(backfill).toBeGreaterThan(0);
-    expect(backfill / minutes).toBeLessThanOrEqual(54 * CATCH_UP_SHARE + 0.5);
-    expect(alert / minutes).toBeGreaterThanOrEqual(54 * (1 - CATCH_UP_SHARE) - 1.5);
+    expect(backfill / periodMin).toBeLessThanOrEqual(refill * CATCH_UP_SHARE * 1.1);
+    expect(alert / periodMin).toBeGreaterThanOrEqual(refill * (1 - CATCH_UP_SHARE) - 0.3);
     // No domain's health waits much longer than the alert period for its next poll.
     const healthAt = new Map<string, number[]>();
     for (const s of sent.filter((s) => s.job.signal === 'health'))
       healthAt.set(s.job.key, [...(healthAt.get(s.job.key) ?? []), s.at]);
-    const period = 1200 / (54 * (1 - CATCH_UP_SHARE) - 10 / 60);
+    expect([...healthAt.values()].some((times) => times.length > 1)).toBe(true);
     for (const times of healthAt.values())
       for (let i = 1; i < times.length; i++)
-        expect(times[i]! - times[i - 1]!).toBeLessThan(period * 1.2 * MIN);
+        expect(times[i]! - times[i - 1]!).toBeLessThan(periodMin * 1.2 * MIN);
   });
 
   it('repairs the history gaps of 5,000 domains within the catch-up share, so the alert period stays under the 6 h that makes a gap', () => {
@@ -254,11 +261,16 @@ describe('latency first: backfill and gap repairs within a catch-up share while 
       ...(job.signal.endsWith('_history') ? { targetPeriodMs: REPAIR_NOW_MS } : {}),
     }));
     const a = allocateTiers(jobs, 54);
-    expect(a.alertBehind).toBe(true);
+    expect(a.catchUpShared).toBe(true);
     expect(a.perMinute.context + a.perMinute.history + a.perMinute.account).toBeCloseTo(
       54 * CATCH_UP_SHARE,
       1,
     );
     expect(a.alertPeriodMs).toBeLessThan(4 * 60 * MIN);
+  });
+
+  it('still runs a short catch-up (1,000 domains: 111 minutes at the whole budget) at once, as the first sync did', () => {
+    const a = allocateTiers(portfolio(1000), 54);
+    expect(a.catchUpShared).toBe(false);
   });
 });
