@@ -207,7 +207,7 @@ export function annotate(job: PlanJob, allocation: TierAllocation): void {
 }
 
 /** The period the allocation gives a tiered job (the same for every job of its class). */
-export function allocatedPeriodMs(
+function allocatedPeriodMs(
   job: Pick<PlanJob, 'tier' | 'targetPeriodMs' | 'cost' | 'alertShare'>,
   allocation: TierAllocation,
 ): number {
