@@ -89,7 +89,7 @@ export class AccountSyncer {
   private async planAndRun(now: number): Promise<boolean> {
     const ctx = this.ctx;
     // The book keeps the jobs between ticks: planning costs what changed since the last tick.
-    const { picked, stretch } = ctx.book.plan(now, {
+    const { picked, stretch, allocation } = ctx.book.plan(now, {
       capacityPerMinute: ctx.syncCapacity(),
       spendable: ctx.o.budget.available({ priority: 'background' }),
       burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
@@ -109,7 +109,14 @@ export class AccountSyncer {
         if (job.domainId === null && job.signal === 'domains' && result.kind === 'ok') listed = true;
       },
     );
-    if (backfill) emitBackfillProgress(ctx, ctx.book.backfill(attempted, now), start, now);
+    if (backfill)
+      emitBackfillProgress(
+        ctx,
+        ctx.book.backfill(attempted, now),
+        start,
+        now,
+        allocation?.keepRoomPerMinute ?? null,
+      );
     return listed;
   }
 

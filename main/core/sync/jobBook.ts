@@ -27,6 +27,10 @@ import {
   classKeyOf,
   classOf,
   demandOf,
+  isKeepTier,
+  keepAllowance,
+  keepCost,
+  KEEP_WINDOW_MS,
   sortClasses,
   TIER_RANK,
   type JobClass,
@@ -130,6 +134,8 @@ export interface BookBackfill {
   domainsTotal: number;
   /** Requests the jobs not attempted yet (and not stopped) will take. */
   remaining: number;
+  /** Of them, the context and history jobs' (a large portfolio reads them within their room). */
+  remainingKeep: number;
 }
 
 /** The incremental planner of one account (see the top of this file). */
@@ -144,6 +150,7 @@ export class JobBook {
   private readonly unattempted = new Map<number, number>();
   private readonly notTried = new Set<string>();
   private notTriedCost = 0;
+  private notTriedKeepCost = 0;
   private readonly repairing = new Set<string>();
   private shares: Readonly<Partial<Record<SignalName, number>>> = {};
   /** Health older than this was looked at for gaps already (null: look at all of it). */
@@ -196,18 +203,28 @@ export class JobBook {
   backfill(attempted: ReadonlySet<string>, now: number): BookBackfill {
     const left = new Map<number, number>();
     let remaining = this.notTriedCost;
+    let remainingKeep = this.notTriedKeepCost;
+    const spend = (job: SyncJob) => {
+      remaining -= job.cost;
+      if (isKeepTier(job.tier)) remainingKeep -= job.cost;
+    };
     for (const key of attempted) {
       if (!this.notTried.has(key)) continue;
       const job = this.jobs.get(key)!;
-      remaining -= job.cost;
+      spend(job);
       if (job.domainId !== null && PER_DOMAIN.includes(job.signal))
         left.set(job.domainId, (left.get(job.domainId) ?? this.unattempted.get(job.domainId)!) - 1);
     }
     for (const job of this.held)
-      if (this.notTried.has(job.key) && !attempted.has(job.key) && stoppedAt(job, now)) remaining -= job.cost;
+      if (this.notTried.has(job.key) && !attempted.has(job.key) && stoppedAt(job, now)) spend(job);
     let pending = this.unattempted.size;
     for (const count of left.values()) if (count === 0) pending -= 1;
-    return { domainsDone: this.active.size - pending, domainsTotal: this.active.size, remaining };
+    return {
+      domainsDone: this.active.size - pending,
+      domainsTotal: this.active.size,
+      remaining,
+      remainingKeep,
+    };
   }
 
   /** Reads what changed in the mirror and what the clock changed (gaps, shares). */
@@ -244,6 +261,7 @@ export class JobBook {
     this.unattempted.clear();
     this.notTried.clear();
     this.notTriedCost = 0;
+    this.notTriedKeepCost = 0;
     this.repairing.clear();
     for (const state of states) this.states.set(stateKey(state), state);
     for (const d of domains) if (d.removedAt === null) this.active.set(d.domainId, d.fqdn);
@@ -388,10 +406,29 @@ export class JobBook {
     if (sign > 0) this.notTried.add(job.key);
     else this.notTried.delete(job.key);
     this.notTriedCost += sign * job.cost;
+    if (isKeepTier(job.tier)) this.notTriedKeepCost += sign * job.cost;
     if (job.domainId === null || !PER_DOMAIN.includes(job.signal)) return;
     const count = (this.unattempted.get(job.domainId) ?? 0) + sign;
     if (count === 0) this.unattempted.delete(job.domainId);
     else this.unattempted.set(job.domainId, count);
+  }
+
+  /**
+   * Requests the context and history jobs took in the last KEEP_WINDOW_MS, as planner.ts's keepLeftOf
+   * counts them (by last success): the recent end of each of their classes' lists, and the held ones.
+   */
+  private keepSpent(now: number): number {
+    const since = now - KEEP_WINDOW_MS;
+    let spent = 0;
+    for (const bucket of this.buckets.values()) {
+      if (!isKeepTier(bucket.cls.tier)) continue;
+      const items = bucket.stale.items;
+      for (let i = bucket.stale.after(since); i < items.length; i++) spent += keepCost(items[i]!);
+    }
+    for (const job of this.held)
+      if (isKeepTier(job.tier) && job.lastSuccessAt !== null && job.lastSuccessAt > since)
+        spent += keepCost(job);
+    return spent;
   }
 
   /** The classes of the live jobs (held ones counted as the clock finds them) and their allocation. */
@@ -443,6 +480,10 @@ export class JobBook {
     heldEarly.sort(cmp);
     const lists = [...this.buckets.values()].filter((b) => b.stale.items.length > 0);
 
+    let keepLeft =
+      allocation?.keepRoomPerMinute != null
+        ? keepAllowance(allocation.keepRoomPerMinute, this.keepSpent(now))
+        : Number.POSITIVE_INFINITY;
     const take = (sources: Source[]): boolean => {
       for (;;) {
         if (left <= 0) return true;
@@ -454,9 +495,12 @@ export class JobBook {
         if (!best) return true;
         const job = best.head()!;
         const cost = Math.min(Math.max(1, Math.ceil(job.cost)), burst ?? Number.POSITIVE_INFINITY);
+        const held = job.keepRoomPerMinute !== undefined && isKeepTier(job.tier);
+        if (held && keepCost(job) > keepLeft) return true;
         if (cost > left) return false;
         picked.push(job);
         left -= cost;
+        if (held) keepLeft -= keepCost(job);
         best.next();
       }
     };

@@ -13,8 +13,9 @@
  * - Due jobs run in order of urgency = (age / effective period) × priority, within the spendable budget.
  * - Jobs never fetched (first sync, newly added domains, freshly opened panels) come first: by tier (the
  *   domain list, then every domain's alert signals, then scores, then history, so every domain is watched
- *   before any history is backfilled), then grouped by domain so progress moves steadily. During a long
- *   catch-up (tierAllocation.ts) the never-fetched scores and histories come after the due jobs instead.
+ *   before any history is backfilled), then grouped by domain so progress moves steadily. In a large
+ *   portfolio (tierAllocation.ts) the never-fetched scores and histories come after the due alert jobs
+ *   instead, and before the scores' and histories' own due re-reads, all within their room.
  */
 import {
   ALERT_PERIOD_FLOOR_MS,
@@ -23,6 +24,9 @@ import {
   classesOf,
   demandOf,
   isKeepTier,
+  keepAllowance,
+  keepCost,
+  KEEP_WINDOW_MS,
   TIER_RANK,
   TIER_WEIGHT,
   type PlanTier,
@@ -51,10 +55,10 @@ export interface PlanJob {
   /** The period the tier allocation gave the job (set by computeStretch for tiered jobs). */
   periodMs?: number;
   /**
-   * Set by the allocation during a long catch-up on context and history jobs: never fetched, they run after
-   * the due jobs (orderRank), not first.
+   * Set by the allocation on context and history jobs of a large portfolio (tierAllocation.ts): the
+   * requests per minute they may take together. They run after the due alert jobs (orderRank), within it.
    */
-  backfillLast?: boolean;
+  keepRoomPerMinute?: number;
   /**
    * An alert job's share of the common alert period's polls (default 1): 0.25 polls it every fourth period.
    * For signals that see what another alert signal already sees (DNS changes show the record changes that
@@ -113,14 +117,16 @@ export function isDue(job: PlanJob, now: number, factor: number): boolean {
 }
 
 /**
- * Where a job stands in the order: never-fetched jobs first, then the due jobs that were fetched before,
- * then — during a long catch-up only (tierAllocation.ts) — the never-fetched context and history jobs. The
- * backfill then comes after the due alert polls and takes the share the allocation set aside for it, not
- * everything: at 5,000 domains it ran first and left the alerts unpolled for 9 hours.
+ * Where a job stands in the order: never-fetched jobs first, then the due jobs that were fetched before;
+ * in a large portfolio (tierAllocation.ts) the context and history jobs come after those: their backfill
+ * (never fetched), then their due re-reads. The backfill then takes the share the allocation set aside for
+ * it after the due alert polls, not everything (at 5,000 domains it ran first and left the alerts unpolled
+ * for 9 hours), and ends in a bounded time: re-reads first would leave it only what they do not take.
  */
-function orderRank(job: PlanJob, staleness: number): 0 | 1 | 2 {
-  if (staleness !== Number.POSITIVE_INFINITY) return 1;
-  return job.backfillLast === true && isKeepTier(job.tier) ? 2 : 0;
+function orderRank(job: PlanJob, staleness: number): 0 | 1 | 2 | 3 {
+  const fresh = staleness === Number.POSITIVE_INFINITY;
+  if (job.keepRoomPerMinute !== undefined && isKeepTier(job.tier)) return fresh ? 2 : 3;
+  return fresh ? 0 : 1;
 }
 
 /** Orders due jobs: by orderRank; never-fetched ones by tier, domain (account-level first), priority; others by urgency. */
@@ -130,7 +136,7 @@ export function compareUrgency(a: PlanJob, b: PlanJob, now: number, factor: numb
   const ra = orderRank(a, sa);
   const rb = orderRank(b, sb);
   if (ra !== rb) return ra - rb;
-  if (ra !== 1) {
+  if (ra === 0 || ra === 2) {
     if (a.tier !== undefined && b.tier !== undefined && a.tier !== b.tier)
       return TIER_RANK[a.tier] - TIER_RANK[b.tier];
     const da = a.domainId ?? -1;
@@ -188,17 +194,38 @@ export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJo
   // Every job costs at least 1, so no more than `left` of them can run: only the `left` most urgent are
   // ordered (sorting all due jobs made a tick's planning grow faster than N: 117 ms at 5,000 domains).
   const cmp = (a: PlanJob, b: PlanJob) => compareUrgency(a, b, now, factor);
+  let keepLeft = keepLeftOf(jobs, now);
   const take = (list: readonly PlanJob[]): boolean => {
     for (const job of list) {
       const cost = Math.min(Math.max(1, Math.ceil(job.cost)), options.burst ?? Number.POSITIVE_INFINITY);
+      const held = job.keepRoomPerMinute !== undefined && isKeepTier(job.tier);
+      // A large portfolio's context and history come last (orderRank): past their room the rest is the
+      // alert reads', early ones included.
+      if (held && keepCost(job) > keepLeft) return true;
       if (cost > left) return false;
       picked.push(job);
       left -= cost;
+      if (held) keepLeft -= keepCost(job);
     }
     return true;
   };
   if (take(mostUrgent(due, left, cmp)) && left > 0 && early.length > 0) take(mostUrgent(early, left, cmp));
   return picked;
+}
+
+/**
+ * Requests a large portfolio's context and history jobs may still take this tick (keepAllowance over what
+ * they took in the last KEEP_WINDOW_MS); infinite when none is held to a room.
+ */
+export function keepLeftOf(jobs: readonly PlanJob[], now: number): number {
+  let room: number | undefined;
+  let spent = 0;
+  for (const job of jobs) {
+    if (!isKeepTier(job.tier)) continue;
+    if (job.keepRoomPerMinute !== undefined && !job.stopped) room = job.keepRoomPerMinute;
+    if (job.lastSuccessAt !== null && job.lastSuccessAt > now - KEEP_WINDOW_MS) spent += keepCost(job);
+  }
+  return room === undefined ? Number.POSITIVE_INFINITY : keepAllowance(room, spent);
 }
 
 /** The `k` first of `jobs` in `cmp` order, in that order (a bounded insertion: O(jobs × k), k is small). */

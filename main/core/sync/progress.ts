@@ -36,11 +36,25 @@ const wasAttempted = (job: SyncJob, attempted: ReadonlySet<string>) =>
  */
 export function emitBackfillProgress(
   ctx: SyncContext,
-  figures: { domainsDone: number; domainsTotal: number; remaining: number },
+  figures: { domainsDone: number; domainsTotal: number; remaining: number; remainingKeep: number },
   startRequests: number,
   startedAt: number,
+  /** A large portfolio's room for its context and history (tierAllocation.ts), else null. */
+  keepRoomPerMinute: number | null,
 ): void {
-  emitProgress(ctx, 'backfill', figures, startRequests, startedAt, ctx.o.clock.now());
+  // A large portfolio's score and history backfill at their room, not at the whole budget: at 5,000
+  // domains weeks, not hours, and the ETA says so.
+  const held = keepRoomPerMinute === null ? 0 : figures.remainingKeep;
+  const heldWait = held === 0 ? 0 : (held / keepRoomPerMinute!) * 60;
+  emitProgress(
+    ctx,
+    'backfill',
+    { ...figures, remaining: figures.remaining - held },
+    startRequests,
+    startedAt,
+    ctx.o.clock.now(),
+    heldWait,
+  );
 }
 
 /**
@@ -81,6 +95,8 @@ function emitProgress(
   startRequests: number,
   startedAt: number,
   now: number,
+  /** Seconds the rest takes on top (a large portfolio's backfill, at its room). */
+  heldWait = 0,
 ): void {
   const { remaining } = counts;
   const spent = ctx.requests - startRequests;
@@ -95,6 +111,6 @@ function emitProgress(
     domainsDone: counts.domainsDone,
     domainsTotal: counts.domainsTotal,
     requestsSpent: spent,
-    etaSeconds: Math.round(budgetWait + (perRequest * remaining) / width),
+    etaSeconds: Math.round(budgetWait + (perRequest * remaining) / width + heldWait),
   });
 }

@@ -1,14 +1,16 @@
 /**
  * Shares the sync's requests per minute between tiers of jobs, instead of stretching every period alike:
  *
- * - account (the domain list) keeps its target period;
+ * - account (the domain list) keeps its target period (in a large portfolio, at least the alert period);
  * - context (security score, BIMI, MTA-STS) and history (health and score history, DNS changes, opened
  *   panels) keep their targets as long as together they fit their room (half the capacity), else they are
  *   stretched alike to fit it. Never-fetched ones (the first sync's backfill, new domains) run first;
- * - unless the catch-up is long (latency first, issue 21): while the alert period is longer than the alert
- *   tier's target AND the backfill and gap repairs would, at the whole budget, leave a domain's health
- *   unread for GAP_REPAIR_MS, their room is CATCH_UP_SHARE of the capacity, set aside for them, and the
- *   backfill runs after the due alert reads (planner.ts, orderRank) instead of before them;
+ * - unless the portfolio is large (latency first, issue 21): while the alert period is longer than the
+ *   alert tier's target AND reading every context and history job once (the first sync's backfill, or
+ *   every gap repair after the app was off) would, at the whole budget, leave a domain's health unread for
+ *   GAP_REPAIR_MS (from about 2,400 domains at 54 a minute), their room is LARGE_PORTFOLIO_SHARE of the
+ *   capacity, set aside for them, stretched alike to fit it; their backfill runs after the due alert reads,
+ *   and before their own periodic re-reads (planner.ts, orderRank), so it ends in a bounded time;
  * - alert (health, failed sources: what the change alerts come from) gets everything left, at ONE common
  *   period for every alert job of every domain, never shorter than a minute.
  *
@@ -18,11 +20,15 @@
  * fast as DNS changes. When the budget exceeds what the tiers want at their targets and the floor, the rest
  * stays unspent.
  *
- * Why the catch-up share: at 5,000 domains the backfill (6 reads a domain, 30,000 requests) ran before any
- * due alert job, 9 hours without a health poll; every domain then had a gap in its derived history, whose
- * repairs took half the capacity, which kept the alert period (6.2 h) above the 6 h that makes a gap, so the
- * histories were read again and again (2.7 a domain in the first day). A short catch-up (1,000 domains:
- * 6,000 reads, 111 minutes) still runs at once: it delays the alert reads once, by less than that.
+ * Why the large-portfolio share: at 5,000 domains the backfill (6 reads a domain, 30,000 requests) ran
+ * before any due alert job, 9 hours without a health poll; every domain then had a gap in its derived
+ * history, whose repairs took half the capacity, which kept the alert period (6.2 h) above the 6 h that
+ * makes a gap, so the histories were read again and again (2.7 a domain in the first day). Even once
+ * backfilled, keeping every weekly read and MTA-STS every 2 days at 5,000 domains takes 4.2 a minute (8 %
+ * of the budget), which a round-robin over the alert reads alone spends on them. The test is the
+ * portfolio's size, not what is left to fetch, so the regime does not flip back to a burst at the end of a
+ * backfill. A short catch-up (1,000 domains: 6,000 reads, 111 minutes) still runs at once: it delays the
+ * alert reads once, by less than that.
  */
 import type { PlanJob } from './planner.ts';
 
@@ -34,13 +40,16 @@ export const ALERT_PERIOD_FLOOR_MS = 60_000;
 /** Context and history together never take more than this share of the capacity. */
 export const KEEP_SHARE_MAX = 0.5;
 /**
- * Their share (backfill, gap repairs and the domain list included) during a long catch-up: of 54 a minute
- * 5.4, so the alert period is at most a tenth longer meanwhile (5,000 domains: 3 h 26 min, not 3 h 6 min).
+ * Their share (backfill, gap repairs and periodic re-reads; the domain list comes on top) in a large
+ * portfolio: of 54 a minute 0.54, which the list's longer period pays for (5,000 domains: 50 pages every
+ * ~3 h instead of hourly, 0.56 a minute saved), so the alert reads get what a round-robin over them alone
+ * with an hourly list would. Every request taken from them lengthens the alert period alike (1 % of the
+ * budget, 1 % of every change's wait); the backfill of 5,000 domains takes weeks at this share (README).
  */
-export const CATCH_UP_SHARE = 0.1;
+export const LARGE_PORTFOLIO_SHARE = 0.01;
 /**
  * A domain's health unread this long leaves a gap in the history derived from it (syncJobs.ts repairs it):
- * a catch-up that would hold the alert reads back this long is long, and is shared out instead.
+ * a portfolio whose catch-up would hold the alert reads back this long is large, and is shared out instead.
  */
 export const GAP_REPAIR_MS = 6 * 3_600_000;
 
@@ -56,8 +65,18 @@ export interface TierAllocation {
   perMinute: Record<PlanTier, number>;
   /** Requests per minute set aside for never-fetched context and history jobs (0 when there are none). */
   backfillPerMinute: number;
-  /** True during a long catch-up: the backfill waits behind the due alert reads, within CATCH_UP_SHARE. */
-  catchUpShared: boolean;
+  /**
+   * In a large portfolio, the requests per minute context and history may spend, backfill included (the
+   * planner holds them to it over KEEP_WINDOW_MS); null otherwise.
+   */
+  keepRoomPerMinute: number | null;
+  /** The shortest period of the domain list (a large portfolio's alert period; 0 otherwise). */
+  listPeriodMs: number;
+  /**
+   * True for a large portfolio: context and history keep within LARGE_PORTFOLIO_SHARE, their backfill
+   * after the due alert reads.
+   */
+  large: boolean;
 }
 
 /** An alert job's share of the common period's polls (planner.ts, PlanJob.alertShare), within (0, 1]. */
@@ -141,7 +160,7 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
   let keep = 0;
   let alertCost = 0;
   let alertTargetMs = Number.POSITIVE_INFINITY;
-  /** Requests the backfill (never-fetched context and history) and the gap repairs (wanted at once) take. */
+  /** Requests it takes to read every context and history job once (a whole backfill, or every gap repair). */
   let catchUp = 0;
   let backfilling = false;
   let context = 0;
@@ -154,8 +173,7 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       alertTargetMs = Math.min(alertTargetMs, c.targetPeriodMs);
     } else {
       keep += c.count * rate(c.cost, c.targetPeriodMs);
-      const wantedNow = c.targetPeriodMs <= ALERT_PERIOD_FLOOR_MS ? c.count : c.fresh;
-      catchUp += wantedNow * Math.max(1, c.cost);
+      catchUp += c.count * Math.max(1, c.cost);
       if (c.fresh > 0) backfilling = true;
     }
   }
@@ -168,14 +186,22 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
     );
   const fullRoom = roomAt(KEEP_SHARE_MAX);
   const steadyPeriodMs = alertPeriodAt(Math.min(keep, fullRoom));
-  // Long: at the whole budget the catch-up would leave some domain's health unread for GAP_REPAIR_MS.
+  // Large: at the whole budget a catch-up would leave some domain's health unread for GAP_REPAIR_MS.
   const catchUpMs = (catchUp / Math.max(Number.EPSILON, capacity - account)) * MINUTE_MS;
-  const catchUpShared =
+  const large =
     alertCost > 0 && steadyPeriodMs > alertTargetMs && catchUpMs + steadyPeriodMs >= GAP_REPAIR_MS;
-  const keepRoom = catchUpShared ? roomAt(CATCH_UP_SHARE) : fullRoom;
+  const keepRoom = large ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE) : fullRoom;
   const keepFactor = Math.max(1, keep / keepRoom);
   const keepAtPeriods = keep / keepFactor;
-  const keepSpent = catchUpShared && backfilling ? keepRoom : keepAtPeriods;
+  const keepSpent = large && backfilling ? keepRoom : keepAtPeriods;
+  // A large portfolio's domain list is read once an alert period, not more often: a domain added waits for
+  // it as a domain watched waits for its next health read (5,000 domains: 50 pages every ~3 h, not hourly).
+  const listPeriodMs = large ? alertPeriodAt(keepSpent) : 0;
+  if (large) {
+    account = 0;
+    for (const c of classes)
+      if (c.tier === 'account') account += c.count * rate(c.cost, Math.max(c.targetPeriodMs, listPeriodMs));
+  }
   const alertPeriodMs = alertPeriodAt(keepSpent);
   for (const c of classes) {
     if (c.tier === 'context') context += c.count * rate(c.cost, c.targetPeriodMs * keepFactor);
@@ -191,19 +217,41 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       history,
     },
     backfillPerMinute: keepSpent - keepAtPeriods,
-    catchUpShared,
+    keepRoomPerMinute: large ? keepRoom : null,
+    listPeriodMs,
+    large,
   };
 }
 
 /**
  * Records on a tiered job what the allocation gave it: its period (`periodMs`, read by effectivePeriodMs)
- * and, during a long catch-up, that its backfill waits behind the due alert reads (`backfillLast`, read by
- * orderRank). Untiered and stopped jobs are left alone.
+ * and, in a large portfolio, the room its context and history keep within, behind the due alert reads
+ * (`keepRoomPerMinute`, read by orderRank and the planners). Untiered and stopped jobs are left alone.
  */
 export function annotate(job: PlanJob, allocation: TierAllocation): void {
   if (job.tier === undefined || job.stopped) return;
   job.periodMs = allocatedPeriodMs(job, allocation);
-  job.backfillLast = allocation.catchUpShared && isKeepTier(job.tier);
+  if (allocation.keepRoomPerMinute !== null && isKeepTier(job.tier))
+    job.keepRoomPerMinute = allocation.keepRoomPerMinute;
+  else delete job.keepRoomPerMinute;
+}
+
+/**
+ * How long a large portfolio's context and history spending is counted over: within any such window they
+ * take at most their room's worth (a burst of at most 32 requests at 1.08 a minute), and the alert reads
+ * everything else, early polls included. Paced by the period alone, the backfill took every slot an alert
+ * read was not due in (1.9 a minute where 1.08 was set aside, at 5,000 domains).
+ */
+export const KEEP_WINDOW_MS = 30 * MINUTE_MS;
+
+/** Requests a context or history job takes of its room (as the planners charge it). */
+export function keepCost(job: Pick<PlanJob, 'cost'>): number {
+  return Math.max(1, Math.ceil(job.cost));
+}
+
+/** What a large portfolio's context and history may still spend now, having spent `spent` in the window. */
+export function keepAllowance(roomPerMinute: number, spent: number): number {
+  return Math.floor((roomPerMinute * KEEP_WINDOW_MS) / MINUTE_MS) - spent;
 }
 
 /** The period the allocation gives a tiered job (the same for every job of its class). */
@@ -211,7 +259,7 @@ function allocatedPeriodMs(
   job: Pick<PlanJob, 'tier' | 'targetPeriodMs' | 'cost' | 'alertShare'>,
   allocation: TierAllocation,
 ): number {
-  if (job.tier === 'account') return job.targetPeriodMs;
+  if (job.tier === 'account') return Math.max(job.targetPeriodMs, allocation.listPeriodMs);
   if (job.tier === 'alert')
     return Math.round((allocation.alertPeriodMs * Math.max(1, job.cost)) / shareOf(job));
   return Math.round(job.targetPeriodMs * allocation.keepFactor);

@@ -223,6 +223,9 @@ describe('the incremental planner (job book)', () => {
               expect(book.backfill(attempted, now)).toEqual({
                 ...full,
                 remaining: left.reduce((n, j) => n + j.cost, 0),
+                remainingKeep: left
+                  .filter((j) => j.tier === 'context' || j.tier === 'history')
+                  .reduce((n, j) => n + j.cost, 0),
               });
               const listTried = jobs.some((j) => j.signal === 'domains' && j.state?.lastAttemptAt);
               const p = backfillProgress(jobs);

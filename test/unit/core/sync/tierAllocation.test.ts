@@ -12,7 +12,8 @@ import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
 import {
   ALERT_PERIOD_FLOOR_MS,
   allocateTiers,
-  CATCH_UP_SHARE,
+  KEEP_WINDOW_MS,
+  LARGE_PORTFOLIO_SHARE,
 } from '../../../../main/core/sync/tierAllocation.ts';
 import { keptPeriodMs, REPAIR_NOW_MS, tierOf } from '../../../../main/core/sync/syncJobs.ts';
 import type { SignalName } from '../../../../main/core/signals/catalog.ts';
@@ -143,10 +144,45 @@ describe('tier allocation', () => {
     expect(a.perMinute.alert).toBeCloseTo(10, 5);
   });
 
-  it('stretches the score and history alike once they would take more than half the capacity', () => {
-    const a = allocateTiers(portfolio(1000), 1);
+  it('stretches opened panels and the history alike to half the capacity when reading them all once is short', () => {
+    // 10 domains with 200 opened panels (6-hourly) on 1 a minute: 0.56 a minute at their targets, more
+    // than half; reading them all once takes 3.3 h, which with the alert period stays under the 6 h that
+    // makes a gap, so the portfolio is not large and half the capacity is theirs.
+    const jobs = portfolio(10);
+    for (let p = 0; p < 200; p++)
+      jobs.push({
+        key: `${(p % 10) + 1}:panel${p}`,
+        signal: 'mail_volume',
+        domainId: (p % 10) + 1,
+        priority: 1,
+        targetPeriodMs: 6 * 60 * MIN,
+        cost: 1,
+        lastSuccessAt: null,
+        notBefore: null,
+        tier: 'history',
+      });
+    const a = allocateTiers(jobs, 1);
+    expect(a.large).toBe(false);
     expect(a.keepFactor).toBeGreaterThan(1);
     expect(a.perMinute.context + a.perMinute.history + a.perMinute.account).toBeCloseTo(0.5, 1);
+  });
+
+  it('stretches the score and history alike to a hundredth of the capacity once reading them all would hold the alert reads back 6 h (latency first)', () => {
+    // 1,000 domains on 1 a minute: the score, the DNS changes and both histories at their weekly targets
+    // would take 0.4 a minute, and reading each once 67 h. The alert reads get the rest: the user is told
+    // that the score and history of a portfolio this large are read LARGE_PORTFOLIO_SHARE as often as
+    // their targets allow, every one of them stretched by the same factor.
+    const jobs = portfolio(1000);
+    const a = allocateTiers(jobs, 1);
+    expect(a.large).toBe(true);
+    expect(a.perMinute.context + a.perMinute.history).toBeCloseTo(LARGE_PORTFOLIO_SHARE, 3);
+    const stretchOf = (signal: SignalName) =>
+      jobs.find((j) => j.signal === signal)!.periodMs! / keptPeriodMs(signal);
+    expect(stretchOf('security_score')).toBeCloseTo(a.keepFactor, 6);
+    expect(stretchOf('health_history')).toBeCloseTo(a.keepFactor, 6);
+    expect(stretchOf('dns_changes')).toBeCloseTo(a.keepFactor, 6);
+    const alertPerMinute = 1 - a.perMinute.account - LARGE_PORTFOLIO_SHARE;
+    expect(a.perMinute.alert).toBeCloseTo(alertPerMinute, 3);
   });
 });
 
@@ -226,23 +262,36 @@ describe('tiered planning on the manual clock (production budget, 5-second ticks
   });
 });
 
-describe('latency first: a long catch-up waits behind the alert reads, within a tenth of the budget', () => {
-  it('backfills 700 domains on a 12/minute token within the catch-up share once every domain is watched, the alert reads take the rest', () => {
-    // 12 a minute (10 for sync, no edit headroom): 1,400 alert reads are a 2.4-hour period, and the 2,800
-    // backfill reads (score, DNS changes, histories) would hold every health poll back 4.7 more hours, past
-    // the 6 h that leaves a gap in the derived history. They wait behind the due alert reads in a tenth of
-    // the budget instead.
+describe('latency first: the backfill of a large portfolio waits behind the alert reads, within a hundredth of the budget', () => {
+  it('backfills 700 domains on a 12/minute token within the share once every domain is watched, the alert reads take the rest', () => {
+    // 12 a minute (no edit headroom): 1,400 alert reads are a 2.2-hour period, and the 2,800 backfill
+    // reads (score, DNS changes, histories) would hold every health poll back 4.3 more hours, past the 6 h
+    // that leaves a gap in the derived history. They wait behind the due alert reads in their share.
     const refill = budgetShape(12, 0).refillPerMinute;
     const { sent } = simulate(700, 5.5 * 60, { shape: [12, 0] });
     const watchedAt = sent.filter((s) => s.job.tier === 'alert')[1399]!.at;
-    // Over one alert period after every domain is watched (the backfill's slack comes once a period).
-    const periodMin = 1400 / (refill * (1 - CATCH_UP_SHARE));
-    const window = sent.filter((s) => s.at > watchedAt && s.at <= watchedAt + periodMin * MIN);
+    const listPerMinute = 7 / 60;
+    const alertPerMinute = refill * (1 - LARGE_PORTFOLIO_SHARE) - listPerMinute;
+    // Over one alert period after every domain is watched (the backfill's slack comes once a period), from
+    // 10 minutes on: the first alert reads come due a period after their first read, which was at the
+    // whole budget, so for the first minutes nothing is due and the backfill takes what is there.
+    const periodMin = 1400 / alertPerMinute;
+    const from = watchedAt + 10 * MIN;
+    const window = sent.filter((s) => s.at > from && s.at <= from + periodMin * MIN);
     const backfill = window.filter((s) => s.job.tier === 'context' || s.job.tier === 'history').length;
     const alert = window.filter((s) => s.job.tier === 'alert').length;
     expect(backfill).toBeGreaterThan(0);
-    expect(backfill / periodMin).toBeLessThanOrEqual(refill * CATCH_UP_SHARE * 1.1);
-    expect(alert / periodMin).toBeGreaterThanOrEqual(refill * (1 - CATCH_UP_SHARE) - 0.3);
+    expect(backfill / periodMin).toBeLessThanOrEqual(refill * LARGE_PORTFOLIO_SHARE * 1.1);
+    // Never more than its room's worth in any KEEP_WINDOW_MS, however the alert reads fall due: the slots
+    // no alert read is due in go to early alert reads, not to the backfill.
+    const keepAt = sent.filter((s) => s.at > watchedAt && s.job.tier !== 'alert' && s.job.tier !== 'account');
+    for (let i = 0, j = 0; i < keepAt.length; i++) {
+      while (keepAt[i]!.at - keepAt[j]!.at >= KEEP_WINDOW_MS) j++;
+      expect(i - j + 1).toBeLessThanOrEqual(
+        Math.floor((refill * LARGE_PORTFOLIO_SHARE * KEEP_WINDOW_MS) / MIN),
+      );
+    }
+    expect(alert / periodMin).toBeGreaterThanOrEqual(alertPerMinute - 0.3);
     // No domain's health waits much longer than the alert period for its next poll.
     const healthAt = new Map<string, number[]>();
     for (const s of sent.filter((s) => s.job.signal === 'health'))
@@ -253,7 +302,29 @@ describe('latency first: a long catch-up waits behind the alert reads, within a 
         expect(times[i]! - times[i - 1]!).toBeLessThan(periodMin * 1.2 * MIN);
   });
 
-  it('repairs the history gaps of 5,000 domains within the catch-up share, so the alert period stays under the 6 h that makes a gap', () => {
+  it('backfills a domain never read before the due re-reads of the others, so the backfill ends in a bounded time', () => {
+    // 5,000 domains, every alert read just done, the first 4,000 domains backfilled over a year ago (their
+    // score, DNS changes and histories all due again), the last 1,000 never backfilled.
+    const start = Date.parse('2026-06-15T00:00:00Z');
+    const jobs = portfolio(5000).map((job) => ({
+      ...job,
+      lastSuccessAt:
+        job.tier === 'alert' || job.tier === 'account'
+          ? start - 1000
+          : job.domainId! <= 4000
+            ? start - 365 * 24 * 60 * MIN
+            : null,
+    }));
+    const stretch = computeStretch(jobs, 54);
+    const picked = planTick(jobs, { now: start, spendable: 10, factor: stretch.factor });
+    expect(picked).toHaveLength(10);
+    for (const job of picked) {
+      expect(job.tier === 'context' || job.tier === 'history').toBe(true);
+      expect(job.domainId!).toBeGreaterThan(4000);
+    }
+  });
+
+  it('repairs the history gaps of 5,000 domains within the share, so the alert period stays under the 6 h that makes a gap', () => {
     // A synced mirror whose app was off: every history is due for repair at once.
     const jobs = portfolio(5000).map((job) => ({
       ...job,
@@ -261,16 +332,28 @@ describe('latency first: a long catch-up waits behind the alert reads, within a 
       ...(job.signal.endsWith('_history') ? { targetPeriodMs: REPAIR_NOW_MS } : {}),
     }));
     const a = allocateTiers(jobs, 54);
-    expect(a.catchUpShared).toBe(true);
-    expect(a.perMinute.context + a.perMinute.history + a.perMinute.account).toBeCloseTo(
-      54 * CATCH_UP_SHARE,
-      1,
-    );
+    expect(a.large).toBe(true);
+    expect(a.perMinute.context + a.perMinute.history).toBeCloseTo(54 * LARGE_PORTFOLIO_SHARE, 1);
     expect(a.alertPeriodMs).toBeLessThan(4 * 60 * MIN);
+  });
+
+  it('reads the domain list of a large portfolio once an alert period, of a smaller one hourly', () => {
+    const listPeriod = (domains: number) => {
+      const jobs = portfolio(domains);
+      const a = allocateTiers(jobs, 54);
+      return { a, list: jobs.find((j) => j.signal === 'domains')!.periodMs! };
+    };
+    const large = listPeriod(5000);
+    // 5,000 domains: 50 pages every ~3 h (the alert period), 0.27 a minute instead of 0.83.
+    expect(large.list).toBeGreaterThan(3 * 60 * MIN);
+    expect(Math.abs(large.list / large.a.alertPeriodMs - 1)).toBeLessThan(0.02);
+    expect(large.a.perMinute.account).toBeCloseTo((50 * MIN) / large.list, 6);
+    // 1,000 domains: hourly, as before.
+    expect(listPeriod(1000).list).toBe(60 * MIN);
   });
 
   it('still runs a short catch-up (1,000 domains: 111 minutes at the whole budget) at once, as the first sync did', () => {
     const a = allocateTiers(portfolio(1000), 54);
-    expect(a.catchUpShared).toBe(false);
+    expect(a.large).toBe(false);
   });
 });
