@@ -32,6 +32,19 @@ const KIND_LABEL: Record<AlertKind, string> = {
   score_drop: 'p95 score drop (beside)',
 };
 
+/**
+ * When the backfill ended, or — for the seeds where it did not within the day (a large portfolio's takes
+ * days) — how far it got, never an empty cell.
+ */
+function backfilled(p: PollerSummary): string {
+  const open = p.backfillUnfinished;
+  if (open === null) return mins(p.backfilledMs);
+  const count = (x: number) => x.toFixed(0);
+  const got = open.done === null ? '?' : span(open.done, count);
+  const ended = p.backfilledMs === null ? '' : `; ${mins(p.backfilledMs)} min where it did`;
+  return `not in the day (${open.seeds} seeds): ${got} of ${open.signals} in${ended}`;
+}
+
 /** The table's text. Cells with three figures are min / median / max across the seeds. */
 export function dayTable(v: DayView): string {
   const rows: string[][] = [];
@@ -60,7 +73,7 @@ export function dayTable(v: DayView): string {
     min(v.bound.watchMs),
   ]);
   rows.push(['  ÷ (⌈N/100⌉ + 2N)/L', times(v.engine.watchedMs, v.bound.watchMs), '', '', '1.00']);
-  rows.push(['first sync: score + history in, min', mins(v.engine.backfilledMs), '', '', '']);
+  rows.push(['first sync: score + history in, min', backfilled(v.engine), '', '', '']);
   rows.push(['process RSS at the end, MiB¹', span(v.engine.rssMiB, (x) => x.toFixed(0)), '', '', '']);
   const head =
     `N = ${v.domains} domains, ${v.hours} simulated h × ${v.seeds} seeds, ` +

@@ -20,6 +20,12 @@ export interface FirstSyncFigures {
   /** Requests the first sync needs before every domain is watched / backfilled. */
   watchRequests: number;
   backfillRequests: number;
+  /**
+   * How many of the core and history signals of every domain (backfillSignals of them) were in by the day's
+   * end: when backfilledMs is null, how far the backfill got (a large portfolio's takes days).
+   */
+  backfillDone: number;
+  backfillSignals: number;
 }
 
 /** Watches sync events; `figures()` reads the result. */
@@ -53,6 +59,8 @@ export function firstSyncWatch(now: () => number, start: number, domains: number
         backfilledAt,
         watchRequests: listPages + domains * ALERT_BEARING.length,
         backfillRequests: listPages + domains * all.length,
+        backfillDone: backfilledCount.n,
+        backfillSignals: domains * all.length,
       };
     },
   };

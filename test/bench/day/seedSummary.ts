@@ -28,7 +28,13 @@ export interface WorkerDay {
       byKind: Record<AlertKind, { samples: number[]; missed: number }>;
     };
   };
-  firstSync: { watchedMs: number | null; backfilledMs: number | null } | null;
+  firstSync: {
+    watchedMs: number | null;
+    backfilledMs: number | null;
+    /** Signals in by the day's end, of backfillSignals (absent in figures kept before they were counted). */
+    backfillDone?: number;
+    backfillSignals?: number;
+  } | null;
   wallMs: number;
   /** The worker process's CPU, s (absent in figures kept before it was counted). */
   cpuS?: number;
@@ -69,6 +75,11 @@ export interface PollerSummary {
   perMinute: Spread | null;
   watchedMs: Spread | null;
   backfilledMs: Spread | null;
+  /**
+   * The seeds whose backfill did not end within the day, and how many of the backfill's signals each had in
+   * (of `signals`); null when every seed's ended (or none was counted).
+   */
+  backfillUnfinished: { seeds: number; done: Spread | null; signals: number } | null;
   rssMiB: Spread | null;
   heapMiB: Spread | null;
   wallMs: number;
@@ -104,9 +115,20 @@ export function summarize(days: readonly WorkerDay[]): PollerSummary {
     perMinute: spread(days.map((d) => d.figures.perMinute)),
     watchedMs: spread(days.map((d) => d.firstSync?.watchedMs ?? null)),
     backfilledMs: spread(days.map((d) => d.firstSync?.backfilledMs ?? null)),
+    backfillUnfinished: unfinished(days),
     rssMiB: spread(days.map((d) => d.rssMiB)),
     heapMiB: spread(days.map((d) => d.heapMiB)),
     wallMs: days.reduce((s, d) => s + d.wallMs, 0),
+  };
+}
+
+function unfinished(days: readonly WorkerDay[]): PollerSummary['backfillUnfinished'] {
+  const open = days.filter((d) => d.firstSync && d.firstSync.backfilledMs === null);
+  if (open.length === 0) return null;
+  return {
+    seeds: open.length,
+    done: spread(open.map((d) => d.firstSync?.backfillDone ?? null)),
+    signals: Math.max(0, ...open.map((d) => d.firstSync?.backfillSignals ?? 0)),
   };
 }
 

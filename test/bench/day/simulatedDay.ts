@@ -41,7 +41,7 @@ export const POLLER_KINDS: readonly PollerKind[] = ['engine', 'peer', 'naive'];
 export interface PollerFigures {
   requests: number;
   status429: number;
-  /** 429s after the first sync (steady state). */
+  /** 429s after the first sync (its backfill; every domain watched when the backfill outlasts the day). */
   status429Steady: number;
   /** Requests per minute over the day. */
   perMinute: number;
@@ -164,8 +164,11 @@ export async function simulateDay(o: DayOptions, poller: PollerKind): Promise<Da
 
   const fqdnOf = (i: number) => svc.domains[i]!.fqdn;
   const firstSync = poller === 'engine' ? watch.figures() : null;
-  // The engine's steady state starts when its backfill ends; the others have none, so after 5 minutes.
-  const steadyFrom = firstSync ? (firstSync.backfilledAt ?? end) : start + 5 * 60_000;
+  // The engine's steady state starts when its backfill ends — or, when the backfill does not end within the
+  // day (a large portfolio's takes days: firstSync.backfillDone says how far it got), when every domain is
+  // watched; the others have no backfill, so after 5 minutes.
+  const watchedAt = firstSync?.watchedMs == null ? end : start + firstSync.watchedMs;
+  const steadyFrom = firstSync ? (firstSync.backfilledAt ?? watchedAt) : start + 5 * 60_000;
   const result: DayFigures = {
     domains: o.domains,
     hours: o.hours,
