@@ -80,16 +80,29 @@ const FILL_LISTED = (withDataAt: boolean) => `
          optional_passing
     FROM base`;
 
-/** Fills temp.overview_listed with the scope's listed domains (see FILL_LISTED). */
-function fillListed(db: Database, accountId: number | undefined, withDataAt: boolean): void {
-  if (!withTemp.has(db)) {
+/**
+ * Fills temp.overview_listed with the scope's listed domains (see FILL_LISTED), unless it already holds
+ * them: nothing was written to the database since it was filled, by this connection (total_changes) or
+ * any other (data_version). A search keystroke or the next page then reads only the counts and its rows.
+ */
+function fillListed(
+  db: Database,
+  summaries: StatusSummaries,
+  accountId: number | undefined,
+  withDataAt: boolean,
+): void {
+  const key = `${accountId ?? '*'}:${withDataAt}:${db.pragma('data_version', { simple: true })}`;
+  const changes = () => prepared(db, 'SELECT total_changes()').pluck().get() as number;
+  const kept = filled.get(db);
+  if (kept && kept.key === key && kept.changes === changes()) return;
+  if (!kept)
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS overview_listed (${LISTED_COLUMNS.replace(/\s+/g, ' ')})`);
-    withTemp.add(db);
-  }
+  summaries.deriveStaleFacts(accountId);
   prepared(db, 'DELETE FROM temp.overview_listed').run();
   prepared(db, FILL_LISTED(withDataAt)).run({ account: accountId ?? null });
+  filled.set(db, { key, changes: changes() });
 }
-const withTemp = new WeakSet<Database>();
+const filled = new WeakMap<Database, { key: string; changes: number }>();
 
 /** The search and filters as one SQL test over `listed`; `visible` is the parked toggle alone. */
 const VISIBLE = '(@showParked OR NOT parked)';
@@ -129,8 +142,7 @@ export function overviewPage(
   q: OverviewPageQuery,
 ): OverviewPage {
   registerLower(db);
-  deps.summaries.deriveStaleFacts(q.accountId);
-  fillListed(db, q.accountId, q.sort === 'age');
+  fillListed(db, deps.summaries, q.accountId, q.sort === 'age');
   const params = {
     showParked: q.showParked ? 1 : 0,
     needle: q.search.trim().toLowerCase(),

@@ -15,8 +15,11 @@ import {
 import type { OverviewPageArgs } from '../../../../shared/bridge/overviewPage.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 import type { OverviewRow } from '../../../../main/core/mirror/types.ts';
-import type { Database } from 'better-sqlite3';
-import { fakeClock, health, score } from './payloads.ts';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fakeClock, health, mirrorWithDomain, score, write } from './payloads.ts';
 
 const AT = '2025-03-01T09:00:00Z';
 
@@ -306,5 +309,42 @@ describe('the overview a page at a time', () => {
     expect(names(spf.rows)).toContain('alpha.example');
     expect(spf.rows.find((r) => r.fqdn === 'alpha.example')!.posture).toEqual(full.posture);
     mirror.close();
+  });
+
+  it('a call after a write shows it, whether this connection or another process wrote it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'authwatch-overview-page-'));
+    try {
+      const file = join(dir, 'mirror.db');
+      const { mirror, accountId } = mirrorWithDomain(file);
+      write(mirror, accountId, 'health', health('2025-03-01T08:00:00Z'), '2025-03-01T08:00:00Z');
+      const spf = () => names(mirror.overviewPage(query({ failing: 'spf' })).rows);
+      expect(spf()).toEqual([]);
+      // The mirror's own write: the next call reads the portfolio again.
+      write(
+        mirror,
+        accountId,
+        'health',
+        health('2025-03-01T09:00:00Z', { spf: false }),
+        '2025-03-01T09:00:00Z',
+      );
+      expect(spf()).toEqual(['example.com']);
+      expect(mirror.overviewPage(query()).headline.failingAny).toBe(1);
+      // Another process's write (a second connection): SPF passes again in a newer scan.
+      const other = new BetterSqlite3(file);
+      other
+        .prepare(
+          `INSERT INTO health_snapshots (domain_id, scanned_at, source, result, protocols_json, protocols_passing,
+             total_protocols, dmarc_record, raw_json, fetched_at)
+           SELECT domain_id, '2025-03-01T09:30:00Z', source, result, '{"dmarc":true,"spf":true,"mta_sts":true,"tls_rpt":true,"bimi":true}',
+             5, total_protocols, dmarc_record, raw_json, fetched_at FROM health_snapshots LIMIT 1`,
+        )
+        .run();
+      other.close();
+      expect(spf()).toEqual([]);
+      expect(mirror.overviewPage(query()).headline.failingAny).toBe(0);
+      mirror.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
