@@ -238,6 +238,7 @@ function reportCold(f: ColdFigures, rounds: number): void {
               f.coldOverviewCallMs,
               big ? 100 : undefined,
             ),
+            line('  the same from a WebSocket client, no browser (the host’s part)', f.hostColdCallMs),
           ]
         : []),
       line('page → rows painted (host running)', f.pageToRowsMs, big ? undefined : 400),

@@ -13,6 +13,7 @@ import { addProbe, readProbe, type ProbeReading } from './pageProbe.ts';
 import { portfolioMirror, type PortfolioOptions } from './portfolioMirror.ts';
 import { startHostProcess, type HostProcess } from './hostProcess.ts';
 import { leaveAlertsPending } from './pendingAlerts.ts';
+import { firstOverviewCallMs } from './hostCall.ts';
 
 /** One portfolio's cold figures, each a list of rounds (ms). */
 export interface ColdFigures {
@@ -25,6 +26,8 @@ export interface ColdFigures {
   pageToRowsMs: number[];
   /** The overview bridge call, sent → answered: a fresh host's first (cold), and on a running host. */
   coldOverviewCallMs: number[];
+  /** The same first call from a WebSocket client in the bench (no browser): the host's own part. */
+  hostColdCallMs: number[];
   overviewCallMs: number[];
   /** The overview answer's size in characters. */
   overviewChars: number;
@@ -74,6 +77,7 @@ export async function coldFigures(
     startToListeningMs: [],
     pageToRowsMs: [],
     coldOverviewCallMs: [],
+    hostColdCallMs: [],
     overviewCallMs: [],
     overviewChars: 0,
     pendingAlerts: 0,
@@ -94,6 +98,12 @@ export async function coldFigures(
         figures.startToListeningMs.push(host.listeningAt - host.spawnedAt);
         if (seen.overviewCall)
           figures.coldOverviewCallMs.push(seen.overviewCall.answeredAt - seen.overviewCall.sentAt);
+        await host.stop();
+        host = null;
+      }
+      for (let round = 0; round < options.rounds; round++) {
+        host = await start();
+        figures.hostColdCallMs.push(await firstOverviewCallMs(host.url));
         await host.stop();
         host = null;
       }
