@@ -51,7 +51,17 @@ class Session {
     return Object.values(this.connectivity).some((c) => !c.online);
   }
 
-  async start(): Promise<void> {
+  private started: Promise<void> | null = null;
+
+  /**
+   * Loads the first screen and subscribes to the bridge's events, once (main.ts asks before the app is
+   * mounted, so the host works on the rows while the window builds its shell; App waits on the same promise).
+   */
+  start(): Promise<void> {
+    return (this.started ??= this.load());
+  }
+
+  private async load(): Promise<void> {
     api.on('changed', () => this.scheduleReload());
     // A new account's sync line ("First sync: waiting for the domain list") shows before any data arrives.
     api.on('accounts', () => void Promise.all([this.loadAccounts(), this.loadSync()]).catch(() => undefined));
