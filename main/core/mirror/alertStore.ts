@@ -61,11 +61,18 @@ export class AlertStore {
 
   /** Open alerts of an account (and of one domain plus the account-level ones), keyed by dedupe key. */
   openAlerts(accountId: number, domainPk: number | null): Map<string, OpenAlertView> {
+    // Every signal write reads this, so it seeks the open episodes of the domain and of the account (index
+    // alerts_open_by_domain) rather than the account's whole alert history: written as
+    // `domain_id IS NULL OR domain_id = ?`, SQLite walked every alert the account ever had (a simulated week
+    // at 1,000 domains: ~12,000, ~2 ms a write, the engine's CPU per quarter-day growing 25 -> 104 s).
     const rows = prepared(
       this.db,
       `SELECT id, rule, dedupe_key, first_seen_at, details_json FROM alerts
-         WHERE account_id = ? AND resolved_at IS NULL AND (domain_id IS NULL OR domain_id = ?)`,
-    ).all(accountId, domainPk) as Pick<
+         WHERE resolved_at IS NULL AND domain_id = @domainPk AND account_id = @accountId
+       UNION ALL
+       SELECT id, rule, dedupe_key, first_seen_at, details_json FROM alerts
+         WHERE resolved_at IS NULL AND domain_id IS NULL AND account_id = @accountId`,
+    ).all({ accountId, domainPk }) as Pick<
       AlertRow,
       'id' | 'rule' | 'dedupe_key' | 'first_seen_at' | 'details_json'
     >[];

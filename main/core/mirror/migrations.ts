@@ -516,6 +516,12 @@ CREATE TABLE status_facts (
 UPDATE status_model SET version = 0;
 `;
 
+// The open episodes by domain: what every signal write reads to dedupe its alerts, and what the status
+// reads per domain. The alert history grows without bound (resolved episodes stay); the open ones do not.
+const V14_OPEN_ALERTS_BY_DOMAIN = `
+CREATE INDEX alerts_open_by_domain ON alerts (domain_id, account_id) WHERE resolved_at IS NULL;
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -531,6 +537,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'extra signal values', up: (db) => db.exec(V11_EXTRA_SIGNAL_VALUES) },
   { version: 12, name: 'status summary per domain', up: (db) => db.exec(V12_STATUS_SUMMARY) },
   { version: 13, name: 'status facts the overview sorts by', up: (db) => db.exec(V13_STATUS_FACTS) },
+  { version: 14, name: 'open alerts by domain', up: (db) => db.exec(V14_OPEN_ALERTS_BY_DOMAIN) },
 ];
 
 /** The schema version this code writes. */
