@@ -290,6 +290,8 @@ export class AlertStore {
    * reminder about a condition that has cleared is pointless.
    */
   pending(now: string): Alert[] {
+    // Read after every signal write: its first three terms are those of the index alerts_to_deliver, so it
+    // visits the few alerts still to notify, not every alert the mirror ever held.
     const rows = prepared(
       this.db,
       `${SELECT} WHERE a.delivered_at IS NULL AND a.acknowledged_at IS NULL AND a.suppressed IS NULL

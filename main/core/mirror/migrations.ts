@@ -522,6 +522,13 @@ const V14_OPEN_ALERTS_BY_DOMAIN = `
 CREATE INDEX alerts_open_by_domain ON alerts (domain_id, account_id) WHERE resolved_at IS NULL;
 `;
 
+// The alerts still to notify, oldest first: read after every signal write, so by index rather than by a scan
+// of every alert the mirror holds (delivered ones stay for good).
+const V15_ALERTS_TO_DELIVER = `
+CREATE INDEX alerts_to_deliver ON alerts (first_seen_at, id)
+  WHERE delivered_at IS NULL AND acknowledged_at IS NULL AND suppressed IS NULL;
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -538,6 +545,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'status summary per domain', up: (db) => db.exec(V12_STATUS_SUMMARY) },
   { version: 13, name: 'status facts the overview sorts by', up: (db) => db.exec(V13_STATUS_FACTS) },
   { version: 14, name: 'open alerts by domain', up: (db) => db.exec(V14_OPEN_ALERTS_BY_DOMAIN) },
+  { version: 15, name: 'alerts to deliver', up: (db) => db.exec(V15_ALERTS_TO_DELIVER) },
 ];
 
 /** The schema version this code writes. */

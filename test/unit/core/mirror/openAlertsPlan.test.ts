@@ -41,8 +41,8 @@ function mirrorWithAlertHistory() {
     (prepare('SELECT id FROM domains WHERE fqdn = ?').get(fqdn) as { id: number }).id;
   const insert = prepare(
     `INSERT INTO alerts (account_id, domain_id, fqdn, rule, severity, title, body, dedupe_key, first_seen_at,
-       last_seen_at, resolved_at) VALUES (@accountId, @domainPk, @fqdn, 'record_removed', 'critical', 'SPF removed',
-       'The SPF record was removed.', @key, @at, @at, @resolvedAt)`,
+       last_seen_at, resolved_at, delivered_at) VALUES (@accountId, @domainPk, @fqdn, 'record_removed', 'critical',
+       'SPF removed', 'The SPF record was removed.', @key, @at, @at, @resolvedAt, @resolvedAt)`,
   );
   const add = (domainPk: number | null, fqdn: string | null, key: string, resolvedAt: string | null) =>
     Number(
@@ -92,5 +92,22 @@ describe('open alerts against a long alert history', () => {
       const flat = sql.replace(/\s+/g, ' ').trim();
       expect({ sql: flat, walks }).toEqual({ sql: flat, walks: [] });
     }
+  });
+  it('the alerts to notify (read after every write) are the undelivered ones, found without the delivered history', () => {
+    const { db, mirror, seen, accountId, add, com } = mirrorWithAlertHistory();
+    const waiting = add(com, 'example.com', 'removed:example.com:spf', null);
+    expect(mirror.pendingDeliveries().map((a) => a.id)).toEqual([waiting]);
+    const reads = seen.filter((sql) => /^\s*(SELECT|WITH)/i.test(sql) && /a\.delivered_at IS NULL/.test(sql));
+    expect(reads.length).toBe(1);
+    const plan = (
+      db.prepare(`EXPLAIN QUERY PLAN ${reads[0]}`).all(...bindings(reads[0]!, accountId)) as {
+        detail: string;
+      }[]
+    ).map((step) => step.detail);
+    // The alerts are walked only through the index of the undelivered, in the order they are told.
+    expect(plan.filter((step) => /^SCAN (alerts|a)\b/.test(step))).toEqual([
+      'SCAN a USING INDEX alerts_to_deliver',
+    ]);
+    expect(plan.some((step) => /TEMP B-TREE/.test(step))).toBe(false);
   });
 });
