@@ -4,7 +4,10 @@
  */
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OverviewPage } from '../../../../shared/bridge/overviewPage.ts';
+import { DMARC_STATES } from '../../../../shared/bridge/overviewFilter.ts';
 import type { AccountView } from '../../../../shared/bridge/results.ts';
+import { VERDICT_LEVELS } from '../../../../shared/bridge/statusLevels.ts';
 import { api as bridgeApi } from '../../../../renderer/src/lib/bridge.svelte.ts';
 import AccountItem from '../../../../renderer/src/components/AccountItem.svelte';
 import type { FakeApi } from './fakeBridge.ts';
@@ -23,11 +26,30 @@ const account: AccountView = {
   pausedReason: null,
 };
 
+// The window's first screen of rows when no account is left.
+const noRows: OverviewPage = {
+  scope: { domains: 0, parked: 0, openAlerts: 0 },
+  headline: {
+    total: 0,
+    byPolicy: Object.fromEntries(DMARC_STATES.map((s) => [s, 0])) as OverviewPage['headline']['byPolicy'],
+    byVerdict: Object.fromEntries(VERDICT_LEVELS.map((v) => [v, 0])) as OverviewPage['headline']['byVerdict'],
+    averageScore: null,
+    alerts: 0,
+    failingAny: 0,
+    optionalNotSetUp: 0,
+  },
+  shown: 0,
+  groups: null,
+  offset: 0,
+  rows: [],
+};
+
 beforeEach(() => {
   vi.clearAllMocks();
-  // After a removal the list is read again: the account is gone.
+  // After a removal the list and the window's rows are read again: the account is gone.
   api.listAccounts.mockResolvedValue([]);
   api.overview.mockResolvedValue([]);
+  api.overviewPage.mockResolvedValue(noRows);
 });
 
 describe('An account card', () => {
