@@ -163,9 +163,16 @@ await stopping;
 
 const {
   samples: _samples,
-  unmatched: _unmatched,
+  unmatched,
   ...latency
 } = changeLatency(engine.mirror, engine.accountId, changes, (i) => service.fqdns[i]!);
-print({ done: true, changes: changes.length, notified: engine.notified(), latency });
+// The changes no alert told of, by simulated hour, kind and domain (into bench-week.json): where to look.
+const untold = unmatched.map((c) => ({
+  hour: Math.round(((c.at - start) / 3_600_000) * 100) / 100,
+  kind: c.kind,
+  fqdn: service.fqdns[c.domainIndex]!,
+  what: c.kind === 'threat' ? c.ip : c.record,
+}));
+print({ done: true, changes: changes.length, notified: engine.notified(), latency, untold });
 await engine.close();
 await service.close();
