@@ -39,6 +39,14 @@ class OverviewView {
   page = $state.raw<OverviewPage | null>(null);
   /** The rows fetched so far, by position in the table's order (holes: not fetched yet). */
   rows = $state.raw<(OverviewPageRow | undefined)[]>([]);
+  /**
+   * The order the rows shown are in: the headers say this one, not the order just asked for, so a header
+   * never reads "ascending" above rows still in the last order while main's answer is on its way.
+   */
+  shownOrder = $state.raw<Pick<OverviewFilter, 'sort' | 'descending'>>({
+    sort: this.filter.sort,
+    descending: this.filter.descending,
+  });
   /** The first row in view: a reload keeps the view where it is. */
   topRow = 0;
 
@@ -78,10 +86,12 @@ class OverviewView {
     const generation = ++this.generation;
     const key = this.keyOf(accountId);
     this.fetching.clear();
-    const answer = await api.overviewPage(this.args(accountId, this.topRow, firstScreen()));
+    const asked = this.args(accountId, this.topRow, firstScreen());
+    const answer = await api.overviewPage(asked);
     if (generation !== this.generation) return;
     this.loadedKey = key;
     this.accountId = accountId;
+    this.shownOrder = { sort: asked.sort, descending: asked.descending };
     this.show(answer, []);
   }
 
