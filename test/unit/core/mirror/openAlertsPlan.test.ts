@@ -5,30 +5,13 @@
  * simulated week at 1,000 domains: ~12,000 alerts, the engine's CPU per quarter-day 25 -> 104 s).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
 import { AlertStore } from '../../../../main/core/mirror/alertStore.ts';
-import { openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
-import { SqliteMirror } from '../../../../main/core/mirror/sqliteMirror.ts';
-import { DOMAIN_ID, domainsPayload, fakeClock, health } from './payloads.ts';
-
-/** Values for a statement's parameters, positional or named (the plan does not depend on them). */
-function bindings(sql: string, value: number): unknown[] {
-  const named = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!))];
-  if (named.length > 0) return [Object.fromEntries(named.map((name) => [name, value]))];
-  return Array<number>((sql.match(/\?/g) ?? []).length).fill(value);
-}
+import { DOMAIN_ID, domainsPayload, health } from './payloads.ts';
+import { bindings, recordingMirror } from './recordingMirror.ts';
 
 /** A mirror with example.com and example.org, a long resolved alert history, and the SQL it prepares. */
 function mirrorWithAlertHistory() {
-  const db = openMirrorDatabase(':memory:');
-  const seen: string[] = [];
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    seen.push(sql);
-    return prepare(sql);
-  }) as typeof db.prepare;
-  const clock = fakeClock('2025-03-01T10:00:00Z');
-  const mirror = new SqliteMirror(db, clock, DEFAULT_RULES);
+  const { db, mirror, seen, clock, prepare } = recordingMirror();
   const { id: accountId } = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://x.example/api/v1' });
   mirror.writeSignal({
     accountId,

@@ -5,10 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILTER } from '../../../../shared/bridge/overviewFilter.ts';
-import { DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
-import { openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
-import { SqliteMirror } from '../../../../main/core/mirror/sqliteMirror.ts';
-import { DOMAIN_ID, domainsPayload, fakeClock, health } from './payloads.ts';
+import { DOMAIN_ID, domainsPayload, health } from './payloads.ts';
+import { bindings, recordingMirror } from './recordingMirror.ts';
 
 const HISTORY_TABLES = ['health_snapshots', 'security_scores', 'score_history', 'mail_volume_days'];
 
@@ -22,27 +20,6 @@ function historyNames(sql: string): Set<string> {
       if (!/^(WHERE|ON|JOIN|ORDER|GROUP|LIMIT)$/i.test(m[1]!)) names.add(m[1]!);
   }
   return names;
-}
-
-/** Values for a statement's parameters, positional or named (the plan does not depend on them). */
-function bindings(sql: string, value: number): unknown[] {
-  const named = [...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!);
-  if (named.length > 0) return [Object.fromEntries(named.map((name) => [name, value]))];
-  return Array<number>((sql.match(/\?/g) ?? []).length).fill(value);
-}
-
-/** A mirror whose connection records the SQL it prepares. */
-function recordingMirror() {
-  const db = openMirrorDatabase(':memory:');
-  const seen: string[] = [];
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    seen.push(sql);
-    return prepare(sql);
-  }) as typeof db.prepare;
-  const clock = fakeClock('2025-03-01T10:00:00Z');
-  const mirror = new SqliteMirror(db, clock, DEFAULT_RULES);
-  return { db, mirror, seen, clock };
 }
 
 describe('the overview at portfolio scale', () => {
