@@ -25,6 +25,9 @@ export interface HostRunOptions {
   dnsWatch?: DnsWatchOptions;
 }
 
+/** How long after listening the engine starts when no window has asked for its first screen yet. */
+const ENGINE_START_FALLBACK_MS = 1_000;
+
 /** A running browser host with its facade (the demo adds its account through it). */
 export interface HostRun {
   app: Authwatch;
@@ -34,7 +37,8 @@ export interface HostRun {
 }
 
 /**
- * Opens the mirror, starts the engine's sync and serves the renderer and the bridge on 127.0.0.1.
+ * Opens the mirror, serves the renderer and the bridge on 127.0.0.1 and starts the engine's sync once the
+ * first window has its first screen (or a second after listening).
  * Alerts are notified through the open window's Notification API: with no window connected they stay
  * pending and are delivered when one connects.
  */
@@ -72,6 +76,13 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
     throw error;
   }
   const { app, mirror } = runtime;
+  let engineStarted = false;
+  const startEngine = () => {
+    if (engineStarted) return;
+    engineStarted = true;
+    clearTimeout(fallback);
+    runtime.start();
+  };
   // What was opened so far is closed again when a later step fails (a port in use).
   let host: RunningHost;
   try {
@@ -81,19 +92,26 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       rendererDir: options.rendererDir,
       ...(options.port !== undefined ? { port: options.port } : {}),
       log: say,
-      onConnect: () => void app.deliverPending(),
+      // The alerts that waited for a window, and the engine's first tick (every domain's plan, the DNS watch's
+      // queries: 100–200 ms of this process at 1,000 domains), wait until the window's first rows are sent.
+      onWindowReady: () => {
+        startEngine();
+        void app.deliverPending();
+      },
     });
   } catch (error) {
     await runtime.close().catch(() => undefined);
     throw error;
   }
   windows = host.windows;
-  runtime.start();
+  // No window yet (opened later, or never: --no-open on a server): the engine starts by itself.
+  const fallback = setTimeout(startEngine, ENGINE_START_FALLBACK_MS);
   return {
     app,
     mirror,
     host,
     async stop() {
+      clearTimeout(fallback);
       await host.close();
       await runtime.close();
     },

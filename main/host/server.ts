@@ -21,9 +21,19 @@ export interface HostOptions {
   /** The per-run secret (default: a new random one). */
   secret?: string;
   log?: (line: string) => void;
-  /** Called when a window connects (the notifier delivers what waited for one). */
-  onConnect?: () => void;
+  /**
+   * Called once per window when its first screen is on its way: its first `overviewPage` call answered, or
+   * `readyFallbackMs` after it connected (a window that asks something else first). The host's work that
+   * can wait (the notifier delivering what waited for one, the engine's first tick) waits for it, so on a
+   * machine of few cores the window's first rows are not answered behind it.
+   */
+  onWindowReady?: () => void;
+  /** Default 1,000 ms. */
+  readyFallbackMs?: number;
 }
+
+/** The bridge call that brings a window its first screen (session.svelte.ts asks it first). */
+const FIRST_SCREEN_METHOD = 'overviewPage';
 
 /** A running host. `url` carries the secret in its fragment, which the browser never sends to a server. */
 export interface RunningHost {
@@ -121,10 +131,18 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       // A frame the WebSocket layer refuses (too large, invalid UTF-8, reserved bits, bad opcode) closes
       // this one connection with its close code; without a listener the 'error' would end the process.
       ws.on('error', (error) => options.log?.(`bridge: closed a connection: ${error.message}`));
-      options.onConnect?.();
+      let ready: (() => void) | null = () => {
+        ready = null;
+        clearTimeout(fallback);
+        options.onWindowReady?.();
+      };
+      const fallback = setTimeout(() => ready?.(), options.readyFallbackMs ?? 1_000);
+      ws.on('close', () => clearTimeout(fallback));
       ws.on('message', (raw, isBinary) => {
         try {
-          receive(ws, raw, isBinary);
+          receive(ws, raw, isBinary, (method) => {
+            if (method === FIRST_SCREEN_METHOD) ready?.();
+          });
         } catch (error) {
           options.log?.(`bridge: ${(error as Error).message}`);
           ws.close(1011, 'internal error');
@@ -133,8 +151,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     });
   });
 
-  /** One message from a window: a call with a numeric id, answered under that id; anything else closes. */
-  const receive = (ws: WebSocket, raw: RawData, isBinary: boolean) => {
+  /**
+   * One message from a window: a call with a numeric id, answered under that id (`answered` told the method
+   * once the answer is sent); anything else closes.
+   */
+  const receive = (ws: WebSocket, raw: RawData, isBinary: boolean, answered: (method: unknown) => void) => {
     if (isBinary) return ws.close(1003, 'the bridge takes text messages');
     let message: unknown;
     try {
@@ -153,7 +174,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       .catch((error: unknown) => {
         options.log?.(`bridge: ${(error as Error).message}`);
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, reply: INTERNAL_ERROR }));
-      });
+      })
+      .finally(() => answered(method));
   };
 
   const unsubscribe = options.subscribe((event) => {

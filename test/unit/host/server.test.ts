@@ -10,6 +10,7 @@ import { openMirror } from '../../../main/core/mirror/index.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { startHost, type RunningHost } from '../../../main/host/server.ts';
 import { BRIDGE_PROTOCOL, bridgeProtocols } from '../../../shared/bridge/hostCredential.ts';
+import { DEFAULT_FILTER } from '../../../shared/bridge/overviewFilter.ts';
 
 let dir: string;
 let mirror: Mirror;
@@ -166,6 +167,65 @@ describe('browser host', () => {
       expect(host.windows()).toBe(1);
     } finally {
       ws.close();
+    }
+  });
+});
+
+describe('the work that waits for a window’s first screen', () => {
+  /** A host on the same app that records each window's readiness. */
+  async function readyHost(readyFallbackMs: number) {
+    let readyCalls = 0;
+    let markReady = () => undefined as void;
+    const firstReady = new Promise<void>((resolve) => (markReady = resolve));
+    const started = await startHost({
+      methods: app,
+      subscribe: () => () => undefined,
+      rendererDir: dir,
+      secret,
+      readyFallbackMs,
+      onWindowReady: () => {
+        readyCalls++;
+        markReady();
+      },
+    });
+    return { started, firstReady, readyCalls: () => readyCalls };
+  }
+
+  const open = (origin: string) =>
+    new Promise<WebSocket>((resolve, reject) => {
+      const ws = new WebSocket(`${origin.replace('http', 'ws')}/bridge`, bridgeProtocols(secret), {
+        headers: { origin },
+      });
+      ws.once('open', () => resolve(ws));
+      ws.once('error', reject);
+    });
+
+  it('is released once the window’s first rows are answered, not when it connects', async () => {
+    const { started, firstReady, readyCalls } = await readyHost(60_000);
+    const ws = await open(started.origin);
+    try {
+      expect((await call(ws, 1, 'listAccounts')).ok).toBe(true);
+      expect(readyCalls()).toBe(0);
+      const firstScreen = { ...DEFAULT_FILTER, groupByGroup: false, offset: 0, limit: 27 };
+      expect((await call(ws, 2, 'overviewPage', firstScreen)).ok).toBe(true);
+      await firstReady;
+      expect((await call(ws, 3, 'overviewPage', { ...firstScreen, offset: 27, limit: 60 })).ok).toBe(true);
+      expect(readyCalls()).toBe(1);
+    } finally {
+      ws.close();
+      await started.close();
+    }
+  });
+
+  it('is released after a while for a window that never asks for its first screen', async () => {
+    const { started, firstReady, readyCalls } = await readyHost(50);
+    const ws = await open(started.origin);
+    try {
+      await firstReady;
+      expect(readyCalls()).toBe(1);
+    } finally {
+      ws.close();
+      await started.close();
     }
   });
 });
