@@ -234,15 +234,17 @@ function reportCold(f: ColdFigures, rounds: number): void {
             line('host process start → rows painted', f.startToRowsMs, big ? undefined : 800),
             line('  of which start → host listening', f.startToListeningMs),
             line(
-              'fresh host: first overviewPage call, sent → answered',
+              'fresh host: first overviewPage call, sent → answer event in the page',
               f.coldOverviewCallMs,
               big ? 100 : undefined,
             ),
+            line('  sent → the app’s handler done with it (the rows made)', f.coldOverviewHandledMs),
             line('  the same from a WebSocket client, no browser (the host’s part)', f.hostColdCallMs),
           ]
         : []),
       line('page → rows painted (host running)', f.pageToRowsMs, big ? undefined : 400),
-      line('overviewPage call, sent → answered (host running)', f.overviewCallMs),
+      line('overviewPage call, sent → answer event in the page (host running)', f.overviewCallMs),
+      line('  sent → the app’s handler done with it (host running)', f.overviewHandledMs),
       { name: 'overviewPage answer', value: f.overviewChars / 1024, unit: 'KiB' },
     ],
   );

@@ -25,11 +25,16 @@ export interface ColdFigures {
   startToListeningMs: number[];
   /** Navigation start → rows painted, on a host already running (the page alone). */
   pageToRowsMs: number[];
-  /** The overview bridge call, sent → answered: a fresh host's first (cold), and on a running host. */
+  /**
+   * The overview bridge call, sent → its answer's message event in the page: a fresh host's first (cold),
+   * and on a running host; and sent → the app's handler done with it (the rows made).
+   */
   coldOverviewCallMs: number[];
+  coldOverviewHandledMs: number[];
   /** The same first call from a WebSocket client in the bench (no browser): the host's own part. */
   hostColdCallMs: number[];
   overviewCallMs: number[];
+  overviewHandledMs: number[];
   /** The overview answer's size in characters. */
   overviewChars: number;
   /** Alerts left pending for each host start (0: the seeded mirror's, all delivered). */
@@ -104,8 +109,10 @@ export async function coldFigures(
     startToListeningMs: [],
     pageToRowsMs: [],
     coldOverviewCallMs: [],
+    coldOverviewHandledMs: [],
     hostColdCallMs: [],
     overviewCallMs: [],
+    overviewHandledMs: [],
     overviewChars: 0,
     pendingAlerts: 0,
   };
@@ -130,8 +137,10 @@ export async function coldFigures(
         const seen = await page.open(host.url);
         figures.startToRowsMs.push(seen.timeOrigin + seen.rowsPaintedAt - host.spawnedAt);
         figures.startToListeningMs.push(host.listeningAt - host.spawnedAt);
-        if (seen.overviewCall)
+        if (seen.overviewCall) {
           figures.coldOverviewCallMs.push(seen.overviewCall.answeredAt - seen.overviewCall.sentAt);
+          figures.coldOverviewHandledMs.push(seen.overviewCall.handledAt - seen.overviewCall.sentAt);
+        }
         await host.stop();
         host = null;
       }
@@ -150,6 +159,7 @@ export async function coldFigures(
       figures.pageToRowsMs.push(seen.rowsPaintedAt);
       if (seen.overviewCall) {
         figures.overviewCallMs.push(seen.overviewCall.answeredAt - seen.overviewCall.sentAt);
+        figures.overviewHandledMs.push(seen.overviewCall.handledAt - seen.overviewCall.sentAt);
         figures.overviewChars = seen.overviewCall.chars;
       }
     }

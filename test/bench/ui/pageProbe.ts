@@ -1,8 +1,8 @@
 /**
  * What the UI benchmark watches inside the page, installed before any of the app's scripts run: when the
  * overview's first rows enter the DOM and when the frame that shows them is painted, and how long the
- * bridge's first `overviewPage` call (the first screen's rows and headline) took (sent on the WebSocket →
- * its answer received) and how large it was.
+ * bridge's first `overviewPage` call (the first screen's rows and headline) took — sent on the WebSocket →
+ * its answer's message event in the page, and → the app's handler done with it — and how large it was.
  * Times are the page's performance.now() (navigation start = 0).
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -14,8 +14,11 @@ export interface ProbeReading {
   /** Navigation start → rows in the DOM, and → the frame after them (what the user sees). */
   rowsAt: number;
   rowsPaintedAt: number;
-  /** The first overview bridge call: sent → answered, and the answer's size in characters. */
-  overviewCall: { sentAt: number; answeredAt: number; chars: number } | null;
+  /**
+   * The first overview bridge call: sent; its answer's message event, before the app's handler runs; the
+   * app's handler done (with the microtasks it ran: the rows made); the answer's size in characters.
+   */
+  overviewCall: { sentAt: number; answeredAt: number; handledAt: number; chars: number } | null;
 }
 
 type ProbeWindow = Window & {
@@ -34,11 +37,26 @@ function installProbe() {
     // rAF runs before the frame's paint; the task queued from it runs after that paint.
     requestAnimationFrame(() => setTimeout(() => (probe.rowsPaintedAt = performance.now()), 0));
   }).observe(document, { childList: true, subtree: true });
-  const send = WebSocket.prototype.send;
-  const watched = new WeakSet<WebSocket>();
   let overviewId: number | null = null;
   let sentAt = 0;
-  WebSocket.prototype.send = function (this: WebSocket, data) {
+  let answeredAt = 0;
+  const isOverviewAnswer = (event: MessageEvent) =>
+    overviewId !== null && typeof event.data === 'string' && event.data.startsWith(`{"id":${overviewId},`);
+  // Listeners run in the order they were added: this one, added as the socket is made, runs before the
+  // app's own handler (set after) — the answer's arrival; the one added at the first send runs after it.
+  const Native = WebSocket;
+  class Probed extends Native {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener('message', (event: MessageEvent) => {
+        if (!answeredAt && isOverviewAnswer(event)) answeredAt = performance.now();
+      });
+    }
+  }
+  globalThis.WebSocket = Probed;
+  const send = Native.prototype.send;
+  const watched = new WeakSet<WebSocket>();
+  Native.prototype.send = function (this: WebSocket, data) {
     if (overviewId === null && typeof data === 'string' && data.includes('"overviewPage"')) {
       const call = JSON.parse(data) as { id: number; method: string };
       if (call.method === 'overviewPage') {
@@ -49,9 +67,13 @@ function installProbe() {
     if (!watched.has(this)) {
       watched.add(this);
       this.addEventListener('message', (event: MessageEvent) => {
-        if (probe.overviewCall || overviewId === null || typeof event.data !== 'string') return;
-        if (!event.data.startsWith(`{"id":${overviewId},`)) return;
-        probe.overviewCall = { sentAt, answeredAt: performance.now(), chars: event.data.length };
+        if (probe.overviewCall || !isOverviewAnswer(event)) return;
+        probe.overviewCall = {
+          sentAt,
+          answeredAt: answeredAt || performance.now(),
+          handledAt: performance.now(),
+          chars: (event.data as string).length,
+        };
       });
     }
     return send.call(this, data);
