@@ -62,6 +62,22 @@ export const folderRegistryPlugin: Plugin = {
   },
 };
 
+/**
+ * zod re-exports every one of its locales (`z.locales`: ~360 KB, an eighth of the host's bundle) while it
+ * uses only English (its schemas import locales/en.js directly) and the app never reads `z.locales`. Node
+ * compiles a bundle whole before running it — the host before it can listen — so only English is bundled.
+ */
+const zodEnglishOnlyPlugin: Plugin = {
+  name: 'authwatch-zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: "export { default as en } from './en.js';\n",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** One bundle to make. */
 interface Entry {
   source: string;
@@ -107,8 +123,19 @@ export async function buildMain(
       legalComments: 'linked',
       logLevel: 'warning',
       ...(entry.format === 'esm' ? { banner: { js: ESM_REQUIRE_BANNER } } : {}),
-      plugins: [folderRegistryPlugin],
+      plugins: [folderRegistryPlugin, zodEnglishOnlyPlugin],
     };
+    if (entry.out === 'host.js') {
+      // What the host loads only when used (nodemailer, with the first mail) goes into chunks of its own:
+      // Node compiles a bundle whole before running it, and the host's window waits for it to listen.
+      delete common.outfile;
+      Object.assign(common, {
+        entryPoints: { host: join(root, entry.source) },
+        outdir: outDir,
+        splitting: true,
+        chunkNames: 'chunks/host-[name]-[hash]',
+      });
+    }
     if (entry.source.endsWith('preload.ts')) {
       // The sandboxed preload may require only 'electron' and a few built-ins: it must be one file.
       common.external = ['electron'];

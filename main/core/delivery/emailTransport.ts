@@ -1,4 +1,4 @@
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { SmtpTls } from '../mirror/deliveryTypes.ts';
 import { DeliveryError, errorWords } from './deliveryError.ts';
@@ -26,7 +26,9 @@ export interface EmailTransportOptions {
  * message. The Message-ID derives from the message id, so a re-sent message is recognisably the same.
  */
 export function emailTransport(o: EmailTransportOptions): ChannelTransport {
-  const transporter: Transporter = createTransport({
+  // nodemailer (~430 KB, a sixth of the browser host's bundle) loads with the first mail sent: the host
+  // compiles everything it imports before it can listen (scripts/build-main.ts splits it off).
+  const options = {
     host: o.host,
     port: o.port,
     secure: o.tls === 'implicit',
@@ -37,10 +39,13 @@ export function emailTransport(o: EmailTransportOptions): ChannelTransport {
     greetingTimeout: 15_000,
     socketTimeout: 30_000,
     ...(o.tlsOptions ? { tls: o.tlsOptions } : {}),
-  } satisfies SMTPTransport.Options);
+  } satisfies SMTPTransport.Options;
+  let made: Promise<Transporter> | null = null;
+  const transporter = () =>
+    (made ??= import('nodemailer').then(({ createTransport }) => createTransport(options)));
   /** Sends one mail, given up on when `signal` aborts; errors in words without the password. */
   async function deliver(mail: Parameters<Transporter['sendMail']>[0], signal: AbortSignal) {
-    const sending = transporter.sendMail(mail);
+    const sending = transporter().then((t) => t.sendMail(mail));
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(new Error('timed out'));
       signal.addEventListener('abort', () => reject(new Error('timed out')), { once: true });
@@ -84,7 +89,7 @@ export function emailTransport(o: EmailTransportOptions): ChannelTransport {
       );
     },
     close() {
-      transporter.close();
+      void made?.then((t) => t.close());
     },
   };
 }

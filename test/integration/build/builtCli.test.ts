@@ -39,6 +39,17 @@ describe('built main bundles, run outside the repository', () => {
       expect(readFileSync(join(outMain, f), 'utf8'), `${f} names the source tree`).not.toContain(REPO_ROOT);
   });
 
+  it('leaves out of the host what its start does not run: zod’s other locales, nodemailer until a mail', () => {
+    expect(files).toContain('host.js');
+    const host = readFileSync(join(outMain, 'host.js'), 'utf8');
+    // Node compiles the whole file before the host can listen for its window.
+    expect(host).not.toContain('nodemailer/');
+    expect(host).not.toMatch(/zod\/v4\/locales\/(?!en\.js|index\.js)/);
+    const mailer = files.filter((f) => /^chunks\/host-nodemailer-[\w-]+\.js$/.test(f));
+    expect(mailer).toHaveLength(1);
+    expect(host).toContain(`import("./${mailer[0]}")`);
+  });
+
   it('keeps the sandboxed preload tiny: the bridge client only, no zod, only electron required', () => {
     const preload = readFileSync(join(outMain, 'preload.cjs'), 'utf8');
     expect(statSync(join(outMain, 'preload.cjs')).size).toBeLessThan(20_000);
