@@ -13,7 +13,7 @@ export async function alerts(
     const labels = new Map(selectAccounts(ctx.mirror, options.label).map((a) => [a.id, a.label]));
     // The mirror's own rows: they say why an alert ended, which the bridge's summary leaves out.
     const list = ctx.mirror
-      .listAlerts({ ...(options.open ? { open: true } : {}), limit: 10_000 })
+      .listAlerts({ ...(options.open ? { open: true } : {}), limit: 'all' })
       .filter((a) => labels.has(a.accountId));
     if (options.json) {
       io.stdout.write(

@@ -67,7 +67,9 @@ export function digestContent(mirror: Mirror, account: Account, now: number): Di
   }
   content.failingSenders.sort((a, b) => b.messages - a.messages);
   content.newSenders.sort((a, b) => b.messages - a.messages);
-  for (const a of mirror.listAlerts({ accountId: account.id, limit: 10_000 })) {
+  // Every alert raised or ended in the week, however many (the newest 10,000 of a busy week left out its
+  // first alerts); the filter in SQL keeps a long history out of memory.
+  for (const a of mirror.listAlerts({ accountId: account.id, since: sinceIso, limit: 'all' })) {
     const raised = a.firstSeenAt >= sinceIso && a.firstSeenAt <= nowIso;
     const ended = a.resolvedAt !== null && a.resolvedAt >= sinceIso && a.resolvedAt <= nowIso;
     if (raised || ended)

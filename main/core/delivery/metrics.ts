@@ -104,7 +104,7 @@ export function createMetrics(sources: MetricsSources): AuthwatchMetrics {
     registers,
     collect() {
       this.reset();
-      const open = mirror.listAlerts({ open: true, limit: 10_000 }).filter((a) => a.acknowledgedAt === null);
+      const open = mirror.listAlerts({ open: true, limit: 'all' }).filter((a) => a.acknowledgedAt === null);
       for (const account of mirror.listAccounts())
         for (const severity of SEVERITIES)
           this.set(

@@ -178,8 +178,16 @@ export interface ListAlertsQuery {
   domainId?: number;
   open?: boolean;
   rule?: AlertRuleName;
-  /** Default 100. */
-  limit?: number;
+  /**
+   * Only alerts raised or resolved at or after this instant (the weekly digest's week): older alerts still
+   * open are left out too.
+   */
+  since?: string;
+  /**
+   * How many of the newest: default 100; `'all'` for every alert of the filter (an export, the digest's week:
+   * a week at 1,000 domains raises ~10,200 alerts, and a cap would silently drop the week's first ones).
+   */
+  limit?: number | 'all';
 }
 
 /** Input of muteDomain. */

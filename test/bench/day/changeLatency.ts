@@ -65,7 +65,7 @@ export function changeLatency(
   fqdnOf: (domainIndex: number) => string,
 ): LatencyFigures {
   const alerts = mirror
-    .listAlerts({ accountId, limit: 1_000_000 })
+    .listAlerts({ accountId, limit: 'all' })
     .sort((a, b) => Date.parse(a.firstSeenAt) - Date.parse(b.firstSeenAt));
   const used = new Set<number>();
   const samples: number[] = [];

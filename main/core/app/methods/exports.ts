@@ -17,7 +17,7 @@ export function exportMethods(w: Wiring): Pick<BridgeMethods, 'exportData'> {
           p.what === 'overview'
             ? mirror.overview(p.accountId).map(exportRecord)
             : mirror
-                .listAlerts({ ...(p.accountId ? { accountId: p.accountId } : {}), limit: 10_000 })
+                .listAlerts({ ...(p.accountId ? { accountId: p.accountId } : {}), limit: 'all' })
                 .map((alert) => alertJson(alert, labels.get(alert.accountId) ?? ''));
         const columns = p.what === 'overview' ? EXPORT_COLUMNS : ALERT_EXPORT_COLUMNS;
         const stamp = new Date(clock.now()).toISOString().slice(0, 10);
