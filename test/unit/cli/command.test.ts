@@ -41,6 +41,12 @@ function authwatch(args: string[], env: Record<string, string> = {}): Promise<Ru
   });
 }
 
+/**
+ * The tests that run the command four or five times: each run is a Node process that compiles the CLI through
+ * tsx (~3-8 s on a loaded 2-core machine), so vitest's 30 s per test is too short for them there.
+ */
+const SPAWNS_TIMEOUT_MS = 120_000;
+
 let home: string;
 let svc: ServiceHarness;
 let token: string;
@@ -106,86 +112,94 @@ describe('authwatch command', () => {
     expect(run.stderr).not.toContain('aw_definitely_not_a_token_0000');
   });
 
-  it('syncs once with AUTHWATCH_TOKEN, printing progress on stderr, then reports status, alerts and exports', async () => {
-    const sync = await authwatch(
-      ['sync', '--once', '--db', db, '--base-url', svc.baseUrl, '--label', 'Acme'],
-      {
+  it(
+    'syncs once with AUTHWATCH_TOKEN, printing progress on stderr, then reports status, alerts and exports',
+    async () => {
+      const sync = await authwatch(
+        ['sync', '--once', '--db', db, '--base-url', svc.baseUrl, '--label', 'Acme'],
+        {
+          AUTHWATCH_TOKEN: token,
+        },
+      );
+      expect(sync.stderr).toMatch(/Acme: pass \d+\/2 domains, \d+ requests/);
+      expect(sync.stdout).toMatch(/Synced “Acme”: \d+ fetched, 0 failed/);
+      expect(sync.code).toBe(0);
+
+      const status = await authwatch(['status', '--json', '--db', db]);
+      expect(status.code).toBe(0);
+      const accounts = JSON.parse(status.stdout) as {
+        label: string;
+        backfill: { complete: boolean };
+        state: string;
+      }[];
+      expect(accounts).toHaveLength(1);
+      expect(accounts[0]).toMatchObject({ label: 'Acme', state: 'active', backfill: { complete: true } });
+
+      const csv = await authwatch(['export', '--format', 'csv', '--db', db]);
+      expect(csv.code).toBe(0);
+      const lines = csv.stdout.trim().split('\r\n');
+      expect(lines[0]).toMatch(/^account,domain_id,fqdn,status,status_words,/);
+      expect(
+        lines
+          .slice(1)
+          .map((l) => l.split(',')[2])
+          .sort(),
+      ).toEqual(['alpha.example', 'beta.example']);
+
+      const out = join(home, 'export.json');
+      const json = await authwatch(['export', '--format', 'json', '--out', out, '--db', db]);
+      expect(json.code).toBe(0);
+      const rows = JSON.parse(readFileSync(out, 'utf8')) as { fqdn: string; spf: string }[];
+      expect(rows.map((r) => [r.fqdn, r.spf]).sort()).toEqual([
+        ['alpha.example', 'passing'],
+        ['beta.example', 'passing'],
+      ]);
+    },
+    SPAWNS_TIMEOUT_MS,
+  );
+
+  it(
+    'lists a protocol_disconnected alert after SPF disappears, as JSON with the documented fields',
+    async () => {
+      await svc.sandbox('PUT', '/dns/beta.example/spf', { value: null });
+      svc.clock.advance(6 * 60_000);
+      await svc.sandbox('POST', '/scan', {});
+      const sync = await authwatch(['sync', '--once', '--db', db, '--label', 'Acme'], {
         AUTHWATCH_TOKEN: token,
-      },
-    );
-    expect(sync.stderr).toMatch(/Acme: pass \d+\/2 domains, \d+ requests/);
-    expect(sync.stdout).toMatch(/Synced “Acme”: \d+ fetched, 0 failed/);
-    expect(sync.code).toBe(0);
+      });
+      expect(sync.stderr).toMatch(/ALERT \[critical\] beta\.example/);
 
-    const status = await authwatch(['status', '--json', '--db', db]);
-    expect(status.code).toBe(0);
-    const accounts = JSON.parse(status.stdout) as {
-      label: string;
-      backfill: { complete: boolean };
-      state: string;
-    }[];
-    expect(accounts).toHaveLength(1);
-    expect(accounts[0]).toMatchObject({ label: 'Acme', state: 'active', backfill: { complete: true } });
+      const run = await authwatch(['alerts', '--json', '--db', db]);
+      expect(run.code).toBe(0);
+      const alerts = JSON.parse(run.stdout) as Record<string, unknown>[];
+      const disconnected = alerts.filter((a) => a.rule === 'protocol_disconnected');
+      expect(disconnected).toHaveLength(1);
+      for (const key of ['id', 'rule', 'severity', 'domain', 'title', 'first_seen', 'resolved_at']) {
+        expect(disconnected[0]).toHaveProperty(key);
+      }
+      expect(disconnected[0]).toMatchObject({ domain: 'beta.example', resolved_at: null });
 
-    const csv = await authwatch(['export', '--format', 'csv', '--db', db]);
-    expect(csv.code).toBe(0);
-    const lines = csv.stdout.trim().split('\r\n');
-    expect(lines[0]).toMatch(/^account,domain_id,fqdn,status,status_words,/);
-    expect(
-      lines
-        .slice(1)
-        .map((l) => l.split(',')[2])
-        .sort(),
-    ).toEqual(['alpha.example', 'beta.example']);
+      const text = await authwatch(['alerts', '--open', '--db', db]);
+      expect(text.stdout).toMatch(/beta\.example .*protocol_disconnected/);
 
-    const out = join(home, 'export.json');
-    const json = await authwatch(['export', '--format', 'json', '--out', out, '--db', db]);
-    expect(json.code).toBe(0);
-    const rows = JSON.parse(readFileSync(out, 'utf8')) as { fqdn: string; spf: string }[];
-    expect(rows.map((r) => [r.fqdn, r.spf]).sort()).toEqual([
-      ['alpha.example', 'passing'],
-      ['beta.example', 'passing'],
-    ]);
-  });
-
-  it('lists a protocol_disconnected alert after SPF disappears, as JSON with the documented fields', async () => {
-    await svc.sandbox('PUT', '/dns/beta.example/spf', { value: null });
-    svc.clock.advance(6 * 60_000);
-    await svc.sandbox('POST', '/scan', {});
-    const sync = await authwatch(['sync', '--once', '--db', db, '--label', 'Acme'], {
-      AUTHWATCH_TOKEN: token,
-    });
-    expect(sync.stderr).toMatch(/ALERT \[critical\] beta\.example/);
-
-    const run = await authwatch(['alerts', '--json', '--db', db]);
-    expect(run.code).toBe(0);
-    const alerts = JSON.parse(run.stdout) as Record<string, unknown>[];
-    const disconnected = alerts.filter((a) => a.rule === 'protocol_disconnected');
-    expect(disconnected).toHaveLength(1);
-    for (const key of ['id', 'rule', 'severity', 'domain', 'title', 'first_seen', 'resolved_at']) {
-      expect(disconnected[0]).toHaveProperty(key);
-    }
-    expect(disconnected[0]).toMatchObject({ domain: 'beta.example', resolved_at: null });
-
-    const text = await authwatch(['alerts', '--open', '--db', db]);
-    expect(text.stdout).toMatch(/beta\.example .*protocol_disconnected/);
-
-    // status says the same as the alert, in the status model's words, with counts that add up.
-    const status = await authwatch(['status', '--db', db]);
-    expect(status.stdout).toMatch(/ 2 domains: 1 with problems, \d with warnings, \d no problems found/);
-    expect(status.stdout).toContain('✕ beta.example: SPF disconnected');
-    const json = JSON.parse((await authwatch(['status', '--json', '--db', db])).stdout) as {
-      domains: {
-        counts: { domains: number; byVerdict: Record<string, number> };
-        notClear: { fqdn: string; words: string }[];
-      };
-    }[];
-    const counts = json[0]!.domains.counts;
-    expect(Object.values(counts.byVerdict).reduce((a, b) => a + b, 0)).toBe(counts.domains);
-    expect(json[0]!.domains.notClear).toContainEqual(
-      expect.objectContaining({ fqdn: 'beta.example', words: 'SPF disconnected' }),
-    );
-  });
+      // status says the same as the alert, in the status model's words, with counts that add up.
+      const status = await authwatch(['status', '--db', db]);
+      expect(status.stdout).toMatch(/ 2 domains: 1 with problems, \d with warnings, \d no problems found/);
+      expect(status.stdout).toContain('✕ beta.example: SPF disconnected');
+      const json = JSON.parse((await authwatch(['status', '--json', '--db', db])).stdout) as {
+        domains: {
+          counts: { domains: number; byVerdict: Record<string, number> };
+          notClear: { fqdn: string; words: string }[];
+        };
+      }[];
+      const counts = json[0]!.domains.counts;
+      expect(Object.values(counts.byVerdict).reduce((a, b) => a + b, 0)).toBe(counts.domains);
+      expect(json[0]!.domains.notClear).toContainEqual(
+        expect.objectContaining({ fqdn: 'beta.example', words: 'SPF disconnected' }),
+      );
+    },
+    SPAWNS_TIMEOUT_MS,
+  );
 
   it('sync --watch keeps running until Ctrl-C, then stops cleanly with exit 0', async () => {
     const child = spawn(
