@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { addProbe, readProbe, type ProbeReading } from './pageProbe.ts';
+import { addProbe, watchProbe, type ProbeReading } from './pageProbe.ts';
 import { portfolioMirror, type PortfolioOptions } from './portfolioMirror.ts';
 import { startHostProcess, type HostProcess } from './hostProcess.ts';
 import { leaveAlertsPending } from './pendingAlerts.ts';
@@ -65,9 +65,11 @@ async function freshPage(browser: Browser): Promise<FreshPage> {
     return {
       async open(url) {
         try {
+          const seen = watchProbe(page);
+          seen.catch(() => undefined); // awaited below; a failed goto must not leave it unhandled
           // A loaded machine can take long on 5,000 domains: the bench reports it, never gives up at 30 s.
           await page.goto(url, { timeout: 180_000 });
-          return await readProbe(page);
+          return await seen;
         } finally {
           await context.close();
         }
