@@ -233,6 +233,32 @@ export class AlertStore {
     return (this.db.prepare(sql).all(...params) as AlertRow[]).map(toAlert);
   }
 
+  /**
+   * Every alert, resolved or not, of each scope that holds an unresolved alert (an account and a domain, or
+   * an account and an fqdn for account-level alerts: the scope incidents group in, see alerts/incidents.ts),
+   * newest first; optionally of one account or one domain. An alert only joins its scope's latest incident
+   * (or the outage a repair ends), so this is every alert of every open incident, however long the history:
+   * the inbox's open incidents are grouped from it whole. The open side is found through the index of the
+   * open episodes (alerts_open_by_domain), one seek per alert read, never a walk of the history per alert.
+   */
+  listOfOpenScopes(query: { accountId?: number; domainId?: number } = {}): Alert[] {
+    const where = [
+      `EXISTS (SELECT 1 FROM alerts o WHERE o.resolved_at IS NULL AND o.domain_id IS a.domain_id
+         AND o.account_id = a.account_id AND (a.domain_id IS NOT NULL OR ifnull(o.fqdn, '') = ifnull(a.fqdn, '')))`,
+    ];
+    const params: number[] = [];
+    if (query.accountId !== undefined) {
+      where.push('a.account_id = ?');
+      params.push(query.accountId);
+    }
+    if (query.domainId !== undefined) {
+      where.push('d.remote_id = ?');
+      params.push(query.domainId);
+    }
+    const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY a.first_seen_at DESC, a.id DESC`;
+    return (prepared(this.db, sql).all(...params) as AlertRow[]).map(toAlert);
+  }
+
   /** Count of open alerts per local domain key (account alerts under null). */
   openCounts(): Map<number | null, number> {
     const rows = prepared(

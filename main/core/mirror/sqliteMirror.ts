@@ -418,6 +418,10 @@ export class SqliteMirror implements Mirror {
     return this.alertStore.list(query);
   }
 
+  listAlertsOfOpenScopes(query: { accountId?: number; domainId?: number } = {}): Alert[] {
+    return this.alertStore.listOfOpenScopes(query);
+  }
+
   recordObservations(accountId: number, domainId: number, protocol: Protocol): RecordObservation[] {
     const domain = this.domains.find(accountId, domainId);
     return domain ? recordObservations(this.db, domain.pk, protocol) : [];

@@ -297,6 +297,12 @@ export interface Mirror {
 
   /** Alerts, newest first. */
   listAlerts(query?: ListAlertsQuery): Alert[];
+  /**
+   * Every alert (resolved ones too) of each scope — account and domain, or account and fqdn for account-level
+   * alerts — that holds an unresolved alert, newest first: every alert of every open incident, however long
+   * the history. Optionally of one account, or one domain (remote id, with accountId).
+   */
+  listAlertsOfOpenScopes(query?: { accountId?: number; domainId?: number }): Alert[];
   /** Every value of a domain's protocol record the mirror holds, oldest first (for a DNS alert's before/after). */
   recordObservations(accountId: number, domainId: number, protocol: Protocol): RecordObservation[];
   /** The domain's senders now (threats, then failing, then by volume), each with its recent polls. */

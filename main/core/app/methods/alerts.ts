@@ -7,6 +7,7 @@ import { withRecordChanges } from '../../alerts/recordChange.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
 import { requireDomain } from '../requireDomain.ts';
+import type { Alert } from '../../mirror/types.ts';
 import type { Wiring } from '../wiring.ts';
 
 type AlertMethods = Pick<
@@ -35,12 +36,22 @@ export function alertMethods(w: Wiring): AlertMethods {
       guard(() => {
         const p = parse(listIncidentsArgs, a) ?? {};
         knownRule(p.rule);
-        // Grouping looks at every alert of the scope (a filter keeps or drops whole incidents).
-        const alerts = mirror.listAlerts({
+        const scope = {
           ...(p.accountId !== undefined ? { accountId: p.accountId } : {}),
           ...(p.domainId !== undefined ? { domainId: p.domainId } : {}),
-          limit: 10_000,
-        });
+        };
+        // Incidents group within a scope (a domain, or an fqdn for account-level alerts), and an alert only
+        // joins its scope's latest incident (or the outage a repair ends): so every alert of each scope that
+        // has an unresolved alert is every alert of every open incident, read whole however long the history
+        // (the newest 10,000 of a busy week left out an alert still open and cut the start off incidents).
+        // Resolved history beyond those scopes is bounded to the newest 10,000 alerts; an incident of theirs
+        // whose first alerts are older may show partial under 'resolved' or 'all'. A filter then keeps or
+        // drops whole incidents.
+        const ofOpenScopes = mirror.listAlertsOfOpenScopes(scope);
+        const alerts =
+          (p.state ?? 'open') === 'open'
+            ? ofOpenScopes
+            : withoutDuplicates([...ofOpenScopes, ...mirror.listAlerts({ ...scope, limit: 10_000 })]);
         const incidents = filterIncidents(groupIncidents(alerts), p).slice(0, p.limit ?? 10_000);
         return withRecordChanges(incidents, (alert, protocol) =>
           alert.domainId === null ? [] : mirror.recordObservations(alert.accountId, alert.domainId, protocol),
@@ -95,6 +106,11 @@ export function alertMethods(w: Wiring): AlertMethods {
         return { muted: false as const };
       }),
   };
+}
+
+/** Each alert once (the two reads overlap where an open scope's alerts are among the newest). */
+function withoutDuplicates(alerts: readonly Alert[]): Alert[] {
+  return [...new Map(alerts.map((a) => [a.id, a])).values()];
 }
 
 /** A rule filter must name an alert some rule raises (a typo would otherwise list nothing, silently). */

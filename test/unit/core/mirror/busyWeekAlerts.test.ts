@@ -14,6 +14,7 @@ import { memorySecretStore } from '../../../../main/core/accounts/memorySecretSt
 import { createAuthwatch } from '../../../../main/core/app.ts';
 import { digestContent } from '../../../../main/core/delivery/digest.ts';
 import { failedSources, mirrorWithDomain, source, write } from './payloads.ts';
+import { threatName, writeThreatBatches } from './threatBatches.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'authwatch-busy-week-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,9 +24,6 @@ const PER_BATCH = 1_000;
 const WEEK_START = Date.parse('2025-03-01T10:00:00Z');
 const WEEK_END = WEEK_START + 7 * 86_400_000;
 
-/** The week's threats: 11 answers of 1,000 new registered threats each, spread over the week. */
-const threatName = (batch: number, i: number) => `10.${batch}.${i >> 8}.${i & 255}`;
-
 function busyWeek() {
   const file = join(dir, 'mirror.db');
   const { mirror, account, accountId } = mirrorWithDomain(file);
@@ -33,11 +31,11 @@ function busyWeek() {
   write(mirror, accountId, 'failed_sources', failedSources(source('older', true)), '2025-02-20T10:00:00Z');
   write(mirror, accountId, 'failed_sources', failedSources(), '2025-02-21T10:00:00Z');
   write(mirror, accountId, 'failed_sources', failedSources(source('old', true)), '2025-02-27T10:00:00Z');
-  for (let batch = 0; batch < BATCHES; batch++) {
-    const at = new Date(WEEK_START + 3_600_000 + batch * 14 * 3_600_000).toISOString();
-    const sources = Array.from({ length: PER_BATCH }, (_, i) => source(threatName(batch, i), true));
-    write(mirror, accountId, 'failed_sources', failedSources(...sources), at);
-  }
+  // The week's threats: 11 answers of 1,000 new registered threats each, spread over the week.
+  const times = Array.from({ length: BATCHES }, (_, batch) =>
+    new Date(WEEK_START + 3_600_000 + batch * 14 * 3_600_000).toISOString(),
+  );
+  writeThreatBatches(mirror, accountId, times, PER_BATCH);
   return { file, mirror, account, accountId };
 }
 

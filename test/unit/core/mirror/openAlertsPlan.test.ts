@@ -93,4 +93,46 @@ describe('open alerts against a long alert history', () => {
     ]);
     expect(plan.some((step) => /TEMP B-TREE/.test(step))).toBe(false);
   });
+
+  it('the Alerts page’s open incidents: every alert of each domain with an open alert, the open ones found by index', () => {
+    const { db, mirror, seen, accountId, add, com } = mirrorWithAlertHistory();
+    const own = add(com, 'example.com', 'removed:example.com:spf', null);
+    const account = add(null, null, 'token:expired', null);
+    const accountBefore = add(null, null, 'token:expired:before', '2025-02-03T00:00:00Z');
+    add(null, 'other.example', 'account:other.example', '2025-02-03T00:00:00Z');
+    // example.com's whole history (its 1,000 resolved alerts too) and the account-level alerts of the same
+    // scope as the open one; nothing of example.org, nor of an account-level scope with nothing open.
+    const all = mirror.listAlertsOfOpenScopes({ accountId });
+    expect(all).toHaveLength(1_000 + 3);
+    expect(all.filter((a) => a.fqdn === 'example.com')).toHaveLength(1_001);
+    expect(all.filter((a) => a.fqdn === null).map((a) => a.id)).toEqual(
+      [accountBefore, account].sort((x, y) => y - x),
+    );
+    expect(mirror.listAlertsOfOpenScopes().map((a) => a.id)).toEqual(all.map((a) => a.id));
+    const ofDomain = mirror.listAlertsOfOpenScopes({ accountId, domainId: DOMAIN_ID });
+    expect(ofDomain).toHaveLength(1_001);
+    expect(ofDomain[0]?.id).toBe(own);
+
+    const reads = seen.filter((sql) => /EXISTS \(SELECT 1 FROM alerts o\b/.test(sql));
+    expect(reads).toHaveLength(3);
+    const plans = reads.map((sql) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bindings(sql, accountId)) as { detail: string }[]).map(
+        (step) => step.detail,
+      ),
+    );
+    for (const plan of plans) {
+      // Whether an alert's scope is open is one seek in the index of the open episodes, never a walk.
+      expect(plan).toContain(
+        'SEARCH o EXISTS USING INDEX alerts_open_by_domain (domain_id=? AND account_id=?)',
+      );
+      expect(plan.filter((step) => /^SCAN o\b/.test(step))).toEqual([]);
+    }
+    // One account's (the page's account filter): its alerts by the account's index, not every account's.
+    const ofOneAccount = plans.filter((_, i) => /a\.account_id = \?/.test(reads[i]!));
+    expect(ofOneAccount).toHaveLength(2);
+    for (const plan of ofOneAccount)
+      expect(plan.filter((step) => /^(SCAN|SEARCH) a\b/.test(step))).toEqual([
+        'SEARCH a USING INDEX alerts_by_account (account_id=?)',
+      ]);
+  });
 });
