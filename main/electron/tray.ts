@@ -1,5 +1,8 @@
 import { trayStatus, type Authwatch, type TrayStatus } from '../core/index.ts';
 
+/** The bridge's largest alert list (shared/bridge/args.ts listAlertsArgs). */
+const OPEN_ALERTS_READ = 10_000;
+
 /** The parts of Electron's Tray and Menu we use. */
 export interface TrayLike {
   setImage(image: string): void;
@@ -71,7 +74,9 @@ export function createTrayController(options: {
     // The same verdicts the window's rows and headers show (main/core/status), plus the account alerts.
     const [rows, open, settings] = await Promise.all([
       facade.overview(undefined),
-      facade.listAlerts({ open: true }),
+      // Every open alert the bridge gives (its most): the account-level ones are kept below, and the default
+      // newest 100 can all be domain alerts, which left an older expired-token alert out of the tray.
+      facade.listAlerts({ open: true, limit: OPEN_ALERTS_READ }),
       facade.getSettings(),
     ]);
     const paused = settings.notificationsPausedUntil;

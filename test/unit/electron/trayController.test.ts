@@ -76,4 +76,44 @@ describe('the tray controller', () => {
     expect([tray.image, tray.tooltip]).toEqual(['alerts.png', 'Authwatch — b.example: SPF disconnected']);
     controller.dispose();
   });
+
+  it('names an older account alert (the token expired) behind more than 100 newer open domain alerts', async () => {
+    const openAlerts = [
+      ...Array.from({ length: 150 }, (_, i) => ({
+        domainId: i + 1,
+        severity: 'critical',
+        title: `SPF disconnected on d${i}.example`,
+      })),
+      { domainId: null, severity: 'critical', title: 'The API token for “Acme” was rejected' },
+    ];
+    const facade = {
+      overview: async () => [row('a.example', false)],
+      // As the bridge answers: the newest `limit` open alerts (100 unless asked), newest first.
+      listAlerts: async (args?: { open?: boolean; limit?: number }) =>
+        openAlerts.slice(0, args?.limit ?? 100),
+      getSettings: async () => ({ notificationsPausedUntil: null }),
+      pauseNotifications: async () => undefined,
+      on: () => () => undefined,
+    } as unknown as TrayFacade;
+    const tray = fakeTray();
+    const controller = createTrayController({
+      tray,
+      Menu: { buildFromTemplate: (t) => t },
+      icons: { ok: 'ok.png', warnings: 'warnings.png', alerts: 'alerts.png' },
+      facade,
+      open() {},
+      syncNow() {},
+      quit() {},
+      now: () => Date.parse(AT),
+      onError: (what, error) => {
+        throw error;
+      },
+    });
+    await controller.refresh();
+    expect([tray.image, tray.tooltip]).toEqual([
+      'alerts.png',
+      'Authwatch — The API token for “Acme” was rejected',
+    ]);
+    controller.dispose();
+  });
 });
