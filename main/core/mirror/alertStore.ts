@@ -204,16 +204,7 @@ export class AlertStore {
 
   /** Alerts by filter, newest first. */
   list(query: ListAlertsQuery): Alert[] {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (query.accountId !== undefined) {
-      where.push('a.account_id = ?');
-      params.push(query.accountId);
-    }
-    if (query.domainId !== undefined) {
-      where.push('d.remote_id = ?');
-      params.push(query.domainId);
-    }
+    const { where, params } = scopeFilter(query);
     if (query.open !== undefined)
       where.push(query.open ? 'a.resolved_at IS NULL' : 'a.resolved_at IS NOT NULL');
     if (query.rule !== undefined) {
@@ -242,19 +233,11 @@ export class AlertStore {
    * open episodes (alerts_open_by_domain), one seek per alert read, never a walk of the history per alert.
    */
   listOfOpenScopes(query: { accountId?: number; domainId?: number } = {}): Alert[] {
-    const where = [
+    const { where, params } = scopeFilter(query);
+    where.unshift(
       `EXISTS (SELECT 1 FROM alerts o WHERE o.resolved_at IS NULL AND o.domain_id IS a.domain_id
          AND o.account_id = a.account_id AND (a.domain_id IS NOT NULL OR ifnull(o.fqdn, '') = ifnull(a.fqdn, '')))`,
-    ];
-    const params: number[] = [];
-    if (query.accountId !== undefined) {
-      where.push('a.account_id = ?');
-      params.push(query.accountId);
-    }
-    if (query.domainId !== undefined) {
-      where.push('d.remote_id = ?');
-      params.push(query.domainId);
-    }
+    );
     const sql = `${SELECT} WHERE ${where.join(' AND ')} ORDER BY a.first_seen_at DESC, a.id DESC`;
     return (prepared(this.db, sql).all(...params) as AlertRow[]).map(toAlert);
   }
@@ -374,4 +357,22 @@ function declaredDetails(rule: string, details: Record<string, unknown>): Record
     'invalid_input',
     `alert ${rule}: ${field}: ${issue?.message ?? 'is not what its rule declares'}`,
   );
+}
+
+/** The WHERE terms and parameters of an alert read's account and domain (the domain by its remote id). */
+function scopeFilter(query: { accountId?: number; domainId?: number }): {
+  where: string[];
+  params: (string | number)[];
+} {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (query.accountId !== undefined) {
+    where.push('a.account_id = ?');
+    params.push(query.accountId);
+  }
+  if (query.domainId !== undefined) {
+    where.push('d.remote_id = ?');
+    params.push(query.domainId);
+  }
+  return { where, params };
 }
