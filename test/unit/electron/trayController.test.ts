@@ -45,6 +45,23 @@ function fakeTray() {
   return tray;
 }
 
+/** A tray controller on the fake tray and a facade, its icons named by status; errors fail the test. */
+function controllerOn(tray: ReturnType<typeof fakeTray>, facade: TrayFacade) {
+  return createTrayController({
+    tray,
+    Menu: { buildFromTemplate: (t) => t },
+    icons: { ok: 'ok.png', warnings: 'warnings.png', alerts: 'alerts.png' },
+    facade,
+    open() {},
+    syncNow() {},
+    quit() {},
+    now: () => Date.parse(AT),
+    onError: (what, error) => {
+      throw error;
+    },
+  });
+}
+
 describe('the tray controller', () => {
   it('shows the same verdicts as the window: a domain whose SPF was removed makes it "alerts", named', async () => {
     let rows = [row('a.example', false), row('b.example', false)];
@@ -56,19 +73,7 @@ describe('the tray controller', () => {
       on: () => () => undefined,
     } as unknown as TrayFacade;
     const tray = fakeTray();
-    const controller = createTrayController({
-      tray,
-      Menu: { buildFromTemplate: (t) => t },
-      icons: { ok: 'ok.png', warnings: 'warnings.png', alerts: 'alerts.png' },
-      facade,
-      open() {},
-      syncNow() {},
-      quit() {},
-      now: () => Date.parse(AT),
-      onError: (what, error) => {
-        throw error;
-      },
-    });
+    const controller = controllerOn(tray, facade);
     await controller.refresh();
     expect([tray.image, tray.tooltip]).toEqual(['ok.png', 'Authwatch — no problems found on 2 domains']);
     rows = [row('a.example', false), row('b.example', true)];
@@ -96,19 +101,7 @@ describe('the tray controller', () => {
       on: () => () => undefined,
     } as unknown as TrayFacade;
     const tray = fakeTray();
-    const controller = createTrayController({
-      tray,
-      Menu: { buildFromTemplate: (t) => t },
-      icons: { ok: 'ok.png', warnings: 'warnings.png', alerts: 'alerts.png' },
-      facade,
-      open() {},
-      syncNow() {},
-      quit() {},
-      now: () => Date.parse(AT),
-      onError: (what, error) => {
-        throw error;
-      },
-    });
+    const controller = controllerOn(tray, facade);
     await controller.refresh();
     expect([tray.image, tray.tooltip]).toEqual([
       'alerts.png',
