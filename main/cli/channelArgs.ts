@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { defaultDbPath } from '../core/index.ts';
+import { defaultDbPath, urlCarriesSecret } from '../core/index.ts';
 import type { CommonOptions } from './args.ts';
 import { UsageError } from './args.ts';
 
@@ -32,13 +32,16 @@ export const CHANNELS_USAGE = `  channels add email --name NAME --smtp smtp://US
                  [--password-env VAR] [--min-severity S] [--account LABEL] [--hold-criticals]
   channels add webhook --name NAME --url URL | --url-env VAR [--format generic|slack|teams]
                  [--secret-env VAR] [--min-severity S] [--account LABEL] [--hold-criticals]
-  channels add alertmanager --name NAME --url URL [--min-severity S] [--account LABEL]
-                 [--resend-seconds N]
+  channels add alertmanager --name NAME --url URL | --url-env VAR [--min-severity S]
+                 [--account LABEL] [--resend-seconds N]
   channels list [--json] | test NAME | remove NAME [--with-digest]
                             where alerts go beyond the window (S: critical, warning or info;
                             default warning); secrets named by *-env are read from that variable
                             now and kept in the OS keychain, or read from it at every run where no
-                            keychain answers; a channel that mails a weekly digest is removed
+                            keychain answers; a URL that carries a secret (Slack, Teams, or any URL
+                            with user:password@ or a ?query) is refused after --url: every user of
+                            the machine sees a command's arguments, so name its variable with
+                            --url-env; a channel that mails a weekly digest is removed
                             only with --with-digest (the digest stops too) or after the digest
                             moved to another channel`;
 
@@ -94,7 +97,9 @@ export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEn
       if (!v.name) throw new UsageError('channels add needs --name NAME.');
       if (arg === 'email' && (!v.smtp || !v.from || !v.to))
         throw new UsageError('channels add email needs --smtp, --from and --to.');
-      if (arg === 'alertmanager' && !v.url) throw new UsageError('channels add alertmanager needs --url.');
+      if (arg === 'alertmanager' && !v.url && !v['url-env'])
+        throw new UsageError('channels add alertmanager needs --url (or --url-env VAR).');
+      if (v.url !== undefined) refuseSecretUrl(v.url, arg === 'webhook' ? (v.format ?? 'generic') : arg);
       let resendSeconds: number | undefined;
       if (v['resend-seconds'] !== undefined) {
         resendSeconds = Number(v['resend-seconds']);
@@ -123,4 +128,28 @@ export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEn
     default:
       throw new UsageError('channels takes add, list, test or remove.');
   }
+}
+
+/**
+ * A URL that carries a secret (Slack and Teams URLs are the credential; any URL with credentials or a query)
+ * is refused as an argument, as the API token is: `ps` and the shell history show arguments to every user.
+ */
+function refuseSecretUrl(value: string, kind: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return; // Not a URL: the channel's own check says so.
+  }
+  const why =
+    kind === 'slack' || kind === 'teams'
+      ? `a ${kind === 'slack' ? 'Slack' : 'Teams'} webhook URL is its own secret`
+      : urlCarriesSecret(url)
+        ? 'this URL carries a secret (user:password@ or a ?query)'
+        : null;
+  if (why)
+    throw new UsageError(
+      `${why}, and every user of this machine can read a command's arguments (ps, shell history). ` +
+        'Put the URL in an environment variable and name it with --url-env VAR.',
+    );
 }

@@ -50,6 +50,7 @@ export type { ChannelDraft } from './delivery/channelDraft.ts';
 export { DeliveryError } from './delivery/deliveryError.ts';
 export { ChannelInUseError } from './delivery/channelService.ts';
 export { describeChannel } from './delivery/channelWords.ts';
+export { urlCarriesSecret } from './delivery/urlSecrets.ts';
 export { digestContent, digestHtml } from './delivery/digest.ts';
 export { isTimeZone, parseWeeklyTime, WEEKDAYS } from './delivery/weeklySlot.ts';
 export type { Channel } from './mirror/deliveryTypes.ts';

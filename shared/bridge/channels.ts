@@ -63,7 +63,8 @@ export const channelDraftSchema = z.discriminatedUnion('kind', [
     minSeverity: severity.optional(),
     accountId: z.number().int().nullable().optional(),
     holdCriticals: z.boolean().optional(),
-    url: text,
+    /** Left out on an edit: the kept URL stays (one with a token is never shown back). */
+    url: text.optional(),
     resendSeconds: z.number().int().min(5).max(3600).optional(),
   }),
 ]);

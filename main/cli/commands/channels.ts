@@ -145,13 +145,16 @@ function draftOf(
         ...(c.secretEnv ? { secretEnv: c.secretEnv } : {}),
       };
     }
-    case 'alertmanager':
+    case 'alertmanager': {
+      const url = c.url ?? fromEnv(c.urlEnv, '--url-env');
       return {
         ...base,
         kind: 'alertmanager',
-        url: c.url!,
+        ...(url ? { url } : {}),
+        ...(c.urlEnv ? { urlEnv: c.urlEnv } : {}),
         ...(c.resendSeconds !== undefined ? { resendSeconds: c.resendSeconds } : {}),
       };
+    }
   }
 }
 

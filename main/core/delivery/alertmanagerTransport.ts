@@ -1,5 +1,6 @@
 import { DeliveryError, errorWords } from './deliveryError.ts';
 import type { MessageAlert, OutgoingMessage } from './message.ts';
+import { postToReceiver } from './receiverAnswer.ts';
 import type { ChannelTransport } from './transport.ts';
 
 /** One alert as Alertmanager's v2 API takes it (POST /api/v2/alerts). */
@@ -29,25 +30,40 @@ export function postableAlert(a: MessageAlert, resolved: boolean): PostableAlert
   };
 }
 
+/** Alertmanager's v2 alerts endpoint under its base URL (a path prefix and a query are kept where they belong). */
+export function alertsEndpoint(base: string): string {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/api/v2/alerts`;
+  return url.href;
+}
+
+/** What an Alertmanager transport needs: the base URL (from the secret store when it carries a token). */
+export interface AlertmanagerTransportOptions {
+  url: string;
+  /** What may be shown of the URL in errors (its token never is). */
+  urlShown: string;
+  fetch: typeof fetch;
+}
+
 /** Posts alerts to Alertmanager; `resend` renews the open ones. */
-export function alertmanagerTransport(o: { url: string; fetch: typeof fetch }): ChannelTransport {
-  const endpoint = `${o.url.replace(/\/+$/, '')}/api/v2/alerts`;
+export function alertmanagerTransport(o: AlertmanagerTransportOptions): ChannelTransport {
+  const endpoint = alertsEndpoint(o.url);
   const post = async (alerts: PostableAlert[], signal: AbortSignal) => {
-    let response: Response;
-    try {
-      response = await o.fetch(endpoint, {
-        method: 'POST',
+    const shown = `Alertmanager at ${o.urlShown}`;
+    const answer = await postToReceiver(
+      o.fetch,
+      {
+        url: endpoint,
         headers: { 'content-type': 'application/json', 'user-agent': 'Authwatch' },
         body: JSON.stringify(alerts),
-        signal,
-      });
-    } catch (error) {
-      throw new DeliveryError(`Alertmanager at ${o.url} could not be reached: ${errorWords(error)}`);
-    }
-    const text = await response.text().catch(() => '');
-    if (!response.ok)
+        shown,
+        hide: [o.url, endpoint],
+      },
+      signal,
+    );
+    if (answer.status < 200 || answer.status > 299)
       throw new DeliveryError(
-        `Alertmanager at ${o.url} answered HTTP ${response.status}: ${text.slice(0, 200)}`,
+        `${shown} answered HTTP ${answer.status}: ${errorWords(answer.text.slice(0, 200), [o.url, endpoint])}`,
       );
   };
   return {

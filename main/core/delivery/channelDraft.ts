@@ -1,6 +1,7 @@
 import type { Severity } from '../alerts/types.ts';
 import type { ChannelConfig, ChannelInput, SmtpTls, WebhookFormat } from '../mirror/deliveryTypes.ts';
 import { DeliveryError } from './deliveryError.ts';
+import { redactedUrl, urlCarriesSecret } from './urlSecrets.ts';
 import { shownUrl } from './webhookTransport.ts';
 
 /**
@@ -30,7 +31,13 @@ export type ChannelDraft = {
       secret?: string;
       secretEnv?: string;
     }
-  | { kind: 'alertmanager'; url: string; resendSeconds?: number }
+  | {
+      kind: 'alertmanager';
+      /** Left out on an edit: the kept URL stays. */
+      url?: string;
+      urlEnv?: string;
+      resendSeconds?: number;
+    }
 );
 
 /** The secrets a draft carries (values), to be saved once the channel has an id. */
@@ -155,8 +162,9 @@ export function channelInput(
       const keepSecret = !draft.secret && keptUrl?.secret !== undefined;
       if (format !== 'generic' && (draft.secret || secretEnv || keepSecret))
         fail(`${format} webhooks are not signed: --secret-env applies to the generic format`);
-      // A Slack or Teams URL is the credential itself; a generic one is not (its requests are signed).
-      const plain = format === 'generic' && url !== null && !urlEnv;
+      // A Slack or Teams URL is the credential itself; a generic one is not (its requests are signed) unless
+      // it carries credentials or a query (`?token=`).
+      const plain = format === 'generic' && url !== null && !urlEnv && !urlCarriesSecret(url);
       const shown = url ? shownUrl(url.href) : urlEnv ? `$${urlEnv}` : (keptUrl?.urlShown ?? '');
       return {
         input: {
@@ -180,17 +188,33 @@ export function channelInput(
       };
     }
     case 'alertmanager': {
-      const url = httpUrl(draft.url, '--url');
-      if (url.username || url.password) fail('the Alertmanager URL must not carry credentials');
+      const kept = existing?.kind === 'alertmanager' ? existing : undefined;
+      const urlEnv = envName(draft.urlEnv, '--url-env') ?? (draft.url ? undefined : kept?.secretUrl?.env);
+      if (!draft.url && !urlEnv && !kept) fail('Alertmanager needs --url (or --url-env VAR)');
+      const url = draft.url ? httpUrl(draft.url, '--url') : null;
       const resendSeconds = draft.resendSeconds ?? 60;
       if (!Number.isInteger(resendSeconds) || resendSeconds < 5 || resendSeconds > 3600)
         fail('the re-send interval is 5 to 3600 seconds');
+      // A URL with credentials or a query goes to the secret store; the mirror keeps it redacted, to show.
+      const secret = url ? urlCarriesSecret(url) || urlEnv !== undefined : kept?.secretUrl !== undefined;
+      const shown = url
+        ? secret
+          ? redactedUrl(url.href)
+          : url.href.replace(/\/+$/, '')
+        : urlEnv && !kept
+          ? `$${urlEnv}`
+          : kept!.url;
       return {
         input: {
           ...base,
-          config: { kind: 'alertmanager', url: url.href.replace(/\/+$/, ''), resendSeconds },
+          config: {
+            kind: 'alertmanager',
+            url: shown,
+            ...(secret ? { secretUrl: { stored: false, ...(urlEnv ? { env: urlEnv } : {}) } } : {}),
+            resendSeconds,
+          },
         },
-        secrets: {},
+        secrets: url && secret ? { url: url.href } : {},
       };
     }
   }

@@ -7,7 +7,7 @@ export type ChannelSecretField = 'password' | 'url' | 'secret';
 
 const FIELD_WORDS: Record<ChannelSecretField, string> = {
   password: 'SMTP password',
-  url: 'webhook URL',
+  url: 'URL',
   secret: 'signing secret',
 };
 

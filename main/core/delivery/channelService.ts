@@ -4,6 +4,7 @@ import type { ChannelSecretField, ChannelSecrets } from './channelSecrets.ts';
 import { channelInput, type ChannelDraft } from './channelDraft.ts';
 import { DeliveryError, errorWords } from './deliveryError.ts';
 import { testMessage } from './message.ts';
+import { withinDeadline } from './sendDeadline.ts';
 import type { ChannelTransport } from './transport.ts';
 import type { WeeklySlot } from './weeklySlot.ts';
 
@@ -44,6 +45,9 @@ export class ChannelInUseError extends DeliveryError {
     );
   }
 }
+
+/** How long a test message may take, from connecting to the receiver's last byte read. */
+const TEST_DEADLINE_MS = 20_000;
 
 /** Add, edit, list, test and remove channels — the same for the command line and Settings. */
 export interface ChannelService {
@@ -165,7 +169,10 @@ export function channelService(deps: {
       let transport: ChannelTransport | undefined;
       try {
         transport = await deps.transportFor(channel);
-        await transport.send(testMessage(randomUUID(), at), AbortSignal.timeout(20_000));
+        const sending = transport;
+        await withinDeadline(TEST_DEADLINE_MS, (signal) =>
+          sending.send(testMessage(randomUUID(), at), signal),
+        );
       } catch (error) {
         const words = errorWords(error);
         store.noteChannelResult(id, at, words);
@@ -189,7 +196,7 @@ function sourcesOf(config: ChannelConfig): Partial<Record<ChannelSecretField, Se
         ...(config.url ? { url: config.url } : {}),
         ...(config.secret ? { secret: config.secret } : {}),
       };
-    default:
-      return {};
+    case 'alertmanager':
+      return config.secretUrl ? { url: config.secretUrl } : {};
   }
 }

@@ -1,4 +1,5 @@
 import type { Channel } from '../mirror/deliveryTypes.ts';
+import { redactedUrl } from './urlSecrets.ts';
 
 /** Where a channel sends, without any secret. */
 export function describeChannel(c: Channel): string {
@@ -9,6 +10,6 @@ export function describeChannel(c: Channel): string {
     case 'webhook':
       return `${k.format} webhook ${k.urlShown}${k.secret ? ', signed' : ''}`;
     case 'alertmanager':
-      return `Alertmanager ${k.url}`;
+      return `Alertmanager ${redactedUrl(k.url)}`;
   }
 }

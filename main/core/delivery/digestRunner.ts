@@ -6,6 +6,7 @@ import { errorWords } from './deliveryError.ts';
 import { digestContent, digestHtml, digestSubject, digestText } from './digest.ts';
 import type { ChannelTransport } from './transport.ts';
 import { latestSlot } from './weeklySlot.ts';
+import { withinDeadline } from './sendDeadline.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -113,8 +114,9 @@ export class DigestRunner {
     let transport: ChannelTransport | null = null;
     try {
       transport = await this.o.transportFor(channel);
-      if (!transport.sendMail) throw new Error(`“${channel.name}” is not an email channel`);
-      await transport.sendMail(mail, AbortSignal.timeout(this.o.sendTimeoutMs ?? 60_000));
+      const mailer = transport;
+      if (!mailer.sendMail) throw new Error(`“${channel.name}” is not an email channel`);
+      await withinDeadline(this.o.sendTimeoutMs ?? 60_000, (signal) => mailer.sendMail!(mail, signal));
     } catch (error) {
       const words = `weekly digest: ${errorWords(error)}`;
       const now = this.o.now();

@@ -4,6 +4,7 @@ import type { AlertSettings } from '../alerts/types.ts';
 import type { Channel, DeliveryStore, OutboxRow } from '../mirror/deliveryTypes.ts';
 import { errorWords } from './deliveryError.ts';
 import { messageAlert, type OutgoingMessage } from './message.ts';
+import { withinDeadline } from './sendDeadline.ts';
 import type { ChannelTransport } from './transport.ts';
 
 /** What the sender needs; everything with a clock or a socket is passed in. */
@@ -200,7 +201,7 @@ export class OutboxSender {
           alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId)),
         };
         try {
-          await transport.send(message, this.signal(options.deadline));
+          await withinDeadline(this.sendMs(options.deadline), (signal) => transport.send(message, signal));
         } catch (error) {
           // The channel is failing: this batch and the rest wait for the backoff.
           const rest = batches.slice(batches.indexOf(batch)).flat();
@@ -220,10 +221,8 @@ export class OutboxSender {
       if (needsResend && transport.resend) {
         const open = this.o.store.openDelivered(channel.id);
         try {
-          await transport.resend(
-            open.map((o) => messageAlert(o.alert, o.accountLabel, o.eventId)),
-            this.signal(options.deadline),
-          );
+          const alerts = open.map((o) => messageAlert(o.alert, o.accountLabel, o.eventId));
+          await withinDeadline(this.sendMs(options.deadline), (signal) => transport.resend!(alerts, signal));
           this.lastResend.set(channel.id, now);
           if (open.length > 0)
             this.o.store.noteChannelResult(channel.id, new Date(this.o.now()).toISOString(), null);
@@ -326,10 +325,10 @@ export class OutboxSender {
     this.o.onFailed?.(channel, words);
   }
 
-  private signal(deadline: number | undefined): AbortSignal {
-    const ms = deadline
+  /** How long one send may take: the send deadline, or less when the round's own deadline is nearer. */
+  private sendMs(deadline: number | undefined): number {
+    return deadline
       ? Math.max(1_000, Math.min(this.o.sendTimeoutMs, deadline - Date.now()))
       : this.o.sendTimeoutMs;
-    return AbortSignal.timeout(ms);
   }
 }

@@ -4,6 +4,7 @@ import { alertmanagerTransport } from './alertmanagerTransport.ts';
 import type { ChannelSecrets } from './channelSecrets.ts';
 import { emailTransport } from './emailTransport.ts';
 import type { ChannelTransport } from './transport.ts';
+import { redactedUrl } from './urlSecrets.ts';
 import { webhookTransport } from './webhookTransport.ts';
 
 /** What building a channel's transport needs besides the channel. */
@@ -50,7 +51,9 @@ export async function transportFor(channel: Channel, deps: TransportDeps): Promi
         timeZone: deps.timeZone,
       });
     }
-    case 'alertmanager':
-      return alertmanagerTransport({ url: c.url, fetch: deps.fetch });
+    case 'alertmanager': {
+      const url = c.secretUrl ? await deps.secrets.read(channel.id, channel.name, 'url', c.secretUrl) : c.url;
+      return alertmanagerTransport({ url, urlShown: redactedUrl(c.url), fetch: deps.fetch });
+    }
   }
 }

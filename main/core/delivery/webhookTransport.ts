@@ -1,6 +1,7 @@
 import type { WebhookFormat } from '../mirror/deliveryTypes.ts';
-import { DeliveryError, errorWords } from './deliveryError.ts';
+import { DeliveryError } from './deliveryError.ts';
 import type { OutgoingMessage } from './message.ts';
+import { postToReceiver } from './receiverAnswer.ts';
 import { signWebhook } from './signature.ts';
 import type { ChannelTransport } from './transport.ts';
 import { webhookBody } from './webhookBodies.ts';
@@ -33,15 +34,14 @@ export function webhookTransport(o: WebhookTransportOptions): ChannelTransport {
         headers['x-authwatch-timestamp'] = String(ts);
         if (o.secret) headers['x-authwatch-signature'] = signWebhook(o.secret, ts, body);
       }
-      let response: Response;
-      try {
-        response = await o.fetch(o.url, { method: 'POST', headers, body, signal, redirect: 'error' });
-      } catch (error) {
-        throw new DeliveryError(`${o.urlShown} could not be reached: ${errorWords(error, [o.url])}`);
-      }
-      // The body is read (and dropped) so the connection is released; its text is never trusted for words.
-      await response.arrayBuffer().catch(() => undefined);
-      if (!response.ok) throw new DeliveryError(`${o.urlShown} answered HTTP ${response.status}`);
+      const answer = await postToReceiver(
+        o.fetch,
+        { url: o.url, headers, body, shown: o.urlShown, hide: [o.url] },
+        signal,
+      );
+      // The answer's text is never trusted for words: only its status counts.
+      if (answer.status < 200 || answer.status > 299)
+        throw new DeliveryError(`${o.urlShown} answered HTTP ${answer.status}`);
     },
   };
 }

@@ -48,8 +48,13 @@ export type ChannelConfig =
     }
   | {
       kind: 'alertmanager';
-      /** Alertmanager's base URL (…/api/v2/alerts is added). Not a secret. */
+      /**
+       * Alertmanager's base URL (…/api/v2/alerts is added) — or, when `secretUrl` is set, what may be shown of
+       * it (credentials and query values redacted).
+       */
       url: string;
+      /** A base URL with credentials or a query (`?token=`) is a secret: kept in the secret store. */
+      secretUrl?: SecretSource;
       /** Seconds between re-sends of open alerts (Alertmanager expires alerts it stops hearing about). */
       resendSeconds: number;
     };

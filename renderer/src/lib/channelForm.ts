@@ -80,7 +80,12 @@ export function channelDraftOf(d: ChannelFormState): ChannelDraftInput {
       ...(d.url.trim() ? { url: d.url.trim() } : {}),
       ...(d.secret ? { secret: d.secret } : {}),
     };
-  return { ...base, kind: 'alertmanager', url: d.url.trim(), resendSeconds: Number(d.resendSeconds) };
+  return {
+    ...base,
+    kind: 'alertmanager',
+    ...(d.url.trim() ? { url: d.url.trim() } : {}),
+    resendSeconds: Number(d.resendSeconds),
+  };
 }
 
 /** The placeholder of a secret field: says a kept secret stays unless retyped. */

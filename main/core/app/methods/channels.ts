@@ -37,7 +37,12 @@ function channelView(c: Channel): ChannelView {
             url: k.plainUrl ?? '',
             hasSecret: k.url !== undefined || k.secret !== undefined,
           }
-        : { url: k.url, resendSeconds: k.resendSeconds, hasSecret: false };
+        : // A URL kept in the secret store is not shown back: the form leaves it empty ("kept").
+          {
+            url: k.secretUrl ? '' : k.url,
+            resendSeconds: k.resendSeconds,
+            hasSecret: k.secretUrl !== undefined,
+          };
   return {
     id: c.id,
     name: c.name,
