@@ -50,7 +50,8 @@ function slackBody(message: OutgoingMessage, timeZone: string | null): unknown {
   }
   // Slack caps a section's text at 3,000 characters and a header's at 150.
   return {
-    text: subject,
+    // Notifications show `text`, which Slack reads as mrkdwn too.
+    text: escapeSlack(subject),
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: subject.slice(0, 150) } },
       { type: 'section', text: { type: 'mrkdwn', text: escapeSlack(lines.join('\n')).slice(0, 3000) } },
@@ -62,6 +63,24 @@ function slackBody(message: OutgoingMessage, timeZone: string | null): unknown {
 /** Slack's three control characters; the rest is shown as written. */
 function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Text for a Teams TextBlock, which renders Markdown: every character that can open a link, an image, an
+ * autolink, emphasis or code is backslash-escaped, and so is a list or heading marker at a line's start — a
+ * sending source named `[Click here](https://evil.example)` must show as written, never as a link. Even a
+ * client that shows the backslashes cannot form a link: `]` and `(` are never adjacent any more.
+ */
+function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\`*_[\]()<>~|#!]/g, '\\$&')
+    .replace(/^(\s*)([-+=])/gm, '$1\\$2')
+    .replace(/^(\s*\d+)([.)])/gm, '$1\\$2');
+}
+
+/** Text for a Teams TextBlock: escaped, each line its own paragraph (Markdown joins single line breaks). */
+function teamsText(text: string): string {
+  return escapeMarkdown(text).split('\n').join('\n\n');
 }
 
 /** Teams' incoming-webhook (Workflows) message: one Adaptive Card attachment. */
@@ -77,8 +96,18 @@ function teamsBody(message: OutgoingMessage, timeZone: string | null): unknown {
           type: 'AdaptiveCard',
           version: '1.4',
           body: [
-            { type: 'TextBlock', size: 'Medium', weight: 'Bolder', wrap: true, text: subjectOf(message) },
-            { type: 'TextBlock', wrap: true, text: plainTextOf(message, timeZone).slice(0, 20_000) },
+            {
+              type: 'TextBlock',
+              size: 'Medium',
+              weight: 'Bolder',
+              wrap: true,
+              text: teamsText(subjectOf(message)),
+            },
+            {
+              type: 'TextBlock',
+              wrap: true,
+              text: teamsText(plainTextOf(message, timeZone)).slice(0, 20_000),
+            },
           ],
         },
       },

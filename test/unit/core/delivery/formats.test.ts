@@ -90,7 +90,44 @@ describe('Slack and Teams', () => {
     expect(teams.type).toBe('message');
     expect(teams.attachments[0]!.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(teams.attachments[0]!.content.type).toBe('AdaptiveCard');
-    expect(teams.attachments[0]!.content.body[0]!.text).toBe('[Critical] example.com — SPF disconnected');
+    // Markdown escaped: the brackets show as written.
+    expect(teams.attachments[0]!.content.body[0]!.text).toBe('\\[Critical\\] example.com — SPF disconnected');
+  });
+
+  it('no service text becomes a link or formatting, in Teams or Slack', () => {
+    const lure = '[Click here](https://evil.example/login)';
+    const hostile: MessageAlert = {
+      ...ALERT,
+      rule: 'threat_detected',
+      title: `Registered threat ${lure} sends as example.com`,
+      body: `${lure} *urgent* <https://evil.example|Sign in> ![x](https://evil.example/p.png)\n1. step\n- item`,
+      account: `Acme ${lure}`,
+    };
+    for (const message of [
+      { ...ONE, alerts: [hostile] },
+      { ...STORM, alerts: [hostile, { ...hostile, domain: 'other.example' }] },
+    ]) {
+      const teams = JSON.parse(webhookBody('teams', message, 'UTC')) as {
+        attachments: { content: { body: { text: string }[] } }[];
+      };
+      for (const { text } of teams.attachments[0]!.content.body) {
+        // No "](" survives, so no client can make a link or an image of it; each Markdown character is escaped.
+        expect(text).not.toMatch(/\]\(|(^|[^\\])[[\]*<>!]/);
+      }
+      const card = teams.attachments[0]!.content.body[1]!.text;
+      if (message.alerts.length === 1) {
+        expect(card).toContain('\\[Click here\\]\\(https://evil.example/login\\)');
+        expect(card).toMatch(/^1\\. step$/m);
+        expect(card).toMatch(/^\\- item$/m);
+      }
+      const slack = JSON.parse(webhookBody('slack', message, 'UTC')) as {
+        text: string;
+        blocks: { text?: { type: string; text: string } }[];
+      };
+      // Slack links are <url|words>: every < and > is an entity, in the notification text and the blocks.
+      for (const text of [slack.text, ...slack.blocks.map((b) => b.text?.text ?? '')])
+        expect(text).not.toMatch(/[<>]/);
+    }
   });
 });
 
