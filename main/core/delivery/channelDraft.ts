@@ -1,6 +1,7 @@
 import type { Severity } from '../alerts/types.ts';
 import type { ChannelConfig, ChannelInput, SmtpTls, WebhookFormat } from '../mirror/deliveryTypes.ts';
 import { DeliveryError } from './deliveryError.ts';
+import { isLoopbackHost } from './emailTransport.ts';
 import { redactedUrl, urlCarriesSecret } from './urlSecrets.ts';
 import { shownUrl } from './webhookTransport.ts';
 
@@ -91,9 +92,15 @@ export function parseSmtpUrl(value: string): { host: string; port: number; tls: 
   if (tlsParam !== null && tlsParam !== 'none' && tlsParam !== 'starttls' && tlsParam !== 'implicit')
     fail('?tls= takes none, starttls or implicit');
   const tls: SmtpTls = (tlsParam as SmtpTls | null) ?? (url.protocol === 'smtps:' ? 'implicit' : 'starttls');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (tls === 'none' && !isLoopbackHost(host))
+    fail(
+      `?tls=none is only for a relay on this machine (127.0.0.1, ::1 or localhost), not ${host}: ` +
+        'use smtp:// (STARTTLS) or smtps:// (implicit TLS)',
+    );
   const port = url.port ? Number(url.port) : tls === 'implicit' ? 465 : 587;
   return {
-    host: url.hostname.replace(/^\[|\]$/g, ''),
+    host,
     port,
     tls,
     ...(url.username ? { user: decodeURIComponent(url.username) } : {}),

@@ -4,6 +4,7 @@ import type { SmtpTls } from '../mirror/deliveryTypes.ts';
 import { DeliveryError, errorWords } from './deliveryError.ts';
 import type { OutgoingMessage } from './message.ts';
 import { htmlOf, plainTextOf, subjectOf } from './messageText.ts';
+import { offersStarttls } from './starttlsProbe.ts';
 import type { ChannelTransport, PlainMail } from './transport.ts';
 
 /** What an email transport needs. */
@@ -19,6 +20,16 @@ export interface EmailTransportOptions {
   /** Extra TLS options (tests: the CA of a local server's certificate). */
   tlsOptions?: SMTPTransport.Options['tls'];
 }
+
+/** A host on this machine: the only place a mail may go unencrypted (?tls=none). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
+const NO_TLS_WORDS =
+  '?tls=none is only for a relay on this machine (127.0.0.1, ::1 or localhost): a remote server gets the ' +
+  'password and the mail in the clear — use STARTTLS (smtp://) or implicit TLS (smtps://)';
 
 /**
  * Mail over SMTP with nodemailer: STARTTLS required (`starttls`), implicit TLS (`implicit`, smtps) or none
@@ -45,6 +56,9 @@ export function emailTransport(o: EmailTransportOptions): ChannelTransport {
     (made ??= import('nodemailer').then(({ createTransport }) => createTransport(options)));
   /** Sends one mail, given up on when `signal` aborts; errors in words without the password. */
   async function deliver(mail: Parameters<Transporter['sendMail']>[0], signal: AbortSignal) {
+    // A channel stored before the rule: nothing is sent in the clear to another machine.
+    if (o.tls === 'none' && !isLoopbackHost(o.host))
+      throw new DeliveryError(`mail via ${o.host}:${o.port} was not sent: ${NO_TLS_WORDS}`);
     const sending = transporter().then((t) => t.sendMail(mail));
     const aborted = new Promise<never>((_, reject) => {
       if (signal.aborted) reject(new Error('timed out'));
@@ -53,9 +67,16 @@ export function emailTransport(o: EmailTransportOptions): ChannelTransport {
     try {
       await Promise.race([sending, aborted]);
     } catch (error) {
-      throw new DeliveryError(
-        `mail via ${o.host}:${o.port} failed: ${errorWords(error, o.password ? [o.password] : [])}`,
-      );
+      const words = errorWords(error, o.password ? [o.password] : []);
+      // nodemailer asks for STARTTLS whether or not the server offers it, and then reports a TLS failure.
+      if (o.tls === 'starttls' && /TLS|handshake|certificate/i.test(words) && !signal.aborted)
+        if ((await offersStarttls(o.host, o.port)) === false)
+          throw new DeliveryError(
+            `mail via ${o.host}:${o.port} failed: the server offers no STARTTLS, and Authwatch sends mail ` +
+              'only encrypted — use smtps:// if it takes implicit TLS (port 465), or a relay on this machine ' +
+              'with ?tls=none',
+          );
+      throw new DeliveryError(`mail via ${o.host}:${o.port} failed: ${words}`);
     }
   }
   return {
