@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, isIPv4, type AddressInfo, type Socket } from 'node:net';
 import type { Registry } from 'prom-client';
 
 /** Where and how /metrics is served. */
@@ -14,6 +14,10 @@ export interface MetricsServerOptions {
   host?: string;
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   bearerToken?: string | null;
+  /** Connections open at once (default 32): scrapers are few; the rest are refused. */
+  maxConnections?: number;
+  /** A request's headers must be in within this (default 10 s): slow-header connections do not pile up. */
+  headersTimeoutMs?: number;
 }
 
 /** A running endpoint. */
@@ -45,52 +49,104 @@ export function counterTotals(text: string): string {
     .join('\n');
 }
 
+/** A host as compared: lower case, IPv6 without its brackets. */
+function bare(host: string): string {
+  return host.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/**
+ * Whether a request's Host header names this endpoint: the bound address and port, or — the same machine by
+ * another spelling — localhost or a loopback address; on a wildcard bind (0.0.0.0, ::) any IP address. A page
+ * using DNS rebinding always sends its own name (evil.example:9464), never one of these, so it gets 421.
+ */
+function hostHeaderAllowed(header: string | undefined, boundHost: string, port: number): boolean {
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(header ?? '');
+  if (!m || Number(m[2] ?? 80) !== port) return false;
+  const name = bare(m[1]!);
+  const bound = bare(boundHost);
+  if (name === bound || name === 'localhost') return true;
+  if (name === '::1' || (isIPv4(name) && name.startsWith('127.'))) return true;
+  return (bound === '0.0.0.0' || bound === '::') && isIP(name) !== 0;
+}
+
 /**
  * Serves GET /metrics: OpenMetrics to a scraper whose Accept header asks for it (Prometheus), the classic
  * text format otherwise; everything else is 404.
  */
 export async function startMetricsServer(o: MetricsServerOptions): Promise<MetricsServer> {
   const host = o.host ?? '127.0.0.1';
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0];
-    if (req.method !== 'GET' || path !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
-      return;
-    }
-    if (o.bearerToken && !tokenMatches(req.headers.authorization, o.bearerToken)) {
-      res
-        .writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' })
-        .end('Unauthorized\n');
-      return;
-    }
-    const registry = /application\/openmetrics-text/.test(req.headers.accept ?? '')
-      ? o.registry
-      : o.textRegistry;
-    registry
-      .metrics()
-      .then((text) =>
+  let port = 0;
+  const headersTimeout = o.headersTimeoutMs ?? 10_000;
+  const awaitingHeaders = new Map<Socket, ReturnType<typeof setTimeout>>();
+  const server: Server = createServer(
+    // Node looks for expired connections every connectionsCheckingInterval (30 s by default).
+    { headersTimeout, requestTimeout: headersTimeout * 3, connectionsCheckingInterval: 1_000 },
+    (req, res) => {
+      clearTimeout(awaitingHeaders.get(req.socket));
+      res.shouldKeepAlive = false;
+      if (!hostHeaderAllowed(req.headers.host, host, port)) {
         res
-          .writeHead(200, { 'content-type': registry.contentType })
-          .end(registry === o.registry ? text : counterTotals(text)),
-      )
-      .catch((error: unknown) =>
+          .writeHead(421, { 'content-type': 'text/plain', connection: 'close' })
+          .end(`This endpoint answers only to the address it listens on (${shownHost(host)}:${port}).\n`);
+        return;
+      }
+      const path = (req.url ?? '').split('?')[0];
+      if (req.method !== 'GET' || path !== '/metrics') {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('Only GET /metrics is served here.\n');
+        return;
+      }
+      if (o.bearerToken && !tokenMatches(req.headers.authorization, o.bearerToken)) {
         res
-          .writeHead(500, { 'content-type': 'text/plain' })
-          .end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
-      );
+          .writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' })
+          .end('Unauthorized\n');
+        return;
+      }
+      const registry = /application\/openmetrics-text/.test(req.headers.accept ?? '')
+        ? o.registry
+        : o.textRegistry;
+      registry
+        .metrics()
+        .then((text) =>
+          res
+            .writeHead(200, { 'content-type': registry.contentType })
+            .end(registry === o.registry ? text : counterTotals(text)),
+        )
+        .catch((error: unknown) =>
+          res
+            .writeHead(500, { 'content-type': 'text/plain' })
+            .end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+        );
+    },
+  );
+  server.maxConnections = o.maxConnections ?? 32;
+  // One request per connection (every answer says "Connection: close"), and its headers within the timeout
+  // of the connection opening — timed here, since Node's own check runs only every connectionsCheckingInterval
+  // and did not end slow-header connections reliably.
+  server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), headersTimeout);
+    timer.unref();
+    awaitingHeaders.set(socket, timer);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      awaitingHeaders.delete(socket);
+    });
   });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  const shown = host.includes(':') ? `[${host}]` : host;
+  port = (server.address() as AddressInfo).port;
   return {
-    url: `http://${shown}:${port}/metrics`,
+    url: `http://${shownHost(host)}:${port}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+function shownHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
