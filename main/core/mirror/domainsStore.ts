@@ -110,12 +110,14 @@ export class DomainsStore {
   /**
    * Store the complete domain list: new domains are added, known ones refreshed (and revived if they had
    * vanished), and domains missing from the list are marked removed — their history stays. Returns the
-   * local keys of the domains this call removed and of the removed ones it revived.
+   * local keys of the domains this call removed and of the removed ones it revived. Domains whose ids are in
+   * `unread` (entries of the answer that could not be read) stay as they were.
    */
   replaceList(
     accountId: number,
     list: DomainsPayload,
     now: string,
+    unread: readonly number[] = [],
   ): { removed: number[]; returned: number[] } {
     const wereRemoved = new Map(
       this.list(accountId, true)
@@ -130,7 +132,7 @@ export class DomainsStore {
        ON CONFLICT (account_id, remote_id) DO UPDATE SET
          fqdn = excluded.fqdn, raw_json = excluded.raw_json, last_seen_at = excluded.last_seen_at, removed_at = NULL`,
     );
-    const seen = new Set<number>();
+    const seen = new Set<number>(unread);
     for (const item of list) {
       seen.add(item.id);
       upsert.run(accountId, item.id, item.fqdn, JSON.stringify(item), now, now);

@@ -53,6 +53,7 @@ import type {
   OverviewRow,
   RaiseAccountAlertInput,
   RecordSyncErrorInput,
+  SyncErrorInput,
   SetNextDueInput,
   SyncState,
   WriteResult,
@@ -180,7 +181,12 @@ export class SqliteMirror implements Mirror {
     return this.write((): WriteResult => {
       const account = this.accounts.require(input.accountId);
       if (meta.per === 'account') {
-        const list = this.domains.replaceList(account.id, input.payload as SignalPayloads['domains'], at);
+        const list = this.domains.replaceList(
+          account.id,
+          input.payload as SignalPayloads['domains'],
+          at,
+          input.skipped?.ids,
+        );
         // The states join the domain rows (name, remote id): read them all again.
         this.syncStates.invalidate(account.id);
         const events = this.decide(accountAlertsOnSuccess)(
@@ -192,6 +198,8 @@ export class SqliteMirror implements Mirror {
         this.alertStore.markDomainsRemoved(list.removed, at);
         this.alertStore.markDomainsReturned(list.returned);
         this.syncStates.success(account.id, null, input.signal, at, nextDueAt);
+        if (input.skipped)
+          this.syncStates.note(account.id, null, input.signal, skippedWords(input.skipped), at);
         return result;
       }
       if (input.domainId === null) {
@@ -571,4 +579,19 @@ export class SqliteMirror implements Mirror {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** The entries of a list answer set apart, as the note on the list's sync state. */
+function skippedWords(skipped: { words: string[] }): SyncErrorInput {
+  const n = skipped.words.length;
+  return {
+    status: 200,
+    code: 'skipped_entries',
+    message:
+      `${n === 1 ? '1 entry' : `${n} entries`} of the server's domain list could not be read and ` +
+      `${n === 1 ? 'was' : 'were'} skipped; the others synced — ${skipped.words.slice(0, 5).join('; ')}` +
+      (n > 5 ? `; and ${n - 5} more` : ''),
+    requestId: '',
+    retryable: false,
+  };
 }

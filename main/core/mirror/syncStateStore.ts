@@ -203,6 +203,34 @@ export class SyncStateStore {
     ).run({ id, at, next: nextDueAt });
   }
 
+  /**
+   * A problem with data that was stored all the same (entries of a list skipped): kept as the state's error,
+   * in words, without counting a failure or moving the next fetch.
+   */
+  note(
+    accountId: number,
+    domainPk: number | null,
+    signal: SignalName,
+    error: SyncErrorInput,
+    at: string,
+  ): void {
+    const id = this.ensure(accountId, domainPk, signal);
+    prepared(
+      this.db,
+      `UPDATE sync_state SET error_code = @code, error_status = @status, error_message = @message,
+           error_request_id = @requestId, error_retryable = @retryable, error_missing_scope = NULL, error_at = @at
+         WHERE id = @id`,
+    ).run({
+      id,
+      at,
+      code: error.code,
+      status: error.status,
+      message: error.message,
+      requestId: error.requestId,
+      retryable: error.retryable ? 1 : 0,
+    });
+  }
+
   /** A failure: the error is recorded, failures counted; the data is not touched. */
   failure(
     accountId: number,

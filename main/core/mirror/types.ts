@@ -94,6 +94,11 @@ export interface WriteSignalInput<S extends SignalName = SignalName> {
   window?: { start: string; end: string };
   /** When to fetch again; default fetchedAt + the state's period. */
   nextDueAt?: Instant;
+  /**
+   * The domain list only: entries of the answer set apart (they break the interface on their own). Their
+   * known domains stay as they were (not removed), and the words are kept on the list's sync state.
+   */
+  skipped?: { words: string[]; ids: number[] };
 }
 
 /** What a write or an error record changed in the alert list. */

@@ -148,6 +148,7 @@ export class JobRunner {
         payload: fetched.payload,
         fetchedAt,
         ...(fetched.window ? { window: fetched.window } : {}),
+        ...(fetched.skipped ? { skipped: fetched.skipped } : {}),
         nextDueAt: fetchedAt + effectivePeriodMs(job, stretch.factor),
       } as WriteSignalInput;
       return { kind: 'fetched', write: { job, input, startedAt, fetchedAt } };

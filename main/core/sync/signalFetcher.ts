@@ -6,6 +6,7 @@ import {
   type SignalName,
   type SignalPayload,
 } from '../signals/index.ts';
+import { setApartBadDomainRows } from '../signals/domainRows.ts';
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
 import type { LooseApi, LooseCallInit } from './looseApi.ts';
@@ -61,6 +62,8 @@ export interface FetchedSignal<S extends SignalName = SignalName> {
   signal: S;
   payload: SignalPayload<S>;
   window?: { start: string; end: string };
+  /** The domain list only: entries set apart because they break the interface on their own, in words. */
+  skipped?: { words: string[]; ids: number[] };
 }
 
 /** YYYY-MM-DD of an instant, in UTC (the interface's dates are UTC calendar days). */
@@ -128,6 +131,12 @@ export async function fetchSignal<S extends SignalName>(
     data = (await ctx.api.get(meta.path, init(pathParams))).data;
   }
 
+  let skipped: FetchedSignal['skipped'];
+  if (signal === 'domains' && Array.isArray(data)) {
+    const apart = setApartBadDomainRows(data);
+    data = apart.rows;
+    if (apart.skipped.length > 0) skipped = { words: apart.skipped, ids: apart.skippedIds };
+  }
   const decoded = decodeSignal(signal, data, { domainId: ctx.domainId, fqdn: ctx.fqdn ?? null });
   if (!decoded.ok) {
     throw new ApiError({
@@ -141,5 +150,5 @@ export async function fetchSignal<S extends SignalName>(
       path: meta.path,
     });
   }
-  return { signal, payload: decoded.value, ...(window ? { window } : {}) };
+  return { signal, payload: decoded.value, ...(window ? { window } : {}), ...(skipped ? { skipped } : {}) };
 }
