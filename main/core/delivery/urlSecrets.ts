@@ -16,5 +16,7 @@ export function redactedUrl(href: string): string {
   }
   const credentials = url.username || url.password ? '…@' : '';
   const query = [...url.searchParams.keys()].map((k) => `${k}=…`).join('&');
-  return `${url.protocol}//${credentials}${url.host}${url.pathname}${query ? `?${query}` : ''}`;
+  // A bare host reads as it was typed ("http://127.0.0.1:9093", not "…:9093/").
+  const path = url.pathname === '/' && !query ? '' : url.pathname;
+  return `${url.protocol}//${credentials}${url.host}${path}${query ? `?${query}` : ''}`;
 }
