@@ -66,4 +66,25 @@ describe('the notification channel form', () => {
     });
     expect(draft).toMatchObject({ kind: 'alertmanager', url: 'http://127.0.0.1:9093', resendSeconds: 120 });
   });
+
+  it('edits an Alertmanager whose URL carries a token without showing or resending the URL', () => {
+    // Main shows no URL kept in the keychain (it carries ?token=…): the field is empty, the hint says kept.
+    const form = channelFormOf({
+      ...WEBHOOK,
+      kind: 'alertmanager',
+      name: 'AM',
+      form: { url: '', resendSeconds: 60, hasSecret: true },
+    });
+    expect(form.url).toBe('');
+    expect(secretHint(form)).toBe('kept — type to replace');
+    const draft = channelDraftOf({ ...form, resendSeconds: '90' });
+    expect(draft).toEqual({
+      kind: 'alertmanager',
+      name: 'AM',
+      minSeverity: 'critical',
+      holdCriticals: true,
+      resendSeconds: 90,
+    });
+    expect(channelDraftSchema.safeParse(draft).success).toBe(true);
+  });
 });
