@@ -1,11 +1,13 @@
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { SecretStore } from '../accounts/secretStore.ts';
+import type { Channel } from '../mirror/deliveryTypes.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { channelSecrets } from './channelSecrets.ts';
 import { channelService, type ChannelService } from './channelService.ts';
 import { cronScheduler, type TickScheduler } from '../sync/scheduler.ts';
 import { DigestRunner, type DigestRunnerOptions } from './digestRunner.ts';
 import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
+import { moveUrlSecret } from './storedUrlSecret.ts';
 import { transportFor } from './transportFactory.ts';
 import { describeSlot } from './weeklySlot.ts';
 
@@ -57,7 +59,8 @@ export function createDeliveryRuntime(
     timeZone: () => mirror.getAlertSettings().timeZone,
     ...(options.smtpTls ? { smtpTls: options.smtpTls } : {}),
   };
-  const build = (channel: Parameters<typeof transportFor>[0]) => transportFor(channel, deps);
+  const build = async (channel: Channel) =>
+    transportFor(await moveUrlSecret(channel, mirror.delivery, secrets), deps);
   return {
     channels: channelService({
       store: mirror.delivery,

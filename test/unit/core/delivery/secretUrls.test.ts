@@ -101,6 +101,37 @@ describe('a URL with a token', () => {
     expect(mirrorText(mirror)).not.toContain(TOKEN);
   });
 
+  it('a channel stored before (its token in the mirror) moves its URL to the secret store when next used', async () => {
+    const { mirror, store, delivery } = runtime();
+    const old = mirror.delivery.addChannel({
+      name: 'old-am',
+      minSeverity: 'warning',
+      accountId: null,
+      holdCriticals: false,
+      config: { kind: 'alertmanager', url: `${base}/?token=${TOKEN}`, resendSeconds: 60 },
+    });
+    const hook = mirror.delivery.addChannel({
+      name: 'old-hook',
+      minSeverity: 'warning',
+      accountId: null,
+      holdCriticals: false,
+      config: {
+        kind: 'webhook',
+        format: 'generic',
+        urlShown: `${base}/…`,
+        plainUrl: `${base}/in?token=${TOKEN}`,
+      },
+    });
+    expect(mirrorText(mirror)).toContain(TOKEN);
+    seen = [];
+    expect(await delivery.channels.test(old.id)).toEqual({ ok: true });
+    expect(await delivery.channels.test(hook.id)).toEqual({ ok: true });
+    expect(seen.map((s) => s.path)).toEqual([`/api/v2/alerts?token=${TOKEN}`, `/in?token=${TOKEN}`]);
+    expect(mirrorText(mirror)).not.toContain(TOKEN);
+    expect(await store.get(`channel-${old.id}-url@authwatch`)).toBe(`${base}/?token=${TOKEN}`);
+    expect(describeChannel(mirror.delivery.getChannel(old.id)!)).toBe(`Alertmanager ${base}/?token=…`);
+  });
+
   it('a channel stored before (its token in the mirror) is still listed redacted', () => {
     const mirror = openMirror(':memory:');
     const old = mirror.delivery.addChannel({
