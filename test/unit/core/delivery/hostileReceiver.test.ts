@@ -115,7 +115,7 @@ describe('a receiver dripping its answer', () => {
       const result = await delivery.outbox.round({ ignoreGather: true });
       const took = Date.now() - started;
       expect(result).toMatchObject({ sent: 0, failed: 1 });
-      expect(took).toBeLessThan(2_500);
+      expect(took).toBeLessThan(4_000);
       const channel = mirror.delivery.getChannel(channelId)!;
       expect(channel).toMatchObject({ queued: 1, lastSuccessAt: null });
       expect(channel.lastError).toMatch(/within 1 s/);
