@@ -12,6 +12,7 @@ import { alertsEndpoint } from '../../../../main/core/delivery/alertmanagerTrans
 import { channelInput } from '../../../../main/core/delivery/channelDraft.ts';
 import { describeChannel } from '../../../../main/core/delivery/channelWords.ts';
 import { createDeliveryRuntime } from '../../../../main/core/delivery/deliveryRuntime.ts';
+import type { ChannelConfig } from '../../../../main/core/mirror/deliveryTypes.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 
 const TOKEN = 's3cr3t-t0ken-value';
@@ -34,6 +35,17 @@ function runtime() {
   const mirror = openMirror(':memory:');
   const store = memorySecretStore();
   return { mirror, store, delivery: createDeliveryRuntime(mirror, store, Date.now, { env: {} }) };
+}
+
+/** A channel as an earlier version saved it, written straight to the mirror. */
+function storedBefore(mirror: ReturnType<typeof openMirror>, name: string, config: ChannelConfig) {
+  return mirror.delivery.addChannel({
+    name,
+    minSeverity: 'warning',
+    accountId: null,
+    holdCriticals: false,
+    config,
+  });
 }
 
 /** Everything the mirror's channels table holds, as text. */
@@ -103,24 +115,16 @@ describe('a URL with a token', () => {
 
   it('a channel stored before (its token in the mirror) moves its URL to the secret store when next used', async () => {
     const { mirror, store, delivery } = runtime();
-    const old = mirror.delivery.addChannel({
-      name: 'old-am',
-      minSeverity: 'warning',
-      accountId: null,
-      holdCriticals: false,
-      config: { kind: 'alertmanager', url: `${base}/?token=${TOKEN}`, resendSeconds: 60 },
+    const old = storedBefore(mirror, 'old-am', {
+      kind: 'alertmanager',
+      url: `${base}/?token=${TOKEN}`,
+      resendSeconds: 60,
     });
-    const hook = mirror.delivery.addChannel({
-      name: 'old-hook',
-      minSeverity: 'warning',
-      accountId: null,
-      holdCriticals: false,
-      config: {
-        kind: 'webhook',
-        format: 'generic',
-        urlShown: `${base}/…`,
-        plainUrl: `${base}/in?token=${TOKEN}`,
-      },
+    const hook = storedBefore(mirror, 'old-hook', {
+      kind: 'webhook',
+      format: 'generic',
+      urlShown: `${base}/…`,
+      plainUrl: `${base}/in?token=${TOKEN}`,
     });
     expect(mirrorText(mirror)).toContain(TOKEN);
     seen = [];
@@ -133,13 +137,10 @@ describe('a URL with a token', () => {
   });
 
   it('a channel stored before (its token in the mirror) is still listed redacted', () => {
-    const mirror = openMirror(':memory:');
-    const old = mirror.delivery.addChannel({
-      name: 'old',
-      minSeverity: 'warning',
-      accountId: null,
-      holdCriticals: false,
-      config: { kind: 'alertmanager', url: `https://am.example/?token=${TOKEN}`, resendSeconds: 60 },
+    const old = storedBefore(openMirror(':memory:'), 'old', {
+      kind: 'alertmanager',
+      url: `https://am.example/?token=${TOKEN}`,
+      resendSeconds: 60,
     });
     expect(describeChannel(old)).toBe('Alertmanager https://am.example/?token=…');
   });
