@@ -69,7 +69,7 @@ export function emailTransport(o: EmailTransportOptions): ChannelTransport {
     } catch (error) {
       const words = errorWords(error, o.password ? [o.password] : []);
       // nodemailer asks for STARTTLS whether or not the server offers it, and then reports a TLS failure.
-      if (o.tls === 'starttls' && /TLS|handshake|certificate/i.test(words) && !signal.aborted)
+      if (o.tls === 'starttls' && /TLS|SSL|handshake|certificate/i.test(words) && !signal.aborted)
         if ((await offersStarttls(o.host, o.port)) === false)
           throw new DeliveryError(
             `mail via ${o.host}:${o.port} failed: the server offers no STARTTLS, and Authwatch sends mail ` +

@@ -31,15 +31,22 @@ function mailTo(host: string, port: number, tls: SmtpTls) {
   );
 }
 
-/** An SMTP server of the old school: no STARTTLS in its EHLO, 502 when asked for it anyway. */
-async function plainOnlyServer(): Promise<{ port: number; server: Server }> {
+/**
+ * An SMTP server of the old school: no STARTTLS in its EHLO; asked for it anyway, 502 — or, `silent`, "220"
+ * and then nothing (nodemailer's "TLS handshake timed out" of the audit).
+ */
+async function plainOnlyServer(silent = false): Promise<{ port: number; server: Server }> {
   const server = createServer((socket) => {
     socket.write('220 relay.example ESMTP\r\n');
+    let mute = false;
     socket.on('data', (chunk: Buffer) => {
+      if (mute) return;
       for (const line of chunk.toString().split('\r\n').filter(Boolean)) {
         if (/^EHLO/i.test(line)) socket.write('250-relay.example\r\n250-SIZE 1000000\r\n250 AUTH PLAIN\r\n');
-        else if (/^STARTTLS/i.test(line)) socket.write('502 5.5.1 Command not implemented\r\n');
-        else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
+        else if (/^STARTTLS/i.test(line)) {
+          socket.write(silent ? '220 2.0.0 go ahead\r\n' : '502 5.5.1 Command not implemented\r\n');
+          mute = silent;
+        } else if (/^QUIT/i.test(line)) socket.end('221 bye\r\n');
         else socket.write('500 what\r\n');
       }
     });
@@ -83,6 +90,13 @@ describe('a server without STARTTLS', () => {
     expect(String(error)).toMatch(/the server offers no STARTTLS, and Authwatch sends mail only encrypted/);
     expect(String(error)).not.toContain('hunter2');
   });
+
+  it('one that says "go ahead" to STARTTLS and then stays silent reads the same, not as a TLS timeout', async () => {
+    const { port, server } = await plainOnlyServer(true);
+    closers.push(() => server.close());
+    const error = await mailTo('127.0.0.1', port, 'starttls').catch((e: Error) => e);
+    expect(String(error)).toMatch(/the server offers no STARTTLS/);
+  }, 40_000);
 
   it('hiding STARTTLS yet taking it (with a certificate nobody trusts) reads the same', async () => {
     const smtp = new SMTPServer({ hideSTARTTLS: true, authOptional: true, logger: false });
