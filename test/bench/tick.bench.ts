@@ -118,6 +118,8 @@ const fullReplan = (p: ReturnType<typeof portfolio>) => {
 /** The token bucket of the engine's default budget (budgetShape(60, 6)): 12 deep, 6 kept for edits. */
 const BUCKET = 12;
 const HEADROOM = 6;
+/** Nothing picked for this long while jobs wait is a stall, not a sync: a bench that waited forever did. */
+const STALL_MS = 6 * 3_600_000;
 
 /**
  * The planning CPU of a first sync with the book, each picked job written as fetched (the domain list too)
@@ -139,6 +141,7 @@ function firstSyncPlanning(
   let planning = 0n;
   let ticks = 0;
   let tokens = BUCKET;
+  let pickedAt = start;
   const watched = new Set<string>();
   const keepRead = new Set<string>();
   const keepTotal = n * (SIGNALS.length - ALERT_SIGNALS);
@@ -155,6 +158,12 @@ function firstSyncPlanning(
     const backfilling = book.backfilling();
     planning += process.hrtime.bigint() - began;
     ticks += 1;
+    if (picked.length > 0) pickedAt = t;
+    else if (t - pickedAt > STALL_MS)
+      // A bench that waits forever looks like a slow one: say so instead (issue 38).
+      throw new Error(
+        `tick: the first sync of ${n} domains picked nothing for ${STALL_MS / 3_600_000} simulated hours (${ticks} ticks in)`,
+      );
     for (const job of picked) {
       tokens -= Math.min(Math.max(1, Math.ceil(job.cost)), BUCKET - HEADROOM);
       if (job.tier === 'alert') watched.add(job.key);
