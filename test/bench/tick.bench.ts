@@ -197,29 +197,21 @@ function firstSyncPlanning(
   }
 }
 
-/** Sizes of the steady ticks, and of the first syncs (how far each runs), by scale. */
-const PLAN: Record<
-  Scale,
-  { steady: number[]; ticks: number; first: { n: number; until: 'watched' | 'all'; maxHours?: number }[] }
-> = {
+/** What the default run measures: steady ticks at every N, and how far each first sync runs. */
+const DEFAULT_PLAN = {
+  steady: [250, 1000, 2500, 5000],
+  ticks: 200,
+  first: [
+    { n: 1000, until: 'all' },
+    { n: 5000, until: 'watched' },
+  ] as { n: number; until: 'watched' | 'all'; maxHours?: number }[],
+};
+
+/** By scale: the smoke's smallest size; --full adds the first 24 simulated hours of 5,000 domains. */
+const PLAN: Record<Scale, typeof DEFAULT_PLAN> = {
   smoke: { steady: [250], ticks: 20, first: [{ n: 250, until: 'all' }] },
-  default: {
-    steady: [250, 1000, 2500, 5000],
-    ticks: 200,
-    first: [
-      { n: 1000, until: 'all' },
-      { n: 5000, until: 'watched' },
-    ],
-  },
-  full: {
-    steady: [250, 1000, 2500, 5000],
-    ticks: 200,
-    first: [
-      { n: 1000, until: 'all' },
-      { n: 5000, until: 'watched' },
-      { n: 5000, until: 'all', maxHours: 24 },
-    ],
-  },
+  default: DEFAULT_PLAN,
+  full: { ...DEFAULT_PLAN, first: [...DEFAULT_PLAN.first, { n: 5000, until: 'all', maxHours: 24 }] },
 };
 
 /** Prints the per-tick cost at several N (book and full re-plan) and the first sync's planning CPU. */
