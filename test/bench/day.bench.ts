@@ -11,29 +11,35 @@
  * BENCH_DAY_DOMAINS=1000,5000 / BENCH_DAY_HOURS=h / BENCH_DAY_SEEDS=k / BENCH_DAY_CRON_SEEDS=k override;
  * BENCH_DAY_POLLERS=engine runs only those pollers (the others' days do not change with the engine).
  * BENCH_DAY_KEEP=<dir> keeps each day's figures there and reuses them (day/keptDays.ts); BENCH_DAY_WIDTH=k runs
- * k days at a time (2).
+ * k days at a time (2). Smoke: 50 domains, one seed, half an hour, every poller (does it still run?).
+ *
+ * Each N's table is printed as soon as its days are in (the longest N first); each day's worker tells on
+ * stderr how far in simulated time it got, and this process each day that ends.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_RUNS } from './day/dayPlan.ts';
+import { DEFAULT_RUNS, SMOKE_RUN } from './day/dayPlan.ts';
 import { keptDay } from './day/keptDays.ts';
 import { dayTable, type DayView } from './day/dayTable.ts';
 import { LIMIT_PER_MINUTE, LOWER_BOUND_FORMULAS, lowerBound } from './day/lowerBound.ts';
 import { requestKindsTable } from './day/requestKinds.ts';
 import { ratioToPeer, spread, summarize, type WorkerDay } from './day/seedSummary.ts';
 import { POLLER_KINDS } from './day/simulatedDay.ts';
+import type { Scale } from './scale.ts';
 
 const worker = fileURLToPath(new URL('./day/dayWorker.ts', import.meta.url));
 
-function runWorker(args: string[]): Promise<Record<string, unknown>> {
-  return keptDay(process.env.BENCH_DAY_KEEP, args, () => spawnWorker(args));
+/** One worker's figures, kept under `args` when BENCH_DAY_KEEP says so; `env` only for its progress line. */
+function runWorker(args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  return keptDay(process.env.BENCH_DAY_KEEP, args, () => spawnWorker(args, env));
 }
 
-function spawnWorker(args: string[]): Promise<Record<string, unknown>> {
+function spawnWorker(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
     });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -45,8 +51,12 @@ function spawnWorker(args: string[]): Promise<Record<string, unknown>> {
   });
 }
 
-/** Runs `tasks` at most `width` at a time, keeping their order in the result. */
-async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
+/** Runs `tasks` at most `width` at a time, keeping their order in the result; `done` as each ends. */
+async function pool<T>(
+  tasks: (() => Promise<T>)[],
+  width: number,
+  done: (i: number, result: T) => void,
+): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   let next = 0;
   await Promise.all(
@@ -54,27 +64,63 @@ async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]>
       while (next < tasks.length) {
         const i = next++;
         results[i] = await tasks[i]!();
+        done(i, results[i]!);
       }
     }),
   );
   return results;
 }
 
-/** Runs every (N, poller, seed) and the mirror benchmark, prints the tables and writes bench-results.json. */
-export async function benchDay(): Promise<void> {
+/** One N's table figures from its days. */
+function viewOf(n: number, days: readonly WorkerDay[], plan: { hours: number; seeds: number }): DayView {
+  const of = (poller: string) => days.filter((d) => d.poller === poller);
+  const engine = of('engine');
+  return {
+    domains: n,
+    hours: plan.hours,
+    seeds: plan.seeds,
+    changesPerSeed: spread(engine.map((d) => d.changes)),
+    bound: lowerBound(n),
+    engine: summarize(engine),
+    peer: summarize(of('peer')),
+    naive: summarize(of('naive')),
+    engineOverPeer: ratioToPeer(engine, of('peer')),
+    wallMs: days.reduce((s, d) => s + d.wallMs, 0),
+    cpuS: days.reduce((s, d) => s + (d.cpuS ?? 0), 0),
+  };
+}
+
+/** One N's table and its engine's requests per kind. */
+function printView(view: DayView, days: readonly WorkerDay[]): void {
+  process.stdout.write(`\n${dayTable(view)}\n`);
+  const engineDays = days.filter((d) => d.poller === 'engine');
+  if (engineDays.length)
+    process.stdout.write(
+      `engine requests per kind, N = ${view.domains} (median across seeds${process.env.BENCH_DAY_WHOLE_SERIES === '1' ? '; BENCH_DAY_WHOLE_SERIES: no start_date windows' : ''}):\n${requestKindsTable(engineDays)}\n`,
+    );
+}
+
+/**
+ * Runs every (N, poller, seed) and the mirror benchmark, prints each N's table when its days are in, then
+ * the targets, and writes bench-results.json (not in smoke: a smoke run's figures are no one's to keep).
+ */
+export async function benchDay(scale: Scale = 'default'): Promise<void> {
   const wall = performance.now();
   const env = process.env;
-  const full = env.BENCH_DAY_FULL === '1';
+  const full = scale === 'full' || env.BENCH_DAY_FULL === '1';
+  const smoke = scale === 'smoke';
+  const presets = smoke ? [SMOKE_RUN] : DEFAULT_RUNS;
   const counts = env.BENCH_DAY_DOMAINS
     ? env.BENCH_DAY_DOMAINS.split(',').map(Number)
     : full
       ? [5000, 1000, 200, 50]
-      : DEFAULT_RUNS.map((r) => r.domains);
-  const preset = (n: number) => DEFAULT_RUNS.find((r) => r.domains === n);
+      : presets.map((r) => r.domains);
+  const preset = (n: number) => presets.find((r) => r.domains === n);
   const hoursOf = (n: number) => Number(env.BENCH_DAY_HOURS ?? 0) || (full ? 24 : (preset(n)?.hours ?? 24));
   const seedsOf = (n: number) => Number(env.BENCH_DAY_SEEDS ?? 0) || (full ? 5 : (preset(n)?.seeds ?? 5));
   const cronSeedsOf = (n: number) =>
     Math.min(seedsOf(n), Number(env.BENCH_DAY_CRON_SEEDS ?? 0) || (full ? 5 : 1));
+  const mirrorDomains = smoke ? SMOKE_RUN.domains : 1_000;
   const pollers = env.BENCH_DAY_POLLERS
     ? POLLER_KINDS.filter((p) => env.BENCH_DAY_POLLERS!.split(',').includes(p))
     : POLLER_KINDS;
@@ -93,44 +139,44 @@ export async function benchDay(): Promise<void> {
       ).flat(),
     );
   const tasks = [
-    ...runs.map((r) => () => runWorker([String(r.n), String(hoursOf(r.n)), r.poller, String(r.seed)])),
-    () => runWorker(['mirror']),
+    ...runs.map(
+      (r) => () =>
+        runWorker([String(r.n), String(hoursOf(r.n)), r.poller, String(r.seed)], {
+          BENCH_DAY_SEEDS_OF: String(seedsOf(r.n)),
+        }),
+    ),
+    () => runWorker(mirrorDomains === 1_000 ? ['mirror'] : ['mirror', String(mirrorDomains)]),
   ];
-  const results = await pool(tasks, Number(env.BENCH_DAY_WIDTH ?? 0) || 2);
-  const days = results.slice(0, runs.length) as unknown as WorkerDay[];
-  const mirror = results[tasks.length - 1]!.mirror as Record<string, number>;
-
-  const views: DayView[] = [...counts]
-    .sort((a, b) => a - b)
-    .map((n) => {
-      const of = (poller: string) => days.filter((d) => d.domains === n && d.poller === poller);
-      const engine = of('engine');
-      return {
-        domains: n,
-        hours: hoursOf(n),
-        seeds: seedsOf(n),
-        changesPerSeed: spread(engine.map((d) => d.changes)),
-        bound: lowerBound(n),
-        engine: summarize(engine),
-        peer: summarize(of('peer')),
-        naive: summarize(of('naive')),
-        engineOverPeer: ratioToPeer(engine, of('peer')),
-        wallMs: days.filter((d) => d.domains === n).reduce((s, d) => s + d.wallMs, 0),
-        cpuS: days.filter((d) => d.domains === n).reduce((s, d) => s + (d.cpuS ?? 0), 0),
-      };
-    });
 
   process.stdout.write(
     `\nsimulated day — engine vs 30-line round-robin peer (health + failed sources at 54/min, list hourly) vs cron every 5 min paced at ${LIMIT_PER_MINUTE}/min\n`,
   );
-  for (const view of views) {
-    process.stdout.write(`\n${dayTable(view)}\n`);
-    const engineDays = days.filter((d) => d.domains === view.domains && d.poller === 'engine');
-    if (engineDays.length)
-      process.stdout.write(
-        `engine requests per kind, N = ${view.domains} (median across seeds${process.env.BENCH_DAY_WHOLE_SERIES === '1' ? '; BENCH_DAY_WHOLE_SERIES: no start_date windows' : ''}):\n${requestKindsTable(engineDays)}\n`,
+  const done: (WorkerDay | undefined)[] = new Array(runs.length);
+  const left = new Map<number, number>();
+  for (const r of runs) left.set(r.n, (left.get(r.n) ?? 0) + 1);
+  const views: DayView[] = [];
+  let ended = 0;
+  const results = await pool(tasks, Number(env.BENCH_DAY_WIDTH ?? 0) || 2, (i, result) => {
+    ended += 1;
+    const r = runs[i];
+    if (env.BENCH_QUIET !== '1')
+      process.stderr.write(
+        `  … day: ${ended} of ${tasks.length} runs done ${r ? `(${r.n} domains, ${r.poller}, seed ${r.seed + 1})` : '(the mirror at scale)'}, ${((performance.now() - wall) / 1000).toFixed(0)} s wall\n`,
       );
-  }
+    if (!r) return;
+    done[i] = result as unknown as WorkerDay;
+    left.set(r.n, left.get(r.n)! - 1);
+    if (left.get(r.n)! > 0) return;
+    // This N's last day is in: its table now, not after the other Ns.
+    const ofN = done.filter((d): d is WorkerDay => d?.domains === r.n);
+    const view = viewOf(r.n, ofN, { hours: hoursOf(r.n), seeds: seedsOf(r.n) });
+    views.push(view);
+    printView(view, ofN);
+  });
+  const days = results.slice(0, runs.length) as unknown as WorkerDay[];
+  const mirror = results[tasks.length - 1]!.mirror as Record<string, number>;
+  views.sort((a, b) => a.domains - b.domains);
+
   process.stdout.write(
     '¹ the engine’s process holds the reference service and its domains too (see the week run for the engine alone)\n',
   );
@@ -151,7 +197,7 @@ export async function benchDay(): Promise<void> {
     );
   }
   process.stdout.write(
-    `\nmirror at 1,000 domains: ${mirror.mirrorWritesPerSecond!.toFixed(0)} health writes/s vs raw better-sqlite3 ${mirror.rawInsertsPerSecond!.toFixed(0)}/s (raw ÷ mirror ${mirror.rawOverMirror!.toFixed(1)}×); overview() ${mirror.overviewMs!.toFixed(1)} ms; 365-day health history (${mirror.history365Points} points) ${mirror.history365Ms!.toFixed(2)} ms; a sync tick's planning (the job book, after 5 writes) ${mirror.tickPlanMs!.toFixed(2)} ms\n`,
+    `\nmirror at ${mirrorDomains.toLocaleString('en')} domains: ${mirror.mirrorWritesPerSecond!.toFixed(0)} health writes/s vs raw better-sqlite3 ${mirror.rawInsertsPerSecond!.toFixed(0)}/s (raw ÷ mirror ${mirror.rawOverMirror!.toFixed(1)}×); overview() ${mirror.overviewMs!.toFixed(1)} ms; 365-day health history (${mirror.history365Points} points) ${mirror.history365Ms!.toFixed(2)} ms; a sync tick's planning (the job book, after 5 writes) ${mirror.tickPlanMs!.toFixed(2)} ms\n`,
   );
   process.stdout.write(
     `(per N: ${counts.map((n) => `${n}: ${hoursOf(n)} h × ${seedsOf(n)} seeds (cron ${cronSeedsOf(n)})`).join(', ')}; wall ${((performance.now() - wall) / 1000).toFixed(0)} s)\n`,
@@ -168,6 +214,7 @@ export async function benchDay(): Promise<void> {
     })),
     mirror,
   };
+  if (smoke) return;
   writeFileSync('bench-results.json', `${JSON.stringify(json, null, 2)}\n`);
   process.stdout.write('figures written to bench-results.json\n');
 }

@@ -1,25 +1,32 @@
 /** Report parsing throughput on the real fixtures (plain, gzip and zip containers). */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseDmarcAggregate, parseTlsReport } from '../../service/ingest/index.ts';
+import { listFixtures, readFixture } from '../unit/service/ingest/fixtureFiles.ts';
 import { report, timeIt } from './measure.ts';
+import type { Scale } from './scale.ts';
 
-const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../shared/fixtures');
-
-function load(folder: string): Uint8Array[] {
-  const dir = join(fixtures, folder);
-  return readdirSync(dir)
-    .filter((n) => n !== 'README.md' && n !== 'invalid_xml.xml')
-    .map((n) => new Uint8Array(readFileSync(join(dir, n))));
+/**
+ * Every valid report of one fixture folder: the team's fixtures beside the clone, or where
+ * AUTHWATCH_FIXTURES says (as the ingest tests find them; a worktree elsewhere needs it set).
+ */
+function load(folder: 'dmarc-aggregate' | 'tls-rpt'): Uint8Array[] {
+  return listFixtures(folder)
+    .filter((name) => name !== 'invalid_xml.xml')
+    .map((name) => readFixture(folder, name));
 }
 
-/** Parses every valid fixture repeatedly and prints reports per second. */
-export async function benchIngest(): Promise<void> {
+/** Parses every valid fixture repeatedly and prints reports per second (smoke: a few times). */
+export async function benchIngest(scale: Scale): Promise<void> {
   const dmarc = load('dmarc-aggregate');
   const tls = load('tls-rpt');
-  const d = await timeIt(() => dmarc.forEach((b) => parseDmarcAggregate(b)), { iterations: 50 });
-  const t = await timeIt(() => tls.forEach((b) => parseTlsReport(b)), { iterations: 200 });
+  const smoke = scale === 'smoke';
+  const d = await timeIt(() => dmarc.forEach((b) => parseDmarcAggregate(b)), {
+    iterations: smoke ? 2 : 50,
+    rounds: smoke ? 1 : 5,
+  });
+  const t = await timeIt(() => tls.forEach((b) => parseTlsReport(b)), {
+    iterations: smoke ? 2 : 200,
+    rounds: smoke ? 1 : 5,
+  });
   report(`report parsing (${dmarc.length} DMARC aggregate and ${tls.length} TLS-RPT fixtures)`, [
     {
       name: 'DMARC aggregate reports parsed per second',

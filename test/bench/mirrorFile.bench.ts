@@ -19,8 +19,7 @@ import type { SyncJob } from '../../main/core/sync/syncJobs.ts';
 import { WriteBatch } from '../../main/core/sync/writeBatch.ts';
 import { walCommits } from '../support/walCommits.ts';
 import { report } from './measure.ts';
-
-const DOMAINS = 1_000;
+import type { Scale } from './scale.ts';
 
 function snapshot(id: number, at: number, round: number) {
   const spf = (id + round) % 7 !== 0;
@@ -97,13 +96,13 @@ function perSecond(count: number, run: () => void): number {
  * against five a commit (the WAL is not checkpointed meanwhile, so every frame is counted). Five writes in
  * one commit also write a page they share (sync states, indexes) once instead of five times.
  */
-function walCost(dir: string): { name: string; value: number; unit: string }[] {
+function walCost(dir: string, domains: number): { name: string; value: number; unit: string }[] {
   const file = join(dir, 'wal-cost.sqlite');
   let t = Date.parse('2026-01-01T00:00:00Z');
   const db = openMirrorDatabase(file);
   db.pragma('wal_autocheckpoint = 0');
   const mirror = new SqliteMirror(db, { now: () => t }, DEFAULT_RULES);
-  const ids = Array.from({ length: 200 }, (_, i) => i + 1);
+  const ids = Array.from({ length: domains }, (_, i) => i + 1);
   const accountId = accountWithDomains(mirror, ids, t);
   const batch = byHand(mirror);
   const measure = (perCommit: number, round: number) => {
@@ -128,19 +127,20 @@ function walCost(dir: string): { name: string; value: number; unit: string }[] {
   ];
 }
 
-/** Mirror writes on a file vs raw inserts on a file, same journal and synchronous settings. */
-export async function benchMirrorFile(): Promise<void> {
+/** Mirror writes on a file vs raw inserts on a file, same journal and synchronous settings (smoke: a tenth). */
+export async function benchMirrorFile(scale: Scale): Promise<void> {
+  const domains = scale === 'smoke' ? 100 : 1_000;
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-bench-'));
   try {
     let t = Date.parse('2026-01-01T00:00:00Z');
     const mirror = openMirror(join(dir, 'mirror.sqlite'), { clock: { now: () => t } });
-    const ids = Array.from({ length: DOMAINS }, (_, i) => i + 1);
+    const ids = Array.from({ length: domains }, (_, i) => i + 1);
     const accountId = accountWithDomains(mirror, ids, t);
-    /** One timed round of DOMAINS writes, a quarter of an hour after the one before. */
+    /** One timed round of domains writes, a quarter of an hour after the one before. */
     const timed = (write: (at: number) => void) => {
       t += 15 * 60_000;
       const at = t;
-      return perSecond(DOMAINS, () => write(at));
+      return perSecond(domains, () => write(at));
     };
     const mirrorRates = [1, 2, 3].map((round) =>
       timed((at) => ids.forEach((id) => mirror.writeSignal(healthWrite(accountId, id, at, round)))),
@@ -174,7 +174,7 @@ export async function benchMirrorFile(): Promise<void> {
     };
     const one = raw.transaction(row);
     const five = raw.transaction((first: number, at: number, round: number) => {
-      for (let k = 0; k < 5; k++) row(ids[(first + k) % DOMAINS]!, at, round);
+      for (let k = 0; k < 5; k++) row(ids[(first + k) % domains]!, at, round);
     });
     const rawRates: number[] = [];
     const batchRates: number[] = [];
@@ -183,7 +183,7 @@ export async function benchMirrorFile(): Promise<void> {
       rawRates.push(timed((at) => ids.forEach((id) => one(id, at, round))));
       batchRates.push(
         timed((at) => {
-          for (let first = 0; first < DOMAINS; first += 5) five(first, at, round);
+          for (let first = 0; first < domains; first += 5) five(first, at, round);
         }),
       );
     }
@@ -194,7 +194,7 @@ export async function benchMirrorFile(): Promise<void> {
     const r = median(rawRates);
     const r5 = median(batchRates);
     report(
-      `mirror on a file vs raw better-sqlite3 on a file (WAL, synchronous=FULL both; ${DOMAINS} health snapshots; load average ${loadavg()[0]!.toFixed(1)})`,
+      `mirror on a file vs raw better-sqlite3 on a file (WAL, synchronous=FULL both; ${domains} health snapshots; load average ${loadavg()[0]!.toFixed(1)})`,
       [
         { name: 'mirror writeSignal, one transaction each (before)', value: m, unit: '/s' },
         { name: 'mirror, the engine’s tick: five a commit (WriteBatch, after)', value: mt, unit: '/s' },
@@ -203,7 +203,7 @@ export async function benchMirrorFile(): Promise<void> {
         { name: 'raw ÷ mirror, one transaction each (before)', value: r / m, unit: '×' },
         { name: 'raw ÷ mirror, five a transaction (after)', value: r5 / mt, unit: '×' },
         { name: 'mirror, five a commit ÷ one a commit', value: mt / m, unit: '×' },
-        ...walCost(dir),
+        ...walCost(dir, domains / 5),
       ],
     );
   } finally {

@@ -8,6 +8,7 @@
  * Not in the default run (its CPU is that of a week of 54 requests a minute: see the README); run it with
  * `npm run bench -- --only=week` or `--full`. BENCH_WEEK_DOMAINS (1000), BENCH_WEEK_DAYS (7) and
  * BENCH_WEEK_DIR (where the mirror file goes; default a new folder under the OS's temp dir) change it.
+ * Smoke: 50 domains for 0.05 of a day (72 min: its first sync, one sample), no bench-week.json.
  *
  * The engine's process runs a BUNDLE of the worker (esbuild, the options of scripts/build-main.ts), as users
  * run the engine (the Electron main and the CLI are bundles): through tsx's loader the same process holds
@@ -25,6 +26,7 @@ import { SERVICE_SCRIPT } from './week/serviceClient.ts';
 import type { MemoryDetail } from './week/processMemory.ts';
 import type { WeekSample } from './week/weekWorker.ts';
 import { ALERT_KINDS, type LatencyFigures } from './day/changeLatency.ts';
+import type { Scale } from './scale.ts';
 
 const worker = fileURLToPath(new URL('./week/weekWorker.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,9 +63,10 @@ const split = (d: MemoryDetail) =>
   `+ native ${one(d.native)} (malloc, stacks of ${d.threads ?? '—'} threads) + file-backed ${one(d.fileBacked)}`;
 
 /** Runs the week in its own process and prints each simulated day's sample as it arrives. */
-export async function benchWeek(): Promise<void> {
-  const domains = Number(process.env.BENCH_WEEK_DOMAINS ?? 0) || 1000;
-  const days = Number(process.env.BENCH_WEEK_DAYS ?? 0) || 7;
+export async function benchWeek(scale: Scale): Promise<void> {
+  const smoke = scale === 'smoke';
+  const domains = Number(process.env.BENCH_WEEK_DOMAINS ?? 0) || (smoke ? 50 : 1000);
+  const days = Number(process.env.BENCH_WEEK_DAYS ?? 0) || (smoke ? 0.05 : 7);
   const dir = mkdtempSync(join(process.env.BENCH_WEEK_DIR ?? tmpdir(), 'authwatch-week-'));
   const file = join(dir, 'mirror.sqlite');
   const viaTsx = process.env.BENCH_WEEK_LOADER === 'tsx';
@@ -145,6 +148,7 @@ export async function benchWeek(): Promise<void> {
         `${last.engine.maxRssMiB < TARGET_RSS_MIB ? 'met' : 'NOT met'}${domains === 1000 && last.day >= 7 ? '' : ' (not the target’s run)'}\n`,
     );
   }
+  if (smoke) return;
   writeFileSync(
     'bench-week.json',
     `${JSON.stringify({ at: new Date().toISOString(), node: process.version, domains, days, samples, done }, null, 2)}\n`,

@@ -23,6 +23,12 @@ export const DEFAULT_RUNS: readonly { domains: number; hours: number; seeds: num
   { domains: 50, hours: 1.5, seeds: 5 },
 ];
 
+/**
+ * The smoke run (test/unit/bench): the smallest N, one seed, every poller, a quarter of an hour — its first sync
+ * and a few changes, to prove the day still runs to its table, not to compare.
+ */
+export const SMOKE_RUN = { domains: 50, hours: 0.25, seeds: 1 } as const;
+
 /** The options of one N's day for seed number `seedIndex` (0, 1, …: the same day for every poller). */
 export function dayPlan(domains: number, hours: number, seedIndex = 0): DayOptions {
   const bound = lowerBound(domains);

@@ -1,20 +1,33 @@
 /**
  * One poller's simulated day at one N and seed in its own process (the benchmark runs two at a time on two
  * cores): prints the day's figures as one JSON line on stdout.
- * Usage: dayWorker.ts <domains> <hours> <engine|peer|naive> <seed index>  |  dayWorker.ts mirror
+ * Usage: dayWorker.ts <domains> <hours> <engine|peer|naive> <seed index>  |  dayWorker.ts mirror [domains]
+ * Progress (how far in simulated time) goes to stderr.
  */
+import { progress, simulated } from '../progress.ts';
 import { mirrorAtScale } from './mirrorAtScale.ts';
 import { dayPlan } from './dayPlan.ts';
 import { POLLER_KINDS, simulateDay, type PollerKind } from './simulatedDay.ts';
 
 const [what, hoursArg, pollerArg, seedArg] = process.argv.slice(2);
+/** How many seeds this N runs (for the progress line only; not part of the day). */
+const seedsArg = process.env.BENCH_DAY_SEEDS_OF;
 if (what === 'mirror') {
-  process.stdout.write(`${JSON.stringify({ mirror: await mirrorAtScale(1_000) })}\n`);
+  process.stdout.write(
+    // Its N is the second argument.
+    `${JSON.stringify({ mirror: await mirrorAtScale(Number(hoursArg ?? 0) || 1_000) })}\n`,
+  );
 } else {
   const poller = pollerArg as PollerKind;
   if (!POLLER_KINDS.includes(poller)) throw new Error(`dayWorker: unknown poller ${pollerArg}`);
-  const plan = dayPlan(Number(what), Number(hoursArg), Number(seedArg ?? 0));
-  const { mirror, figures, ...day } = await simulateDay(plan, poller);
+  const seed = Number(seedArg ?? 0);
+  const plan = dayPlan(Number(what), Number(hoursArg), seed);
+  const shown = progress(
+    `day: ${what} domains, ${poller}, seed ${seed + 1}${seedsArg ? ` of ${seedsArg}` : ''}`,
+  );
+  const { mirror, figures, ...day } = await simulateDay(plan, poller, (done, total) =>
+    shown(simulated(done, total)),
+  );
   mirror.close();
   const { samples: _samples, unmatched: _unmatched, ...latency } = figures.latency;
   const memory = process.memoryUsage();

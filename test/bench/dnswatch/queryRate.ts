@@ -103,6 +103,10 @@ export async function queryRate(domains: number, seconds: number): Promise<Query
   const elapsed = (end - start) / 1000;
   // The server's counts, one a second, taken while the watch ran.
   const counts = server.counts.filter((c) => c.at >= start && c.at <= end);
+  if (counts.length < 2)
+    throw new Error(
+      `queryRate: the zone server counted ${counts.length} second(s) in ${elapsed.toFixed(0)} s — too few for a rate (a machine this loaded cannot time it)`,
+    );
   const total = counts.at(-1)!.queries - counts[0]!.queries;
   const span = (counts.at(-1)!.at - counts[0]!.at) / 1000;
   let busiestSecond = 0;

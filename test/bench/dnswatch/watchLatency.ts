@@ -15,6 +15,7 @@ import { DnsWatcher } from '../../../main/core/dnswatch/dnsWatcher.ts';
 import { WatchResolver } from '../../../main/core/dnswatch/watchResolver.ts';
 import { DEFAULT_DNS_WATCH_SETTINGS } from '../../../main/core/dnswatch/watchSettings.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { progress, simulated } from '../progress.ts';
 import { DMARC, SPF, fqdnOf, memoryZone } from './memoryZone.ts';
 
 const MINUTE = 60_000;
@@ -93,16 +94,20 @@ export async function watchLatency(domains: number, changes = 40, seed = 20_260_
   });
 
   let busiestSecond = 0;
+  const start = t;
+  const records = domains * 5;
+  // About: a first round at the resolver's cap, 2 minutes, then the changes' 30 minutes and 10 to tell them.
+  const plannedMs = (records / settings.ratePerSecond) * 1000 + 42 * MINUTE;
+  const shown = progress(`DNS watch, ${domains} domains`);
   const tick = async () => {
     const before = zone.asked;
     await watcher.tick();
     busiestSecond = Math.max(busiestSecond, zone.asked - before);
     t += 1000;
+    shown(`${simulated(t - start, plannedMs)}, ${zone.asked} queries`);
   };
 
   // Warm-up: every record asked once (the baseline), then two more minutes.
-  const start = t;
-  const records = domains * 5;
   while (watcher.stats().records === 0 || resolver.queriesSent < records) await tick();
   const firstRoundSeconds = (t - start) / 1000;
   for (let s = 0; s < 120; s++) await tick();

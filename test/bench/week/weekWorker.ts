@@ -17,6 +17,7 @@ import { VirtualTime } from '../day/virtualTime.ts';
 import { memoryDetail, type MemoryDetail } from './processMemory.ts';
 import { startServiceProcess } from './serviceClient.ts';
 import { startWeekEngine } from './weekEngine.ts';
+import { progress, simulated } from '../progress.ts';
 
 const DAY = 86_400_000;
 const MiB = 1024 * 1024;
@@ -153,7 +154,13 @@ engine.start();
 void watchPeak();
 let finished = false;
 const runs = Promise.all([apply(), sampler()]).finally(() => (finished = true));
-await time.runUntil(end);
+// In steps of a simulated hour, to tell on stderr how far it got (the same wake-ups as one runUntil(end)).
+const shown = progress(`week: ${domains} domains`);
+for (let at = start; at < end;) {
+  at = Math.min(end, at + 3_600_000);
+  await time.runUntil(at);
+  shown(simulated(at - start, end - start));
+}
 await time.drain(() => finished, 60_000);
 await runs;
 let stopped = false;
