@@ -72,6 +72,7 @@ export class DnsWatchRuntime {
       query: this.o.query ?? createDnsQuery(),
       clock: this.o.clock,
       ratePerSecond: settings.ratePerSecond,
+      maxCacheSeconds: settings.ceilingSeconds,
     });
     return new DnsWatcher({
       mirror: this.o.mirror,

@@ -235,7 +235,10 @@ export class DnsWatcher {
 
   private async check(t: Tracked): Promise<{ tracked: Tracked; record: DnsWatchRecord } | null> {
     const name = recordName(t.protocol, t.fqdn);
-    const lookup = await this.o.resolver.lookup(name, 'TXT', { fresh: t.fresh });
+    // Every due ask goes to the server: the record's pace is the watcher's (its TTL within the floor and
+    // the ceiling), and an answer cached by another path (an SPF include naming this domain) would let a
+    // record go unchecked past the ceiling.
+    const lookup = await this.o.resolver.lookup(name, 'TXT', { fresh: true });
     const judged = await judgeRecord(t.protocol, t.fqdn, lookup, this.o.resolver.asDnsResolve());
     const at = this.o.clock.now();
     t.askedAt = at;

@@ -15,9 +15,12 @@ let accountId: number;
 
 const DMARC = 'v=DMARC1; p=reject; rua=mailto:d@example.net';
 
-function setUp(domains: string[], options: { rate?: number; floor?: number } = {}) {
+function setUp(
+  domains: string[],
+  options: { rate?: number; floor?: number; ceiling?: number; ttl?: number } = {},
+) {
   clock = fakeClock();
-  dns = fakeDns(60);
+  dns = fakeDns(options.ttl ?? 60);
   mirror = openMirror(':memory:', { clock });
   const account = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://api.example.test/api/v1' });
   accountId = account.id;
@@ -38,12 +41,17 @@ function setUp(domains: string[], options: { rate?: number; floor?: number } = {
     query: dns.query,
     clock,
     ratePerSecond: rate,
+    maxCacheSeconds: options.ceiling ?? 3600,
   });
   watcher = new DnsWatcher({
     mirror,
     resolver,
     clock,
-    cadence: { floorSeconds: options.floor ?? 30, ceilingSeconds: 3600, concurrency: 16 },
+    cadence: {
+      floorSeconds: options.floor ?? 30,
+      ceilingSeconds: options.ceiling ?? 3600,
+      concurrency: 16,
+    },
     queriesPerSecond: rate,
   });
 }
@@ -204,6 +212,43 @@ describe('the DNS watch', () => {
     expect(dns.asked).toBe(asked);
     await runFor(20);
     expect(dns.asked).toBeGreaterThan(asked);
+  });
+});
+
+describe('the DNS watch’s ceiling', () => {
+  it('asks the server at least once per ceiling and alerts on a removal, however long the TTL', async () => {
+    setUp(['a.example'], { floor: 5, ceiling: 10, ttl: 86_400 });
+    await runFor(5);
+    dns.txt.delete('_dmarc.a.example');
+    const asked = dns.asked;
+    await runFor(100);
+    // About ten seconds apart (plus jitter), five records: a day-long cache would have sent none.
+    expect(dns.asked - asked).toBeGreaterThanOrEqual(5 * 8);
+    expect(openAlerts()).toHaveLength(1);
+  });
+
+  it('notices a record published where the negative answer said 2^31−1 seconds', async () => {
+    setUp(['a.example'], { floor: 5, ceiling: 10, ttl: 0x7fffffff });
+    await runFor(5);
+    dns.txt.set('_mta-sts.a.example', ['v=STSv1; id=1']);
+    await runFor(30);
+    const sts = mirror.dnsWatchRecords(accountId, 1).find((r) => r.protocol === 'mta_sts')!;
+    expect(sts.answer).toBe('present');
+  });
+});
+
+describe('a CNAME loop', () => {
+  it.each([1, 2, 4])('of %i names is unknown: no disconnect, the record keeps its state', async (length) => {
+    setUp(['a.example']);
+    await runFor(5);
+    dns.txt.delete('_dmarc.a.example');
+    const names = Array.from({ length }, (_, i) => (i === 0 ? '_dmarc.a.example' : `n${i}.hosted.example`));
+    names.forEach((n, i) => dns.cname.set(n, names[(i + 1) % length]!));
+    await runFor(300);
+    expect(everRaised()).toEqual([]);
+    const dmarc = mirror.dnsWatchRecords(accountId, 1).find((r) => r.protocol === 'dmarc')!;
+    expect(dmarc).toMatchObject({ answer: 'unknown', state: 'connected' });
+    expect(dmarc.reason).toMatch(/loops/);
   });
 });
 

@@ -31,8 +31,12 @@ export function fakeDns(ttl = 60): FakeDns {
       if (dns.mode === 'servfail') return { rcode: 'SERVFAIL', answers: [], negativeTtl: null, server };
       const answers: DnsReply['answers'] = [];
       let owner = name.toLowerCase();
-      const target = dns.cname.get(owner);
-      if (target) {
+      // The chain as a recursive resolver gives it (at most 8 names: a loop is cut there).
+      for (
+        let hop = 0, target = dns.cname.get(owner);
+        target && hop < 8;
+        hop++, target = dns.cname.get(owner)
+      ) {
         answers.push({ name: owner, type: 'CNAME', ttl: dns.ttl, data: [target] });
         owner = target;
       }
