@@ -45,8 +45,8 @@ export interface DnsReply {
 /** Sends one question; rejects only when no reply came (timeout, socket error). */
 export type DnsQuery = (server: DnsServer, name: string, type: QueryType) => Promise<DnsReply>;
 
-/** The types the watch asks: TXT for the records, the rest for SPF's a/mx mechanisms. */
-export type QueryType = 'TXT' | 'CNAME' | 'A' | 'AAAA' | 'MX';
+/** The types the watch asks: TXT for the records, A/AAAA/MX for SPF's a/mx mechanisms, NS for the root. */
+export type QueryType = 'TXT' | 'CNAME' | 'A' | 'AAAA' | 'MX' | 'NS';
 
 function text(value: unknown): string {
   return Buffer.isBuffer(value) ? value.toString('utf8') : String(value);

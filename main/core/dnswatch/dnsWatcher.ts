@@ -17,8 +17,9 @@ import {
   type ConfirmState,
 } from './confirmation.ts';
 import { Semaphore } from './rateCap.ts';
-import { judgeRecord } from './recordJudge.ts';
-import type { WatchResolver } from './watchResolver.ts';
+import { judgeRecord, type Judgement } from './recordJudge.ts';
+import { apexFrom, ResolverTrust, type ApexState, type TrustVerdict } from './resolverTrust.ts';
+import type { Lookup, WatchResolver } from './watchResolver.ts';
 
 /** The watch's pacing, as the user sets it. */
 export interface WatchCadence {
@@ -80,6 +81,17 @@ export interface DnsWatchStats {
   lastTickAt: string | null;
 }
 
+/** One record's answer before the resolver's standing is known for the whole batch. */
+interface Asked {
+  t: Tracked;
+  name: string;
+  lookup: Lookup;
+  judged: Judgement;
+  /** What the answers said of the domain's own name (null: nothing). */
+  apex: ApexState | null;
+  at: number;
+}
+
 /** Checks whose answers are still kept for the last-minute rates. */
 const RATE_WINDOW_MS = 60_000;
 
@@ -91,9 +103,19 @@ export class DnsWatcher {
   private lastTickAt: number | null = null;
   private samples: { at: number; queries: number; checks: number }[] = [];
   private checks = 0;
+  private readonly resolverTrust: ResolverTrust;
+  private standing: TrustVerdict = { trusted: true };
+  /** Each domain's own name as confirmed (the domain_stopped_resolving rule's evidence). */
+  private readonly apexes = new Map<string, { confirm: ConfirmState; told: boolean }>();
 
   constructor(private readonly o: DnsWatcherOptions) {
     this.semaphore = new Semaphore(o.cadence.concurrency);
+    this.resolverTrust = new ResolverTrust(o.resolver, o.cadence.ceilingSeconds * 1000);
+  }
+
+  /** Whether the resolver's answers are evidence now (resolverTrust.ts). */
+  trust(): TrustVerdict {
+    return this.standing;
   }
 
   /** Reads the mirror's live domains; new records fall due at once, records of gone domains are dropped. */
@@ -108,6 +130,8 @@ export class DnsWatcher {
       }
     }
     for (const [key, t] of this.tracked) if (!owners.has(t.fqdn)) this.tracked.delete(key);
+    this.resolverTrust.keepOnly(new Set(owners.keys()));
+    for (const fqdn of this.apexes.keys()) if (!owners.has(fqdn)) this.apexes.delete(fqdn);
     for (const [fqdn, list] of owners) {
       for (const protocol of PROTOCOLS) {
         const key = `${fqdn} ${protocol}`;
@@ -205,20 +229,24 @@ export class DnsWatcher {
     // them wait anyway, and a short tick writes its answers sooner).
     const batch = due.slice(0, Math.max(1, Math.floor(this.o.queriesPerSecond)));
     const sentBefore = this.o.resolver.queriesSent;
-    const answered = await Promise.all(batch.map((t) => this.semaphore.run(() => this.check(t))));
+    await this.resolverTrust.probeRoot(now);
+    const asked = await Promise.all(batch.map((t) => this.semaphore.run(() => this.ask(t))));
+    // The resolver's standing from every answer of the batch (a lie about every domain shows only across them).
+    this.standing = this.resolverTrust.verdict();
     const writes = new Map<string, DnsWatchWrite>();
     const changed = new Map<string, { accountId: number; domainId: number }>();
-    for (const item of answered) {
-      if (!item) continue;
-      const r = item.record;
-      const said = JSON.stringify([r.answer, r.value, r.reason, r.state]);
-      const news = said !== item.tracked.said;
-      item.tracked.said = said;
-      for (const owner of item.tracked.owners) {
+    for (const a of asked) {
+      const record = this.settle(a);
+      const apex = this.apexStep(a);
+      const said = JSON.stringify([record.answer, record.value, record.reason, record.state]);
+      const news = said !== a.t.said;
+      a.t.said = said;
+      for (const owner of a.t.owners) {
         const key = `${owner.accountId} ${owner.domainId}`;
         if (news) changed.set(key, owner);
         const write = writes.get(key) ?? { ...owner, records: [] };
-        write.records.push(item.record);
+        write.records.push(record);
+        if (apex) write.apex = apex;
         writes.set(key, write);
       }
     }
@@ -233,14 +261,44 @@ export class DnsWatcher {
     return result;
   }
 
-  private async check(t: Tracked): Promise<{ tracked: Tracked; record: DnsWatchRecord } | null> {
+  /** Asks one record (always of the server: its pace is the watcher's) and judges the answer. */
+  private async ask(t: Tracked): Promise<Asked> {
     const name = recordName(t.protocol, t.fqdn);
     // Every due ask goes to the server: the record's pace is the watcher's (its TTL within the floor and
     // the ceiling), and an answer cached by another path (an SPF include naming this domain) would let a
     // record go unchecked past the ceiling.
     const lookup = await this.o.resolver.lookup(name, 'TXT', { fresh: true });
     const judged = await judgeRecord(t.protocol, t.fqdn, lookup, this.o.resolver.asDnsResolve());
-    const at = this.o.clock.now();
+    let apex = apexFrom(lookup, name === t.fqdn);
+    let server = lookup.server;
+    if (apex === null && lookup.kind === 'absent') {
+      // NXDOMAIN below the apex: whether the domain itself exists decides what it means (cached ≤ ceiling).
+      const top = await this.o.resolver.lookup(t.fqdn, 'TXT');
+      apex = apexFrom(top, true);
+      server = top.server;
+    }
+    this.resolverTrust.note(t.fqdn, apex, server);
+    return { t, name, lookup, judged, apex, at: this.o.clock.now() };
+  }
+
+  /**
+   * What an answer is worth: nothing from a resolver that cannot be trusted, nothing for a domain whose own
+   * name does not resolve (its own alert speaks: apexStep), nothing for "absent" when whether the domain
+   * exists is not known; else the judgement.
+   */
+  private evidence(a: Asked): Judgement {
+    const unknown = (reason: string): Judgement => ({ answer: 'unknown', value: a.judged.value, reason });
+    if (!this.standing.trusted) return unknown('DNS unavailable: the resolver cannot be trusted');
+    if (a.apex === 'nxdomain') return unknown(`${a.t.fqdn} itself does not resolve (NXDOMAIN)`);
+    if (a.apex === null && a.judged.answer === 'absent')
+      return unknown(`whether ${a.t.fqdn} itself exists is not known`);
+    return a.judged;
+  }
+
+  /** Folds an answer into the record's confirmed state and schedules its next ask. */
+  private settle(a: Asked): DnsWatchRecord {
+    const { t, lookup, at } = a;
+    const judged = this.evidence(a);
     t.askedAt = at;
     const ttl = lookup.kind === 'unknown' ? null : lookup.ttl;
     let recheck = false;
@@ -265,22 +323,55 @@ export class DnsWatcher {
     )
       t.agreedAt = at;
     return {
-      tracked: t,
-      record: {
-        protocol: t.protocol,
-        name,
-        answer: judged.answer,
-        value: judged.value,
-        reason: judged.reason,
-        ttl,
-        resolver: lookup.server,
-        checkedAt: new Date(at).toISOString(),
-        state: t.confirm.confirmed,
-        stateSince:
-          t.confirm.confirmedSince === null ? null : new Date(t.confirm.confirmedSince).toISOString(),
-        stateCheckedAt: t.agreedAt === null ? null : new Date(t.agreedAt).toISOString(),
-      },
+      protocol: t.protocol,
+      name: a.name,
+      answer: judged.answer,
+      value: judged.value,
+      reason: judged.reason,
+      ttl,
+      resolver: lookup.server,
+      checkedAt: new Date(at).toISOString(),
+      state: t.confirm.confirmed,
+      stateSince: t.confirm.confirmedSince === null ? null : new Date(t.confirm.confirmedSince).toISOString(),
+      stateCheckedAt: t.agreedAt === null ? null : new Date(t.agreedAt).toISOString(),
     };
+  }
+
+  /**
+   * The domain's own name, confirmed like a record (from the SPF check: the apex asked afresh), while the
+   * resolver is trusted. Told to the mirror when the confirmed state changes, and once per run when the
+   * first answer agrees with it (an episode open from before a restart can then end). A domain with a record
+   * that worked starts as resolving: its NXDOMAIN is news.
+   */
+  private apexStep(a: Asked): DnsWatchWrite['apex'] {
+    if (a.t.protocol !== 'spf' || !this.standing.trusted || a.apex === null) return undefined;
+    const fqdn = a.t.fqdn;
+    const resolved = [...this.tracked.values()].some((t) => t.fqdn === fqdn && t.everConnected);
+    const entry = this.apexes.get(fqdn) ?? {
+      confirm: resolved
+        ? { ...INITIAL_CONFIRM_STATE, confirmed: 'connected' as const, confirmedSince: a.at }
+        : INITIAL_CONFIRM_STATE,
+      told: false,
+    };
+    this.apexes.set(fqdn, entry);
+    const before = entry.confirm.confirmed;
+    const evidence = a.apex === 'resolves' ? 'connected' : 'disconnected';
+    const rules = this.o.confirm ?? DEFAULT_CONFIRM_RULES;
+    const step = observe(entry.confirm, evidence, a.at, rules);
+    entry.confirm = step.state;
+    if (step.recheck) {
+      a.t.fresh = true;
+      a.t.due = a.at + rules.confirmSpacingMs;
+    }
+    const tell = step.changed || (!entry.told && before !== null && step.state.confirmed === evidence);
+    if (!tell || before === null) return undefined;
+    entry.told = true;
+    const reading = (resolves: boolean) => ({
+      resolves,
+      resolver: a.lookup.server,
+      since: new Date(step.state.confirmedSince ?? a.at).toISOString(),
+    });
+    return { before: reading(before === 'connected'), after: reading(step.state.confirmed === 'connected') };
   }
 
   /** Asks every record of every domain once now (a one-shot sync's check), then returns what it raised. */

@@ -9,7 +9,8 @@ export interface FakeDns {
   txt: Map<string, string[]>;
   cname: Map<string, string>;
   ttl: number;
-  mode: 'answer' | 'servfail' | 'timeout';
+  /** lie: NXDOMAIN for every name, the root too (a captive portal, this machine's own resolver). */
+  mode: 'answer' | 'servfail' | 'timeout' | 'lie';
   asked: number;
   /** Answers instead of the zone when it returns a reply. */
   intercept: ((server: DnsServer, name: string) => DnsReply | undefined) | null;
@@ -29,6 +30,11 @@ export function fakeDns(ttl = 60): FakeDns {
       if (intercepted) return intercepted;
       if (dns.mode === 'timeout') throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' });
       if (dns.mode === 'servfail') return { rcode: 'SERVFAIL', answers: [], negativeTtl: null, server };
+      if (dns.mode === 'lie') return { rcode: 'NXDOMAIN', answers: [], negativeTtl: null, server };
+      if (name === '' && type === 'NS') {
+        const ns = { name: '', type: 'NS', ttl: 518_400, data: ['a.root-servers.net'] };
+        return { rcode: 'NOERROR', answers: [ns], negativeTtl: null, server };
+      }
       const answers: DnsReply['answers'] = [];
       let owner = name.toLowerCase();
       // The chain as a recursive resolver gives it (at most 8 names: a loop is cut there).
