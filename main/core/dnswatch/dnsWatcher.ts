@@ -288,7 +288,7 @@ export class DnsWatcher {
    */
   private evidence(a: Asked): Judgement {
     const unknown = (reason: string): Judgement => ({ answer: 'unknown', value: a.judged.value, reason });
-    if (!this.standing.trusted) return unknown('DNS unavailable: the resolver cannot be trusted');
+    if (!this.standing.trusted) return unknown('the resolver cannot be trusted');
     if (a.apex === 'nxdomain') return unknown(`${a.t.fqdn} itself does not resolve (NXDOMAIN)`);
     if (a.apex === null && a.judged.answer === 'absent')
       return unknown(`whether ${a.t.fqdn} itself exists is not known`);

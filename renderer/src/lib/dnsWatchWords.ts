@@ -45,10 +45,7 @@ export function disagreementWords(d: DisagreementView, now = Date.now(), timeZon
  * watch's answers count for nothing now, and what to do. Said once, on the sync line and the DNS tab.
  */
 export function dnsUnavailableWords(u: { reason: string }): string {
-  return (
-    `DNS unavailable: ${u.reason}. The DNS watch’s answers are set aside (no record is taken as removed) ` +
-    `until a resolver can be trusted — pick a resolver in Settings → DNS watch.`
-  );
+  return `DNS unavailable: ${u.reason}. The DNS watch ignores its answers — pick a resolver in Settings → DNS watch.`;
 }
 
 /** The Settings form of the watch, as typed. */

@@ -22,14 +22,14 @@ const UNAVAILABLE = {
   since: '2026-11-29T00:00:00Z',
 };
 const SAID =
-  'DNS unavailable: 10.255.255.53:53 answers that the DNS root itself does not exist (NXDOMAIN). The DNS watch’s answers are set aside (no record is taken as removed) until a resolver can be trusted — pick a resolver in Settings → DNS watch.';
+  'DNS unavailable: 10.255.255.53:53 answers that the DNS root itself does not exist (NXDOMAIN). The DNS watch ignores its answers — pick a resolver in Settings → DNS watch.';
 
 const record = {
   protocol: 'dmarc' as const,
   name: '_dmarc.a.example',
   answer: 'unknown' as const,
   value: null,
-  reason: 'DNS unavailable: the resolver cannot be trusted',
+  reason: 'the resolver cannot be trusted',
   ttl: null,
   resolver: '10.255.255.53:53',
   checkedAt: '2026-11-29T00:01:00Z',
