@@ -106,6 +106,9 @@ describe('the DNS watch behind a server sending forged replies', () => {
     expect(dmarcOf('three.example').ttl).toBe(86_400);
     await publish(world.svc, 'three.example', 'dmarc', null);
     const seconds = await watchFor(300, () => alertsNow().length > 0);
+    console.log(
+      `DNS watch behind forgeries: removal → alert in ${seconds} s (real TTL 86,400 s, ceiling 30 s); ${forge.forged} forged replies sent, ${forge.answered} real answers`,
+    );
     // One ceiling (30 s, + jitter) to see it, two confirmations 15 s apart.
     expect(seconds).toBeLessThanOrEqual(33 + 30 + 5);
     expect(alertsNow()).toEqual([['protocol_disconnected', 'three.example', false]]);
