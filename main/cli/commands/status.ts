@@ -24,6 +24,12 @@ export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
         ? `; ${d.queriesPerSecond.toFixed(1)} queries/s measured ${ago(d.paceAt, now)}, a full round ~${formatDuration(Math.ceil(d.roundSeconds))}`
         : ''),
   ];
+  if (d.unavailable) {
+    lines.push(
+      `  DNS unavailable: ${d.unavailable.reason}. The watch ignores its answers — pick a resolver ` +
+        `(Settings → DNS watch, or --dns-server HOST[:PORT]).`,
+    );
+  }
   return lines.join('\n') + '\n';
 }
 

@@ -56,7 +56,7 @@ function text(value: unknown): string {
  * A TTL as a cache may keep it: RFC 2181 §8 makes a value with the top bit set mean 0 (a sender's bug or a
  * forgery meant to pin an answer in caches for 68 years).
  */
-export function usableTtl(ttl: number | undefined): number {
+function usableTtl(ttl: number | undefined): number {
   return ttl === undefined || !Number.isFinite(ttl) || ttl < 0 || ttl > 0x7fffffff ? 0 : ttl;
 }
 
@@ -103,7 +103,7 @@ interface Asked {
  * ID, a stray packet, a query (QR clear) echoed back. (The sender's address and port are checked by the
  * socket: see udpExchange.)
  */
-export function answersQuestion(reply: DecodedPacket, asked: Asked): boolean {
+function answersQuestion(reply: DecodedPacket, asked: Asked): boolean {
   if (reply.type !== 'response' || reply.id !== asked.id) return false;
   const questions = reply.questions ?? [];
   if (questions.length !== 1) return false;
