@@ -16,6 +16,7 @@ import {
   type ConfirmRules,
   type ConfirmState,
 } from './confirmation.ts';
+import { ApexWatch } from './apexWatch.ts';
 import { Semaphore } from './rateCap.ts';
 import { judgeRecord, type Judgement } from './recordJudge.ts';
 import { apexFrom, ResolverTrust, type ApexState, type TrustVerdict } from './resolverTrust.ts';
@@ -105,12 +106,12 @@ export class DnsWatcher {
   private checks = 0;
   private readonly resolverTrust: ResolverTrust;
   private standing: TrustVerdict = { trusted: true };
-  /** Each domain's own name as confirmed (the domain_stopped_resolving rule's evidence). */
-  private readonly apexes = new Map<string, { confirm: ConfirmState; told: boolean }>();
+  private readonly apexWatch: ApexWatch;
 
   constructor(private readonly o: DnsWatcherOptions) {
     this.semaphore = new Semaphore(o.cadence.concurrency);
     this.resolverTrust = new ResolverTrust(o.resolver, o.cadence.ceilingSeconds * 1000);
+    this.apexWatch = new ApexWatch(o.confirm ?? DEFAULT_CONFIRM_RULES);
   }
 
   /** Whether the resolver's answers are evidence now (resolverTrust.ts). */
@@ -131,7 +132,7 @@ export class DnsWatcher {
     }
     for (const [key, t] of this.tracked) if (!owners.has(t.fqdn)) this.tracked.delete(key);
     this.resolverTrust.keepOnly(new Set(owners.keys()));
-    for (const fqdn of this.apexes.keys()) if (!owners.has(fqdn)) this.apexes.delete(fqdn);
+    this.apexWatch.keepOnly(new Set(owners.keys()));
     for (const [fqdn, list] of owners) {
       for (const protocol of PROTOCOLS) {
         const key = `${fqdn} ${protocol}`;
@@ -337,41 +338,17 @@ export class DnsWatcher {
     };
   }
 
-  /**
-   * The domain's own name, confirmed like a record (from the SPF check: the apex asked afresh), while the
-   * resolver is trusted. Told to the mirror when the confirmed state changes, and once per run when the
-   * first answer agrees with it (an episode open from before a restart can then end). A domain with a record
-   * that worked starts as resolving: its NXDOMAIN is news.
-   */
+  /** The domain's own name (apexWatch.ts), from the SPF check while the resolver is trusted. */
   private apexStep(a: Asked): DnsWatchWrite['apex'] {
     if (a.t.protocol !== 'spf' || !this.standing.trusted || a.apex === null) return undefined;
     const fqdn = a.t.fqdn;
-    const resolved = [...this.tracked.values()].some((t) => t.fqdn === fqdn && t.everConnected);
-    const entry = this.apexes.get(fqdn) ?? {
-      confirm: resolved
-        ? { ...INITIAL_CONFIRM_STATE, confirmed: 'connected' as const, confirmedSince: a.at }
-        : INITIAL_CONFIRM_STATE,
-      told: false,
-    };
-    this.apexes.set(fqdn, entry);
-    const before = entry.confirm.confirmed;
-    const evidence = a.apex === 'resolves' ? 'connected' : 'disconnected';
-    const rules = this.o.confirm ?? DEFAULT_CONFIRM_RULES;
-    const step = observe(entry.confirm, evidence, a.at, rules);
-    entry.confirm = step.state;
+    const resolvedBefore = PROTOCOLS.some((p) => this.tracked.get(`${fqdn} ${p}`)?.everConnected === true);
+    const step = this.apexWatch.step(fqdn, a.apex, a.at, a.lookup.server, resolvedBefore);
     if (step.recheck) {
       a.t.fresh = true;
-      a.t.due = a.at + rules.confirmSpacingMs;
+      a.t.due = a.at + (this.o.confirm ?? DEFAULT_CONFIRM_RULES).confirmSpacingMs;
     }
-    const tell = step.changed || (!entry.told && before !== null && step.state.confirmed === evidence);
-    if (!tell || before === null) return undefined;
-    entry.told = true;
-    const reading = (resolves: boolean) => ({
-      resolves,
-      resolver: a.lookup.server,
-      since: new Date(step.state.confirmedSince ?? a.at).toISOString(),
-    });
-    return { before: reading(before === 'connected'), after: reading(step.state.confirmed === 'connected') };
+    return step.tell;
   }
 
   /** Asks every record of every domain once now (a one-shot sync's check), then returns what it raised. */

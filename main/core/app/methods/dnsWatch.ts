@@ -82,6 +82,8 @@ export function dnsWatchMethods(w: Wiring): DnsWatchMethods {
         const service = mirror.serviceProtocolView(accountId, domainId);
         const now = w.clock.now();
         const records = mirror.dnsWatchRecords(accountId, domainId);
+        // While the resolver cannot be trusted the watch holds no view of its own to set against the service.
+        const unavailable = dnsUnavailable(mirror);
         records.sort((x, y) => PROTOCOLS.indexOf(x.protocol) - PROTOCOLS.indexOf(y.protocol));
         return {
           watching: w.dnsWatch?.view().running ?? false,
@@ -90,10 +92,11 @@ export function dnsWatchMethods(w: Wiring): DnsWatchMethods {
             serviceConnected: service?.protocols[r.protocol]?.connected ?? null,
           })),
           serviceScannedAt: service?.scannedAt ?? null,
-          disagreements: service
-            ? records.map((r) => disagreementOf(r, service, now)).filter((d) => d !== null)
-            : [],
-          unavailable: dnsUnavailable(mirror),
+          disagreements:
+            service && !unavailable
+              ? records.map((r) => disagreementOf(r, service, now)).filter((d) => d !== null)
+              : [],
+          unavailable,
         };
       }),
 
