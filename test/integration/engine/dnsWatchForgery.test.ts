@@ -12,6 +12,7 @@ import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { FORGERIES, startForgingDnsServer, type ForgingDnsServer } from '../../support/forgingDnsServer.ts';
 import {
   addSyncedAccount,
+  watchFor as tickWatch,
   openEngine,
   publish,
   startWorld,
@@ -45,15 +46,7 @@ afterAll(async () => {
   await world?.close();
 });
 
-async function watchFor(seconds: number, until?: () => boolean): Promise<number> {
-  const start = world.svc.clock.now().getTime();
-  for (let s = 0; s < seconds; s++) {
-    world.svc.clock.advance(1000);
-    await watchTicks.tick();
-    if (until?.()) break;
-  }
-  return (world.svc.clock.now().getTime() - start) / 1000;
-}
+const watchFor = (seconds: number, until?: () => boolean) => tickWatch(world, watchTicks, seconds, until);
 
 /** What the screens say of every domain: status, verdict, each protocol's state and finding. */
 async function statusNow() {

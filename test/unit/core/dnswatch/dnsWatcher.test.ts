@@ -1,11 +1,9 @@
 // The DNS watch on a fake zone and a fake clock: alerts from DNS alone, confirmation against flapping, unknown
 // answers never a disconnect, invalid records failing with the reason in words, restore, TTL pacing, rate cap.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
-import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import type { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
-import { fakeClock, fakeDns, type FakeDns } from './fakeDns.ts';
+import { DMARC, fakeWatch, type fakeClock, type FakeDns } from './fakeDns.ts';
 
 let mirror: Mirror;
 let dns: FakeDns;
@@ -13,47 +11,11 @@ let clock: ReturnType<typeof fakeClock>;
 let watcher: DnsWatcher;
 let accountId: number;
 
-const DMARC = 'v=DMARC1; p=reject; rua=mailto:d@example.net';
-
 function setUp(
   domains: string[],
   options: { rate?: number; floor?: number; ceiling?: number; ttl?: number } = {},
 ) {
-  clock = fakeClock();
-  dns = fakeDns(options.ttl ?? 60);
-  mirror = openMirror(':memory:', { clock });
-  const account = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://api.example.test/api/v1' });
-  accountId = account.id;
-  mirror.writeSignal({
-    accountId,
-    domainId: null,
-    signal: 'domains',
-    payload: domains.map((fqdn, i) => ({ id: i + 1, fqdn })),
-    fetchedAt: clock.now(),
-  });
-  for (const d of domains) {
-    dns.txt.set(`_dmarc.${d}`, [DMARC]);
-    dns.txt.set(d, ['v=spf1 ip4:192.0.2.0/24 -all']);
-  }
-  const rate = options.rate ?? 200;
-  const resolver = new WatchResolver({
-    servers: [{ host: '127.0.0.1', port: 53 }],
-    query: dns.query,
-    clock,
-    ratePerSecond: rate,
-    maxCacheSeconds: options.ceiling ?? 3600,
-  });
-  watcher = new DnsWatcher({
-    mirror,
-    resolver,
-    clock,
-    cadence: {
-      floorSeconds: options.floor ?? 30,
-      ceilingSeconds: options.ceiling ?? 3600,
-      concurrency: 16,
-    },
-    queriesPerSecond: rate,
-  });
+  ({ clock, dns, mirror, accountId, watcher } = fakeWatch(domains, options));
 }
 
 /** Ticks once a second of fake time for `seconds`; returns when (ms after start) an alert first opened. */

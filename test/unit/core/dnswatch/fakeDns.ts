@@ -3,6 +3,9 @@
  * SERVFAIL or silence on demand, and a count of the questions it was asked.
  */
 import type { DnsQuery, DnsReply, DnsServer } from '../../../../main/core/dnswatch/dnsQuery.ts';
+import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
+import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
+import { openMirror } from '../../../../main/core/mirror/index.ts';
 
 export interface FakeDns {
   query: DnsQuery;
@@ -70,4 +73,49 @@ export function fakeClock(start = Date.parse('2026-06-15T12:00:00Z')) {
       t += ms;
     },
   };
+}
+
+/** The DMARC record every domain of a fakeWatch() publishes. */
+export const DMARC = 'v=DMARC1; p=reject; rua=mailto:d@example.net';
+
+/**
+ * A watcher over a fresh mirror holding `domains` (ids 1…n of one account), each publishing DMARC and SPF in a
+ * fake zone, on a fake clock.
+ */
+export function fakeWatch(
+  domains: string[],
+  options: { rate?: number; floor?: number; ceiling?: number; ttl?: number } = {},
+) {
+  const clock = fakeClock();
+  const dns = fakeDns(options.ttl ?? 60);
+  const mirror = openMirror(':memory:', { clock });
+  const accountId = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://api.example.test/api/v1' }).id;
+  mirror.writeSignal({
+    accountId,
+    domainId: null,
+    signal: 'domains',
+    payload: domains.map((fqdn, i) => ({ id: i + 1, fqdn })),
+    fetchedAt: clock.now(),
+  });
+  for (const d of domains) {
+    dns.txt.set(`_dmarc.${d}`, [DMARC]);
+    dns.txt.set(d, ['v=spf1 ip4:192.0.2.0/24 -all']);
+  }
+  const rate = options.rate ?? 200;
+  const ceiling = options.ceiling ?? 3600;
+  const resolver = new WatchResolver({
+    servers: [{ host: '127.0.0.1', port: 53 }],
+    query: dns.query,
+    clock,
+    ratePerSecond: rate,
+    maxCacheSeconds: ceiling,
+  });
+  const watcher = new DnsWatcher({
+    mirror,
+    resolver,
+    clock,
+    cadence: { floorSeconds: options.floor ?? 30, ceilingSeconds: ceiling, concurrency: 16 },
+    queriesPerSecond: rate,
+  });
+  return { clock, dns, mirror, accountId, watcher };
 }

@@ -3,11 +3,9 @@
 // changes, no alert, and the watch says why. A domain whose own name stops resolving while the others resolve
 // is the finding: its own alert, and its records no evidence of removal.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
-import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import type { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
-import { fakeClock, fakeDns, type FakeDns } from './fakeDns.ts';
+import { DMARC, fakeWatch, type fakeClock, type FakeDns } from './fakeDns.ts';
 
 let mirror: Mirror;
 let dns: FakeDns;
@@ -15,38 +13,8 @@ let clock: ReturnType<typeof fakeClock>;
 let watcher: DnsWatcher;
 let accountId: number;
 const DOMAINS = Array.from({ length: 12 }, (_, i) => `d${i + 1}.example`);
-const DMARC = 'v=DMARC1; p=reject; rua=mailto:d@example.net';
-
 function setUp(domains = DOMAINS) {
-  clock = fakeClock();
-  dns = fakeDns(60);
-  mirror = openMirror(':memory:', { clock });
-  accountId = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://api.example.test/api/v1' }).id;
-  mirror.writeSignal({
-    accountId,
-    domainId: null,
-    signal: 'domains',
-    payload: domains.map((fqdn, i) => ({ id: i + 1, fqdn })),
-    fetchedAt: clock.now(),
-  });
-  for (const d of domains) {
-    dns.txt.set(`_dmarc.${d}`, [DMARC]);
-    dns.txt.set(d, ['v=spf1 ip4:192.0.2.0/24 -all']);
-  }
-  const resolver = new WatchResolver({
-    servers: [{ host: '127.0.0.1', port: 53 }],
-    query: dns.query,
-    clock,
-    ratePerSecond: 200,
-    maxCacheSeconds: 300,
-  });
-  watcher = new DnsWatcher({
-    mirror,
-    resolver,
-    clock,
-    cadence: { floorSeconds: 30, ceilingSeconds: 300, concurrency: 16 },
-    queriesPerSecond: 200,
-  });
+  ({ clock, dns, mirror, accountId, watcher } = fakeWatch(domains, { ceiling: 300 }));
 }
 
 async function runFor(seconds: number): Promise<void> {
