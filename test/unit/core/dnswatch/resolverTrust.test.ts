@@ -3,7 +3,8 @@
 // changes, no alert, and the watch says why. A domain whose own name stops resolving while the others resolve
 // is the finding: its own alert, and its records no evidence of removal.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
+import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
+import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { DMARC, fakeWatch, type fakeClock, type FakeDns } from './fakeDns.ts';
 
@@ -113,6 +114,41 @@ describe('a domain whose own name stops resolving while the others resolve', () 
     dns.txt.set(`_dmarc.${gone}`, [DMARC]);
     dns.txt.set(gone, ['v=spf1 ip4:192.0.2.0/24 -all']);
     await runFor(10 * 60);
+    expect(mirror.listAlerts({ open: true })).toEqual([]);
+    expect(mirror.listAlerts({})).toHaveLength(1);
+  });
+
+  it('keeps one episode across a restart, and ends it after one when the domain resolves again', async () => {
+    setUp();
+    await runFor(10);
+    expire();
+    await runFor(5 * 60);
+    expect(mirror.listAlerts({ open: true }).map((a) => a.rule)).toEqual(['domain_stopped_resolving']);
+    const restart = () => {
+      const resolver = new WatchResolver({
+        servers: [{ host: '127.0.0.1', port: 53 }],
+        query: dns.query,
+        clock,
+        ratePerSecond: 200,
+        maxCacheSeconds: 300,
+      });
+      watcher = new DnsWatcher({
+        mirror,
+        resolver,
+        clock,
+        cadence: { floorSeconds: 30, ceilingSeconds: 300, concurrency: 16 },
+        queriesPerSecond: 200,
+      });
+    };
+    restart();
+    await runFor(5 * 60);
+    expect(mirror.listAlerts({}).map((a) => [a.rule, a.resolvedAt])).toEqual([
+      ['domain_stopped_resolving', null],
+    ]);
+    dns.txt.set(`_dmarc.${gone}`, [DMARC]);
+    dns.txt.set(gone, ['v=spf1 ip4:192.0.2.0/24 -all']);
+    restart();
+    await runFor(60);
     expect(mirror.listAlerts({ open: true })).toEqual([]);
     expect(mirror.listAlerts({})).toHaveLength(1);
   });
