@@ -7,24 +7,17 @@
  */
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import type { Packet } from 'dns-packet';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEFAULT_CONFIRM_RULES } from '../../main/core/dnswatch/confirmation.ts';
-import { startForgingDnsServer } from '../support/forgingDnsServer.ts';
+import { nxdomainForEverything, startForgingDnsServer } from '../support/forgingDnsServer.ts';
 import { DomainPage } from './pages/domain-page.ts';
 import { axeViolations, describeViolations } from './support/axe.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
 
 /** NXDOMAIN for every question, the DNS root's too. */
-const liar = await startForgingDnsServer((q: Packet) => ({
-  type: 'response',
-  id: q.id,
-  flags: 3,
-  questions: q.questions,
-  answers: [],
-}));
+const liar = await startForgingDnsServer(nxdomainForEverything);
 liar.forgeries = [];
 afterAll(() => liar.close());
 

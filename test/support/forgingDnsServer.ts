@@ -92,6 +92,11 @@ function forged(q: Packet, kind: Forgery, n: number): Buffer {
   }
 }
 
+/** The answer of a resolver that lies about every name: NXDOMAIN, the DNS root's too. */
+export function nxdomainForEverything(q: Packet): Packet {
+  return { type: 'response', id: q.id, flags: 3, questions: q.questions, answers: [] };
+}
+
 function frame(wire: Buffer): Buffer {
   const prefix = Buffer.alloc(2);
   prefix.writeUInt16BE(wire.length);
