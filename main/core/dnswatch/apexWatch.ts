@@ -7,7 +7,13 @@
  * from before a restart can end).
  */
 import type { ApexReading } from '../alerts/rules/domainStoppedResolving.ts';
-import { INITIAL_CONFIRM_STATE, observe, type ConfirmRules, type ConfirmState } from './confirmation.ts';
+import {
+  INITIAL_CONFIRM_STATE,
+  observe,
+  type ConfirmRules,
+  type ConfirmState,
+  type Evidence,
+} from './confirmation.ts';
 import type { ApexState } from './resolverTrust.ts';
 
 /** What one answer changes: the readings to tell the mirror (if any), and whether to ask again soon. */
@@ -17,7 +23,11 @@ export interface ApexStep {
 }
 
 export class ApexWatch {
-  private readonly apexes = new Map<string, { confirm: ConfirmState; told: boolean }>();
+  /** Per domain: its confirmation, and what the mirror was last told (null: nothing; a baseline). */
+  private readonly apexes = new Map<
+    string,
+    { confirm: ConfirmState; told: Evidence | null; toldThisRun: boolean }
+  >();
 
   constructor(private readonly rules: ConfirmRules) {}
 
@@ -26,30 +36,46 @@ export class ApexWatch {
     for (const fqdn of this.apexes.keys()) if (!fqdns.has(fqdn)) this.apexes.delete(fqdn);
   }
 
-  /** Folds a fresh answer for `fqdn`'s apex (at epoch ms `at`, from `resolver`). */
-  step(fqdn: string, apex: ApexState, at: number, resolver: string, resolvedBefore: boolean): ApexStep {
+  /**
+   * Folds a fresh answer for `fqdn`'s apex (at epoch ms `at`, from `resolver`). A confirmed NXDOMAIN is told
+   * only once `othersResolvedSince(its run's start)`: other domains resolving meanwhile show the resolver
+   * still answers — a resolver turning liar reaches each domain only as its records come due.
+   */
+  step(
+    fqdn: string,
+    apex: ApexState,
+    at: number,
+    resolver: string,
+    resolvedBefore: boolean,
+    othersResolvedSince: (since: number) => boolean,
+  ): ApexStep {
+    const told = resolvedBefore ? ('connected' as const) : null;
     const entry = this.apexes.get(fqdn) ?? {
-      confirm: resolvedBefore
-        ? { ...INITIAL_CONFIRM_STATE, confirmed: 'connected' as const, confirmedSince: at }
+      confirm: told
+        ? { ...INITIAL_CONFIRM_STATE, confirmed: told, confirmedSince: at }
         : INITIAL_CONFIRM_STATE,
-      told: false,
+      told,
+      toldThisRun: false,
     };
     this.apexes.set(fqdn, entry);
-    const before = entry.confirm.confirmed;
-    const evidence = apex === 'resolves' ? 'connected' : 'disconnected';
+    const evidence: Evidence = apex === 'resolves' ? 'connected' : 'disconnected';
     const step = observe(entry.confirm, evidence, at, this.rules);
     entry.confirm = step.state;
-    const tell = step.changed || (!entry.told && step.state.confirmed === evidence);
-    if (!tell || before === null) return { tell: undefined, recheck: step.recheck };
-    entry.told = true;
-    const reading = (resolves: boolean): ApexReading => ({
-      resolves,
+    const confirmed = step.state.confirmed!;
+    const since = step.state.confirmedSince ?? at;
+    const news = confirmed !== entry.told || (!entry.toldThisRun && confirmed === evidence);
+    const held = confirmed === 'disconnected' && entry.told === 'connected' && !othersResolvedSince(since);
+    if (!news || held) return { tell: undefined, recheck: step.recheck || held };
+    const before = entry.told;
+    entry.told = confirmed;
+    entry.toldThisRun = true;
+    const reading = (state: Evidence): ApexReading => ({
+      resolves: state === 'connected',
       resolver,
-      since: new Date(step.state.confirmedSince ?? at).toISOString(),
+      since: new Date(since).toISOString(),
     });
-    return {
-      tell: { before: reading(before === 'connected'), after: reading(step.state.confirmed === 'connected') },
-      recheck: step.recheck,
-    };
+    // The first word on a domain never seen resolving is a baseline: nothing to tell.
+    if (before === null) return { tell: undefined, recheck: step.recheck };
+    return { tell: { before: reading(before), after: reading(confirmed) }, recheck: step.recheck };
   }
 }

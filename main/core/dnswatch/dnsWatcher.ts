@@ -107,6 +107,8 @@ export class DnsWatcher {
   private readonly resolverTrust: ResolverTrust;
   private standing: TrustVerdict = { trusted: true };
   private readonly apexWatch: ApexWatch;
+  /** A domain went from resolving to NXDOMAIN in this tick's answers. */
+  private stoppedResolving = false;
 
   constructor(private readonly o: DnsWatcherOptions) {
     this.semaphore = new Semaphore(o.cadence.concurrency);
@@ -231,7 +233,10 @@ export class DnsWatcher {
     const batch = due.slice(0, Math.max(1, Math.floor(this.o.queriesPerSecond)));
     const sentBefore = this.o.resolver.queriesSent;
     await this.resolverTrust.probeRoot(now);
+    this.stoppedResolving = false;
     const asked = await Promise.all(batch.map((t) => this.semaphore.run(() => this.ask(t))));
+    // A domain that just stopped resolving may be the first sign of a resolver turning liar: ask the root now.
+    if (this.stoppedResolving) await this.resolverTrust.probeRoot(this.o.clock.now(), true);
     // The resolver's standing from every answer of the batch (a lie about every domain shows only across them).
     this.standing = this.resolverTrust.verdict();
     const writes = new Map<string, DnsWatchWrite>();
@@ -278,8 +283,10 @@ export class DnsWatcher {
       apex = apexFrom(top, true);
       server = top.server;
     }
-    this.resolverTrust.note(t.fqdn, apex, server);
-    return { t, name, lookup, judged, apex, at: this.o.clock.now() };
+    const at = this.o.clock.now();
+    if (this.resolverTrust.note(t.fqdn, apex, server, name === t.fqdn ? at : null))
+      this.stoppedResolving = true;
+    return { t, name, lookup, judged, apex, at };
   }
 
   /**
@@ -343,7 +350,9 @@ export class DnsWatcher {
     if (a.t.protocol !== 'spf' || !this.standing.trusted || a.apex === null) return undefined;
     const fqdn = a.t.fqdn;
     const resolvedBefore = PROTOCOLS.some((p) => this.tracked.get(`${fqdn} ${p}`)?.everConnected === true);
-    const step = this.apexWatch.step(fqdn, a.apex, a.at, a.lookup.server, resolvedBefore);
+    const step = this.apexWatch.step(fqdn, a.apex, a.at, a.lookup.server, resolvedBefore, (since) =>
+      this.resolverTrust.othersResolvedSince(fqdn, since),
+    );
     if (step.recheck) {
       a.t.fresh = true;
       a.t.due = a.at + (this.o.confirm ?? DEFAULT_CONFIRM_RULES).confirmSpacingMs;

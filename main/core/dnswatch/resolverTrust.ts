@@ -32,7 +32,7 @@ export function apexFrom(lookup: Lookup, atApex: boolean): ApexState | null {
 }
 
 export class ResolverTrust {
-  private readonly apex = new Map<string, { state: ApexState; server: string }>();
+  private readonly apex = new Map<string, { state: ApexState; server: string; freshAt: number | null }>();
   private root: { nxdomain: boolean; server: string } | null = null;
   private rootAskedAt = -Infinity;
 
@@ -42,18 +42,41 @@ export class ResolverTrust {
     private readonly rootEveryMs: number,
   ) {}
 
-  /** Asks the root's NS when it is due (an unknown answer keeps what the last one said). */
-  async probeRoot(now: number): Promise<void> {
-    if (now - this.rootAskedAt < this.rootEveryMs) return;
+  /**
+   * Asks the root's NS when it is due — or at once (`now`: a domain just stopped resolving, the first sign
+   * of a resolver turning liar). An unknown answer keeps what the last one said.
+   */
+  async probeRoot(now: number, force = false): Promise<void> {
+    if (!force && now - this.rootAskedAt < this.rootEveryMs) return;
     this.rootAskedAt = now;
     const lookup = await this.resolver.lookup('.', 'NS', { fresh: true });
     if (lookup.kind === 'unknown') return;
     this.root = { nxdomain: lookup.kind === 'absent' && lookup.rcode === 'NXDOMAIN', server: lookup.server };
   }
 
-  /** Records what an answer said of `fqdn`'s apex. */
-  note(fqdn: string, state: ApexState | null, server: string): void {
-    if (state !== null) this.apex.set(fqdn, { state, server });
+  /**
+   * Records what an answer said of `fqdn`'s apex; `freshAt` when the apex itself was just asked of the server
+   * (not read from the cache). True when the domain went from resolving to NXDOMAIN.
+   */
+  note(fqdn: string, state: ApexState | null, server: string, freshAt: number | null): boolean {
+    if (state === null) return false;
+    const was = this.apex.get(fqdn);
+    // A cached answer agreeing with the last fresh one keeps that one's time.
+    const kept = was?.state === state ? was.freshAt : null;
+    this.apex.set(fqdn, { state, server, freshAt: freshAt ?? kept });
+    return was?.state === 'resolves' && state === 'nxdomain';
+  }
+
+  /**
+   * True when another domain's apex answered that it exists, fresh from the server, at or after `since`: the
+   * resolver still resolves names, so one domain's NXDOMAIN is that domain's news, not the resolver turning
+   * liar (whose lies reach each domain only as its records come due).
+   */
+  othersResolvedSince(fqdn: string, since: number): boolean {
+    for (const [other, a] of this.apex) {
+      if (other !== fqdn && a.state === 'resolves' && a.freshAt !== null && a.freshAt >= since) return true;
+    }
+    return false;
   }
 
   /** The apex of `fqdn` as last answered (null: not known yet). */

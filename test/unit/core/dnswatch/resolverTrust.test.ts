@@ -87,6 +87,40 @@ describe('a resolver that answers NXDOMAIN for every name', () => {
   });
 });
 
+describe('a resolver turning liar while the domains come due at different times', () => {
+  it('raises no domain alert for the first domains its lies reach, then says it cannot be trusted', async () => {
+    setUp(['d1.example', 'd2.example']);
+    // d2's records have an hour-long TTL (asked again at the 300 s ceiling): the lies reach it minutes after
+    // d1, whose NXDOMAIN would be confirmed in 30 s.
+    let lying = false;
+    dns.intercept = (server, name) => {
+      if (lying && name !== '') return { rcode: 'NXDOMAIN', answers: [], negativeTtl: 60, server };
+      if (!name.endsWith('d2.example')) return undefined;
+      const values = dns.txt.get(name);
+      return values
+        ? {
+            rcode: 'NOERROR',
+            answers: values.map((v) => ({ name, type: 'TXT', ttl: 3600, data: [v] })),
+            negativeTtl: null,
+            server,
+          }
+        : { rcode: 'NXDOMAIN', answers: [], negativeTtl: 3600, server };
+    };
+    await runFor(10);
+    lying = true;
+    await runFor(4 * 60);
+    expect(watcher.trust()).toEqual({ trusted: true });
+    expect(mirror.listAlerts({})).toEqual([]);
+    expect(records(1).find((r) => r.protocol === 'dmarc')).toMatchObject({
+      answer: 'unknown',
+      state: 'connected',
+    });
+    await runFor(6 * 60);
+    expect(mirror.listAlerts({})).toEqual([]);
+    expect(watcher.trust()).toMatchObject({ trusted: false });
+  });
+});
+
 describe('a domain whose own name stops resolving while the others resolve', () => {
   const gone = 'd3.example';
   const expire = () => {
