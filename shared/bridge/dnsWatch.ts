@@ -32,6 +32,16 @@ export const disagreementSchema = z.object({
   serviceScannedAt: z.string(),
 });
 
+/**
+ * The watch's resolver cannot be trusted (NXDOMAIN for the DNS root, or for every watched domain): its
+ * answers are no evidence until another resolver is picked. The reason in words, the resolver, since when.
+ */
+export const dnsUnavailableSchema = z.object({
+  reason: z.string(),
+  resolver: z.string(),
+  since: z.string(),
+});
+
 /** A domain's DNS tab. */
 export const domainDnsWatchSchema = z.object({
   /** False when the watch is off (settings) or not run by this shell. */
@@ -39,6 +49,8 @@ export const domainDnsWatchSchema = z.object({
   records: z.array(dnsWatchRecordSchema),
   serviceScannedAt: z.string().nullable(),
   disagreements: z.array(disagreementSchema),
+  /** Set while the watch's resolver cannot be trusted (the records' answers are then "unknown"). */
+  unavailable: dnsUnavailableSchema.nullable(),
 });
 
 export const dnsWatchSettingsViewSchema = z.object({
@@ -66,6 +78,8 @@ export const dnsWatchStatusSchema = z.object({
   newestCheckedAt: z.string().nullable(),
   /** Records whose last answer was unknown (resolver trouble). */
   unknown: z.number().int(),
+  /** Set while the watch's resolver cannot be trusted. */
+  unavailable: dnsUnavailableSchema.nullable(),
 });
 
 /** What the Settings page may change (the rest keeps its value). */
@@ -73,3 +87,4 @@ export const updateDnsWatchArgs = dnsWatchSettingsViewSchema.partial().strict();
 
 export type DomainDnsWatch = z.infer<typeof domainDnsWatchSchema>;
 export type DnsWatchStatus = z.infer<typeof dnsWatchStatusSchema>;
+export type DnsUnavailable = z.infer<typeof dnsUnavailableSchema>;

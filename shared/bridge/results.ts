@@ -15,6 +15,7 @@ import { EDIT_OPERATION_NAMES, type EditOperationName } from './editOperationNam
 import type { EditData } from './editTypes.ts';
 import { alertRule, appPreferencesSchema, syncSettingsSchema } from './args.ts';
 import { PROTOCOL_STATES, VERDICT_LEVELS } from './statusLevels.ts';
+import { dnsUnavailableSchema } from './dnsWatch.ts';
 
 /**
  * What every bridge method answers, as schemas: main validates each result before it crosses to the
@@ -436,6 +437,8 @@ export const accountSyncStatusSchema = z.object({
 export const syncStatusSchema = z.object({
   running: z.boolean(),
   accounts: z.array(accountSyncStatusSchema),
+  /** The DNS watch's resolver cannot be trusted: the sync line says so once (null: it can, or no watch). */
+  dnsUnavailable: dnsUnavailableSchema.nullable(),
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 

@@ -10,6 +10,14 @@ function ago(iso: string | null, now: number): string {
     : `${formatDuration(Math.max(0, Math.round((now - Date.parse(iso)) / 1000)))} ago`;
 }
 
+/** A resolver the DNS watch cannot trust, in words with what to do (`status` and `sync --once` say it). */
+export function dnsUnavailableLine(u: { reason: string }): string {
+  return (
+    `DNS unavailable: ${u.reason}. The watch ignores its answers — pick a resolver ` +
+    `(Settings → DNS watch, or --dns-server HOST[:PORT]).`
+  );
+}
+
 /** The DNS watch's freshness and pace, as `status` prints it. */
 export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
   const s = d.settings;
@@ -24,6 +32,7 @@ export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
         ? `; ${d.queriesPerSecond.toFixed(1)} queries/s measured ${ago(d.paceAt, now)}, a full round ~${formatDuration(Math.ceil(d.roundSeconds))}`
         : ''),
   ];
+  if (d.unavailable) lines.push(`  ${dnsUnavailableLine(d.unavailable)}`);
   return lines.join('\n') + '\n';
 }
 

@@ -10,6 +10,7 @@ import type { CommonOptions, MetricsOptions } from '../args.ts';
 import { openContext, resolveSyncAccount, type CliContext } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
 import { progressPrinter } from '../progressPrinter.ts';
+import { dnsUnavailableLine } from './status.ts';
 
 /** A notifier for the terminal: each new alert becomes one line on stderr. */
 function terminalNotifier(io: CliIo) {
@@ -78,6 +79,8 @@ export async function syncOnce(options: SyncOptions, io: CliIo): Promise<number>
     }
     const { dns } = checked;
     if (dns) io.stdout.write(`DNS: ${dns.records} records checked, ${dns.alerts} new alerts.\n`);
+    const unavailable = dns ? (await ctx.app.dnsWatchStatus()).unavailable : null;
+    if (unavailable) io.stdout.write(`${dnsUnavailableLine(unavailable)}\n`);
     if (result.paused) {
       throw new CommandFailed(accountBlockText(result.paused as AccountBlockReason, account.label).body);
     }

@@ -15,6 +15,11 @@ export function restoredKey(accountId: number, fqdn: string, protocol: Protocol,
   return `protocol_restored:${accountId}:${fqdn}:${protocol}:${episodeId}`;
 }
 
+/** domain_stopped_resolving:<account>:<fqdn>. */
+export function stoppedResolvingKey(accountId: number, fqdn: string): string {
+  return `domain_stopped_resolving:${accountId}:${fqdn}`;
+}
+
 /** threat_source_appeared:<account>:<fqdn>:<source name>. */
 export function threatKey(accountId: number, fqdn: string, sourceName: string): string {
   return `threat_source_appeared:${accountId}:${fqdn}:${sourceName}`;

@@ -77,6 +77,11 @@ export interface RuleDefinition<F extends AnyRuleFn = AnyRuleFn> {
   on?: { [S in RuleSignal]?: (write: SignalWrite<S>, ctx: RuleContext, run: F) => AlertEvent[] };
   /** Account rules run on every account-level outcome instead: a failed call, or any successful one. */
   account?: 'error' | 'success';
+  /**
+   * Rules the DNS watch's writes run (main/core/mirror: writeDnsWatch), from what the app's own DNS queries
+   * confirmed — no signal of the service carries it.
+   */
+  dnsWatch?: true;
 }
 
 /** Declares a rule (the default export of its file under ./rules). */

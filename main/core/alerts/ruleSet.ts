@@ -20,8 +20,8 @@ export function registeredRule({ file, exports }: RuleFile): [string, RuleDefini
       ? `must export its decision function as \`${id}\` and name it as its definition's \`run\``
       : !definition.alerts
         ? 'does not say which alerts it raises (`alerts`)'
-        : !definition.account && Object.keys(definition.on ?? {}).length === 0
-          ? 'is read by no signal (`on`) and is no account rule (`account`)'
+        : !definition.account && !definition.dnsWatch && Object.keys(definition.on ?? {}).length === 0
+          ? 'is read by no signal (`on`), is no account rule (`account`) and no DNS watch rule (`dnsWatch`)'
           : null;
   if (problem) throw new Error(`alert rule main/core/alerts/rules/${file} ${problem}: it would never run`);
   return [id, definition as RuleDefinition];

@@ -244,6 +244,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
         ...options.dnsWatch,
         mirror,
         clock,
+        onTrustChanged: () => emit({ type: 'settings_changed' }),
         afterWrite: async (result, domains) => {
           for (const d of domains)
             emit({ type: 'dns_watch_changed', accountId: d.accountId, domainId: d.domainId });

@@ -19,6 +19,12 @@ import {
 /** The mirror setting holding the running watch's pace (queries a second…), for other processes. */
 export const DNS_WATCH_PACE_KEY = 'dnsWatchPace';
 
+/**
+ * The mirror setting holding why the watch's resolver cannot be trusted ({ reason, resolver, since }), or
+ * null while it can: the screens say it (and any process may be the one watching).
+ */
+export const DNS_WATCH_TRUST_KEY = 'dnsWatchTrust';
+
 /** What a shell passes to run the watch (absent: no watch, e.g. in tests of other parts). */
 export interface DnsWatchOptions {
   /** Resolvers for this run (`HOST[:PORT]`), over the settings' list. */
@@ -53,6 +59,8 @@ export class DnsWatchRuntime {
       mirror: Mirror;
       clock: ApiClock;
       afterWrite: (result: WriteResult, domains: { accountId: number; domainId: number }[]) => Promise<void>;
+      /** The resolver's standing changed (the screens read it again). */
+      onTrustChanged?: () => void;
       logger?: { error(message: string, fields?: Record<string, unknown>): void };
     },
   ) {}
@@ -72,6 +80,7 @@ export class DnsWatchRuntime {
       query: this.o.query ?? createDnsQuery(),
       clock: this.o.clock,
       ratePerSecond: settings.ratePerSecond,
+      maxCacheSeconds: settings.ceilingSeconds,
     });
     return new DnsWatcher({
       mirror: this.o.mirror,
@@ -97,6 +106,7 @@ export class DnsWatchRuntime {
       const watcher = this.watcher;
       const run = (watcher?.tick() ?? Promise.resolve())
         .then(() => {
+          if (watcher) this.saveTrust(watcher);
           if (watcher && this.o.clock.now() - this.paceSavedAt >= 30_000) this.savePace(watcher);
         })
         .catch((error: unknown) =>
@@ -114,8 +124,29 @@ export class DnsWatchRuntime {
     const watcher = this.watcher ?? this.build();
     if (!watcher) return null;
     const result = await watcher.round();
+    this.saveTrust(watcher);
     this.savePace(watcher);
     return { records: watcher.stats().records, alerts: result.alerts.length };
+  }
+
+  /** Keeps the resolver's standing in the mirror when it changed (with since when it cannot be trusted). */
+  private saveTrust(watcher: DnsWatcher): void {
+    const verdict = watcher.trust();
+    const kept = this.o.mirror.getSetting(DNS_WATCH_TRUST_KEY) as { reason?: unknown } | null | undefined;
+    const keptReason = typeof kept?.reason === 'string' ? kept.reason : null;
+    const reason = verdict.trusted ? null : verdict.reason;
+    if (reason === keptReason) return;
+    this.o.mirror.setSetting(
+      DNS_WATCH_TRUST_KEY,
+      verdict.trusted
+        ? null
+        : {
+            reason: verdict.reason,
+            resolver: verdict.resolver,
+            since: new Date(this.o.clock.now()).toISOString(),
+          },
+    );
+    this.o.onTrustChanged?.();
   }
 
   /** Keeps the pace in the mirror for other processes (`authwatch status` reads it). */
@@ -135,6 +166,11 @@ export class DnsWatchRuntime {
   /** The settings changed: the next ticks use a watcher built from them (confirmed states are in the mirror). */
   restart(): void {
     if (this.handle) this.watcher = this.build();
+    // A watch turned off says nothing of any resolver (a new one is judged by its own first answers).
+    if (!this.watcher && this.o.mirror.getSetting(DNS_WATCH_TRUST_KEY)) {
+      this.o.mirror.setSetting(DNS_WATCH_TRUST_KEY, null);
+      this.o.onTrustChanged?.();
+    }
   }
 
   async stop(): Promise<void> {

@@ -16,9 +16,11 @@ import {
   type ConfirmRules,
   type ConfirmState,
 } from './confirmation.ts';
+import { ApexWatch } from './apexWatch.ts';
 import { Semaphore } from './rateCap.ts';
-import { judgeRecord } from './recordJudge.ts';
-import type { WatchResolver } from './watchResolver.ts';
+import { judgeRecord, type Judgement } from './recordJudge.ts';
+import { apexFrom, ResolverTrust, type ApexState, type TrustVerdict } from './resolverTrust.ts';
+import type { Lookup, WatchResolver } from './watchResolver.ts';
 
 /** The watch's pacing, as the user sets it. */
 export interface WatchCadence {
@@ -80,6 +82,17 @@ export interface DnsWatchStats {
   lastTickAt: string | null;
 }
 
+/** One record's answer before the resolver's standing is known for the whole batch. */
+interface Asked {
+  t: Tracked;
+  name: string;
+  lookup: Lookup;
+  judged: Judgement;
+  /** What the answers said of the domain's own name (null: nothing). */
+  apex: ApexState | null;
+  at: number;
+}
+
 /** Checks whose answers are still kept for the last-minute rates. */
 const RATE_WINDOW_MS = 60_000;
 
@@ -91,9 +104,21 @@ export class DnsWatcher {
   private lastTickAt: number | null = null;
   private samples: { at: number; queries: number; checks: number }[] = [];
   private checks = 0;
+  private readonly resolverTrust: ResolverTrust;
+  private standing: TrustVerdict = { trusted: true };
+  private readonly apexWatch: ApexWatch;
+  /** A domain went from resolving to NXDOMAIN in this tick's answers. */
+  private stoppedResolving = false;
 
   constructor(private readonly o: DnsWatcherOptions) {
     this.semaphore = new Semaphore(o.cadence.concurrency);
+    this.resolverTrust = new ResolverTrust(o.resolver, o.cadence.ceilingSeconds * 1000);
+    this.apexWatch = new ApexWatch(o.confirm ?? DEFAULT_CONFIRM_RULES);
+  }
+
+  /** Whether the resolver's answers are evidence now (resolverTrust.ts). */
+  trust(): TrustVerdict {
+    return this.standing;
   }
 
   /** Reads the mirror's live domains; new records fall due at once, records of gone domains are dropped. */
@@ -108,6 +133,8 @@ export class DnsWatcher {
       }
     }
     for (const [key, t] of this.tracked) if (!owners.has(t.fqdn)) this.tracked.delete(key);
+    this.resolverTrust.keepOnly(new Set(owners.keys()));
+    this.apexWatch.keepOnly(new Set(owners.keys()));
     for (const [fqdn, list] of owners) {
       for (const protocol of PROTOCOLS) {
         const key = `${fqdn} ${protocol}`;
@@ -205,20 +232,27 @@ export class DnsWatcher {
     // them wait anyway, and a short tick writes its answers sooner).
     const batch = due.slice(0, Math.max(1, Math.floor(this.o.queriesPerSecond)));
     const sentBefore = this.o.resolver.queriesSent;
-    const answered = await Promise.all(batch.map((t) => this.semaphore.run(() => this.check(t))));
+    await this.resolverTrust.probeRoot(now);
+    this.stoppedResolving = false;
+    const asked = await Promise.all(batch.map((t) => this.semaphore.run(() => this.ask(t))));
+    // A domain that just stopped resolving may be the first sign of a resolver turning liar: ask the root now.
+    if (this.stoppedResolving) await this.resolverTrust.probeRoot(this.o.clock.now(), true);
+    // The resolver's standing from every answer of the batch (a lie about every domain shows only across them).
+    this.standing = this.resolverTrust.verdict();
     const writes = new Map<string, DnsWatchWrite>();
     const changed = new Map<string, { accountId: number; domainId: number }>();
-    for (const item of answered) {
-      if (!item) continue;
-      const r = item.record;
-      const said = JSON.stringify([r.answer, r.value, r.reason, r.state]);
-      const news = said !== item.tracked.said;
-      item.tracked.said = said;
-      for (const owner of item.tracked.owners) {
+    for (const a of asked) {
+      const record = this.settle(a);
+      const apex = this.apexStep(a);
+      const said = JSON.stringify([record.answer, record.value, record.reason, record.state]);
+      const news = said !== a.t.said;
+      a.t.said = said;
+      for (const owner of a.t.owners) {
         const key = `${owner.accountId} ${owner.domainId}`;
         if (news) changed.set(key, owner);
         const write = writes.get(key) ?? { ...owner, records: [] };
-        write.records.push(item.record);
+        write.records.push(record);
+        if (apex) write.apex = apex;
         writes.set(key, write);
       }
     }
@@ -233,11 +267,46 @@ export class DnsWatcher {
     return result;
   }
 
-  private async check(t: Tracked): Promise<{ tracked: Tracked; record: DnsWatchRecord } | null> {
+  /** Asks one record (always of the server: its pace is the watcher's) and judges the answer. */
+  private async ask(t: Tracked): Promise<Asked> {
     const name = recordName(t.protocol, t.fqdn);
-    const lookup = await this.o.resolver.lookup(name, 'TXT', { fresh: t.fresh });
+    // Every due ask goes to the server: the record's pace is the watcher's (its TTL within the floor and
+    // the ceiling), and an answer cached by another path (an SPF include naming this domain) would let a
+    // record go unchecked past the ceiling.
+    const lookup = await this.o.resolver.lookup(name, 'TXT', { fresh: true });
     const judged = await judgeRecord(t.protocol, t.fqdn, lookup, this.o.resolver.asDnsResolve());
+    let apex = apexFrom(lookup, name === t.fqdn);
+    let server = lookup.server;
+    if (apex === null && lookup.kind === 'absent') {
+      // NXDOMAIN below the apex: whether the domain itself exists decides what it means (cached ≤ ceiling).
+      const top = await this.o.resolver.lookup(t.fqdn, 'TXT');
+      apex = apexFrom(top, true);
+      server = top.server;
+    }
     const at = this.o.clock.now();
+    if (this.resolverTrust.note(t.fqdn, apex, server, name === t.fqdn ? at : null))
+      this.stoppedResolving = true;
+    return { t, name, lookup, judged, apex, at };
+  }
+
+  /**
+   * What an answer is worth: nothing from a resolver that cannot be trusted, nothing for a domain whose own
+   * name does not resolve (its own alert speaks: apexStep), nothing for "absent" when whether the domain
+   * exists is not known; else the judgement.
+   */
+  private evidence(a: Asked): Judgement {
+    const unknown = (reason: string): Judgement => ({ answer: 'unknown', value: a.judged.value, reason });
+    if (!this.standing.trusted) return unknown('the resolver cannot be trusted');
+    if (a.apex === 'nxdomain') return unknown(`${a.t.fqdn} itself does not resolve (NXDOMAIN)`);
+    if (a.apex === null && a.judged.answer === 'absent')
+      return unknown(`whether ${a.t.fqdn} itself exists is not known`);
+    return a.judged;
+  }
+
+  /** Folds an answer into the record's confirmed state and schedules its next ask. */
+  private settle(a: Asked): DnsWatchRecord {
+    const { t, lookup, at } = a;
+    const judged = this.evidence(a);
     t.askedAt = at;
     const ttl = lookup.kind === 'unknown' ? null : lookup.ttl;
     let recheck = false;
@@ -262,22 +331,33 @@ export class DnsWatcher {
     )
       t.agreedAt = at;
     return {
-      tracked: t,
-      record: {
-        protocol: t.protocol,
-        name,
-        answer: judged.answer,
-        value: judged.value,
-        reason: judged.reason,
-        ttl,
-        resolver: lookup.server,
-        checkedAt: new Date(at).toISOString(),
-        state: t.confirm.confirmed,
-        stateSince:
-          t.confirm.confirmedSince === null ? null : new Date(t.confirm.confirmedSince).toISOString(),
-        stateCheckedAt: t.agreedAt === null ? null : new Date(t.agreedAt).toISOString(),
-      },
+      protocol: t.protocol,
+      name: a.name,
+      answer: judged.answer,
+      value: judged.value,
+      reason: judged.reason,
+      ttl,
+      resolver: lookup.server,
+      checkedAt: new Date(at).toISOString(),
+      state: t.confirm.confirmed,
+      stateSince: t.confirm.confirmedSince === null ? null : new Date(t.confirm.confirmedSince).toISOString(),
+      stateCheckedAt: t.agreedAt === null ? null : new Date(t.agreedAt).toISOString(),
     };
+  }
+
+  /** The domain's own name (apexWatch.ts), from the SPF check while the resolver is trusted. */
+  private apexStep(a: Asked): DnsWatchWrite['apex'] {
+    if (a.t.protocol !== 'spf' || !this.standing.trusted || a.apex === null) return undefined;
+    const fqdn = a.t.fqdn;
+    const resolvedBefore = PROTOCOLS.some((p) => this.tracked.get(`${fqdn} ${p}`)?.everConnected === true);
+    const step = this.apexWatch.step(fqdn, a.apex, a.at, a.lookup.server, resolvedBefore, (since) =>
+      this.resolverTrust.othersResolvedSince(fqdn, since),
+    );
+    if (step.recheck) {
+      a.t.fresh = true;
+      a.t.due = a.at + (this.o.confirm ?? DEFAULT_CONFIRM_RULES).confirmSpacingMs;
+    }
+    return step.tell;
   }
 
   /** Asks every record of every domain once now (a one-shot sync's check), then returns what it raised. */

@@ -22,6 +22,12 @@ export interface WatchResolverOptions {
   clock: Pick<ApiClock, 'now' | 'sleep'>;
   /** Queries a second to each server. */
   ratePerSecond: number;
+  /**
+   * The longest an answer is kept (seconds): the watch's ceiling. A record's TTL is the owner's wish for
+   * caches, not a promise it will not change; a day-long TTL (or a forged one) must not stop the watch from
+   * asking within its ceiling. Default: no cap beyond the TTL.
+   */
+  maxCacheSeconds?: number;
 }
 
 const MAX_CNAME_HOPS = 8;
@@ -81,7 +87,7 @@ export class WatchResolver {
     if (!options.fresh && hit && hit.expiresAt > now) return hit.lookup;
     const lookup = await this.resolveChain(name.toLowerCase().replace(/\.$/, ''), type);
     if (lookup.kind !== 'unknown') {
-      const ttl = lookup.ttl ?? 0;
+      const ttl = Math.min(lookup.ttl ?? 0, this.o.maxCacheSeconds ?? Infinity);
       if (ttl > 0) this.cache.set(key, { lookup, expiresAt: now + ttl * 1000 });
       if (this.cache.size > 50_000) this.prune(now);
     }
@@ -94,6 +100,14 @@ export class WatchResolver {
 
   private async resolveChain(name: string, type: QueryType): Promise<Lookup> {
     const cnames: string[] = [];
+    // Every name the chain has reached: a CNAME back to one of them is a loop (of any length, to itself
+    // too), which no resolver can answer — unknown, never "absent".
+    const seen = new Set([name]);
+    const loop = (server: string): Lookup => ({
+      kind: 'unknown',
+      reason: `the CNAME chain of ${name} loops (${[name, ...cnames].join(' → ')})`,
+      server,
+    });
     let minTtl = Infinity;
     let current = name;
     for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
@@ -108,7 +122,10 @@ export class WatchResolver {
         cnames.push(cname.data[0]!);
         minTtl = Math.min(minTtl, cname.ttl);
         owner = cname.data[0]!.toLowerCase().replace(/\.$/, '');
+        if (seen.has(owner)) return loop(server);
+        seen.add(owner);
       }
+      if (cnames.length > MAX_CNAME_HOPS) break;
       const records = reply.answers.filter((a) => a.type === type && a.name === owner);
       if (records.length > 0) {
         const ttl = Math.min(minTtl, ...records.map((r) => r.ttl));
@@ -123,7 +140,7 @@ export class WatchResolver {
       const rcode = reply.rcode === 'NXDOMAIN' ? 'NXDOMAIN' : 'NODATA';
       return { kind: 'absent', rcode, ttl: ttl === Infinity ? null : ttl, cnames, server };
     }
-    return { kind: 'unknown', reason: 'CNAME chain longer than 8 names', server: '' };
+    return { kind: 'unknown', reason: `CNAME chain longer than ${MAX_CNAME_HOPS} names`, server: '' };
   }
 
   /** The resolver in the shape shared/email-auth takes (SPF's includes, a and mx terms), through the cache. */

@@ -7,6 +7,7 @@ import { accountAlertsOnError } from '../alerts/rules/accountAlertsOnError.ts';
 import { accountAlertsOnSuccess } from '../alerts/rules/accountAlertsOnSuccess.ts';
 import { protocolDisconnected } from '../alerts/rules/protocolDisconnected.ts';
 import { protocolRestored } from '../alerts/rules/protocolRestored.ts';
+import { domainStoppedResolving } from '../alerts/rules/domainStoppedResolving.ts';
 import { accountAlertKey } from '../alerts/keys.ts';
 import { accountAlertEvent } from '../alerts/accountAlerts.ts';
 import { inQuietHours } from '../alerts/quietHours.ts';
@@ -546,13 +547,15 @@ export class SqliteMirror implements Mirror {
           (r) => before?.protocols[r.protocol]?.status !== (r.state ?? undefined),
         );
         for (const record of write.records) this.dnsWatch.upsert(domain.pk, record);
-        if (!changed) continue;
-        const after = this.dnsWatch.reading(domain.pk);
-        if (!after) continue;
+        const after = changed ? this.dnsWatch.reading(domain.pk) : null;
+        if (!after && !write.apex) continue;
         const ctx = this.context(account, domain, when);
         const events = [
-          ...this.decide(protocolDisconnected)(before, after, ctx),
-          ...this.decide(protocolRestored)(before, after, ctx),
+          ...(write.apex
+            ? this.decide(domainStoppedResolving)(write.apex.before, write.apex.after, ctx)
+            : []),
+          ...(after ? this.decide(protocolDisconnected)(before, after, ctx) : []),
+          ...(after ? this.decide(protocolRestored)(before, after, ctx) : []),
         ];
         const applied = this.applyAlerts(account.id, domain.pk, events, when);
         result.alerts.push(...applied.alerts);

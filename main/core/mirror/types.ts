@@ -3,6 +3,7 @@ import type { OverviewPageQuery } from './overviewPage.ts';
 import type { DeliveryStore } from './deliveryTypes.ts';
 import type { DigestStore } from './digestStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
+import type { ApexReading } from '../alerts/rules/domainStoppedResolving.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
@@ -209,6 +210,8 @@ export interface DnsWatchWrite {
   /** The domain's remote id. */
   domainId: number;
   records: DnsWatchRecord[];
+  /** The domain's own name, when the watch's confirmed view of it changed (or is first told this run). */
+  apex?: { before: ApexReading | null; after: ApexReading };
 }
 
 /**

@@ -40,6 +40,14 @@ export function disagreementWords(d: DisagreementView, now = Date.now(), timeZon
   return `${dns}; ${service} since ${clockTime(d.since, now, timeZone)}.`;
 }
 
+/**
+ * "DNS unavailable: 10.0.0.53:53 answers that the DNS root itself does not exist (NXDOMAIN). …" — why the
+ * watch's answers count for nothing now, and what to do. Said once, on the sync line and the DNS tab.
+ */
+export function dnsUnavailableWords(u: { reason: string }): string {
+  return `DNS unavailable: ${u.reason}. The DNS watch ignores its answers — pick a resolver in Settings → DNS watch.`;
+}
+
 /** The Settings form of the watch, as typed. */
 export interface DnsWatchForm {
   enabled: boolean;

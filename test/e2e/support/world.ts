@@ -168,6 +168,8 @@ export interface WorldDns {
   ttl: number;
   /** When the watch takes an answer as evidence (default: the app's). */
   confirm?: DnsWatchOptions['confirm'];
+  /** The resolvers the watch asks instead of the zone (`HOST:PORT` on 127.0.0.1: e.g. one that lies). */
+  servers?: string[];
 }
 
 /**
@@ -186,7 +188,7 @@ export async function startDemoWorld(
     service.dns
       ? {
           dnsWatch: {
-            servers: [service.dns],
+            servers: options.dns?.servers ?? [service.dns],
             ...(options.dns?.confirm ? { confirm: options.dns.confirm } : {}),
           },
         }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { cliEnv, runCliProcess } from '../../support/cliProcess.ts';
+import { nxdomainForEverything, startForgingDnsServer } from '../../support/forgingDnsServer.ts';
 import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
 
 describe('authwatch sync --dns-server', () => {
@@ -49,6 +50,23 @@ describe('authwatch sync --dns-server', () => {
       dnsWatch: { records: number; servers: string[] };
     }[];
     expect(json[0]!.dnsWatch).toMatchObject({ records: 10, servers: [server] });
+  }, 120_000);
+
+  it('says a resolver lying NXDOMAIN for every name is not to be trusted, raises nothing, and status says it too', async () => {
+    const liar = await startForgingDnsServer(nxdomainForEverything);
+    liar.forgeries = [];
+    try {
+      const server = `127.0.0.1:${liar.port}`;
+      const run = await runCliProcess(['sync', '--once', '--dns-server', server], { env });
+      expect(run.code, run.stderr).toBe(0);
+      const said = `DNS unavailable: ${server} answers that the DNS root itself does not exist (NXDOMAIN). The watch ignores its answers — pick a resolver (Settings → DNS watch, or --dns-server HOST[:PORT]).`;
+      expect(run.stdout).toContain('DNS: 10 records checked, 0 new alerts.');
+      expect(run.stdout).toContain(said);
+      const status = await runCliProcess(['status'], { env });
+      expect(status.stdout).toContain(said);
+    } finally {
+      await liar.close();
+    }
   }, 120_000);
 
   it('refuses a resolver that is not an IP address', async () => {

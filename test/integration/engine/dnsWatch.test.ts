@@ -13,6 +13,7 @@ import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zon
 import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
 import {
   addSyncedAccount,
+  watchFor as tickWatch,
   openEngine,
   publish,
   scan,
@@ -51,16 +52,7 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** One watch tick per second of the service's (virtual) clock, for `seconds`; `until` stops early. */
-async function watchFor(seconds: number, until?: () => boolean): Promise<number> {
-  const start = world.svc.clock.now().getTime();
-  for (let s = 0; s < seconds; s++) {
-    world.svc.clock.advance(1000);
-    await watchTicks.tick();
-    if (until?.()) break;
-  }
-  return (world.svc.clock.now().getTime() - start) / 1000;
-}
+const watchFor = (seconds: number, until?: () => boolean) => tickWatch(world, watchTicks, seconds, until);
 
 function disconnects(fqdn: string) {
   return engine.mirror.listAlerts({}).filter((a) => a.rule === 'protocol_disconnected' && a.fqdn === fqdn);

@@ -142,6 +142,25 @@ export function openEngine(
   };
 }
 
+/**
+ * One DNS watch tick per second of the service's (virtual) clock, for `seconds`; `until` stops early. The
+ * seconds it ran.
+ */
+export async function watchFor(
+  world: EngineWorld,
+  ticks: ManualScheduler,
+  seconds: number,
+  until?: () => boolean,
+): Promise<number> {
+  const start = world.svc.clock.now().getTime();
+  for (let s = 0; s < seconds; s++) {
+    world.svc.clock.advance(1000);
+    await ticks.tick();
+    if (until?.()) break;
+  }
+  return (world.svc.clock.now().getTime() - start) / 1000;
+}
+
 /** Adds the world's account (label Acme, the world's token) to the engine and syncs it once; its id. */
 export async function addSyncedAccount(engine: TestEngine, world: EngineWorld): Promise<number> {
   const { account } = await engine.app.addAccount({

@@ -115,6 +115,7 @@ describe('the DNS watch settings form', () => {
       oldestCheckedAt: null,
       newestCheckedAt: null,
       unknown: 0,
+      unavailable: null,
     };
     expect(dnsWatchForm(status).servers).toBe('');
     expect(dnsWatchPace(status)).toBe(

@@ -1,14 +1,17 @@
 import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import {
+  dnsUnavailableSchema,
   updateDnsWatchArgs,
+  type DnsUnavailable,
   type DnsWatchStatus,
   type DomainDnsWatch,
 } from '../../../../shared/bridge/dnsWatch.ts';
 import { z } from 'zod';
 import { PROTOCOLS } from '../../../../shared/email-auth/protocols.ts';
 import { disagreementOf } from '../../dnswatch/disagreement.ts';
-import { DNS_WATCH_PACE_KEY } from '../../dnswatch/dnsWatchRuntime.ts';
+import { DNS_WATCH_PACE_KEY, DNS_WATCH_TRUST_KEY } from '../../dnswatch/dnsWatchRuntime.ts';
+import type { Mirror } from '../../mirror/types.ts';
 import {
   DNS_WATCH_SETTINGS_KEY,
   dnsWatchSettingsSchema,
@@ -31,6 +34,12 @@ const paceSchema = z.object({
 
 function storedPace(value: unknown): z.infer<typeof paceSchema> | null {
   const parsed = paceSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Why the watch's resolver cannot be trusted, as the watching process kept it (null: it can). */
+export function dnsUnavailable(mirror: Mirror): DnsUnavailable | null {
+  const parsed = dnsUnavailableSchema.safeParse(mirror.getSetting(DNS_WATCH_TRUST_KEY));
   return parsed.success ? parsed.data : null;
 }
 
@@ -58,6 +67,7 @@ export function dnsWatchStatus(w: Wiring): DnsWatchStatus {
     oldestCheckedAt: summary.oldestCheckedAt,
     newestCheckedAt: summary.newestCheckedAt,
     unknown: summary.unknown,
+    unavailable: dnsUnavailable(w.mirror),
   };
 }
 
@@ -72,6 +82,8 @@ export function dnsWatchMethods(w: Wiring): DnsWatchMethods {
         const service = mirror.serviceProtocolView(accountId, domainId);
         const now = w.clock.now();
         const records = mirror.dnsWatchRecords(accountId, domainId);
+        // While the resolver cannot be trusted the watch holds no view of its own to set against the service.
+        const unavailable = dnsUnavailable(mirror);
         records.sort((x, y) => PROTOCOLS.indexOf(x.protocol) - PROTOCOLS.indexOf(y.protocol));
         return {
           watching: w.dnsWatch?.view().running ?? false,
@@ -80,9 +92,11 @@ export function dnsWatchMethods(w: Wiring): DnsWatchMethods {
             serviceConnected: service?.protocols[r.protocol]?.connected ?? null,
           })),
           serviceScannedAt: service?.scannedAt ?? null,
-          disagreements: service
-            ? records.map((r) => disagreementOf(r, service, now)).filter((d) => d !== null)
-            : [],
+          disagreements:
+            service && !unavailable
+              ? records.map((r) => disagreementOf(r, service, now)).filter((d) => d !== null)
+              : [],
+          unavailable,
         };
       }),
 

@@ -2,6 +2,7 @@ import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import { guard, parse } from '../guard.ts';
 import type { Wiring } from '../wiring.ts';
+import { dnsUnavailable } from './dnsWatch.ts';
 
 /** Sync now, the sync's status in words and figures, and whether each account's service answers. */
 export function syncMethods(w: Wiring): Pick<BridgeMethods, 'syncNow' | 'syncStatus' | 'connectivity'> {
@@ -26,6 +27,7 @@ export function syncMethods(w: Wiring): Pick<BridgeMethods, 'syncNow' | 'syncSta
             label: byId.get(status.accountId)?.label ?? '',
             baseUrl: byId.get(status.accountId)?.baseUrl ?? '',
           })),
+          dnsUnavailable: dnsUnavailable(mirror),
         };
       }),
 

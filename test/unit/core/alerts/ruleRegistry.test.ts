@@ -34,12 +34,14 @@ describe('the rule registry', () => {
     ).toBe(true);
   });
 
-  it('holds nothing but the rule files and the rules signals carry, and every rule it holds is run by a signal or by every account write', () => {
+  it('holds nothing but the rule files and the rules signals carry, and every rule it holds is run by a signal, by every account write or by the DNS watch', () => {
     expect(Object.keys(DEFAULT_RULES).sort()).toEqual(
       [...ruleFiles.map((f) => basename(f, '.ts')), ...carried].sort(),
     );
     const read = new Set<string>(
-      Object.keys(RULE_DEFINITIONS).filter((id) => RULE_DEFINITIONS[id]!.account !== undefined),
+      Object.keys(RULE_DEFINITIONS).filter(
+        (id) => RULE_DEFINITIONS[id]!.account !== undefined || RULE_DEFINITIONS[id]!.dnsWatch === true,
+      ),
     );
     for (const name of SIGNAL_NAMES) for (const rule of rulesReading(name)) read.add(rule);
     for (const rule of Object.keys(DEFAULT_RULES)) {
@@ -54,7 +56,9 @@ describe('the rule registry', () => {
     );
     expect(() =>
       registeredRule({ file: 'idle.ts', exports: { idle: decide, default: { alerts: {}, run: decide } } }),
-    ).toThrow('idle.ts is read by no signal (`on`) and is no account rule (`account`): it would never run');
+    ).toThrow(
+      'idle.ts is read by no signal (`on`), is no account rule (`account`) and no DNS watch rule (`dnsWatch`): it would never run',
+    );
     expect(() =>
       registeredRule({
         file: 'renamed.ts',

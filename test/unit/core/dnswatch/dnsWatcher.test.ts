@@ -1,11 +1,9 @@
 // The DNS watch on a fake zone and a fake clock: alerts from DNS alone, confirmation against flapping, unknown
 // answers never a disconnect, invalid records failing with the reason in words, restore, TTL pacing, rate cap.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
-import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import type { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
-import { fakeClock, fakeDns, type FakeDns } from './fakeDns.ts';
+import { DMARC, fakeWatch, type fakeClock, type FakeDns } from './fakeDns.ts';
 
 let mirror: Mirror;
 let dns: FakeDns;
@@ -13,39 +11,11 @@ let clock: ReturnType<typeof fakeClock>;
 let watcher: DnsWatcher;
 let accountId: number;
 
-const DMARC = 'v=DMARC1; p=reject; rua=mailto:d@example.net';
-
-function setUp(domains: string[], options: { rate?: number; floor?: number } = {}) {
-  clock = fakeClock();
-  dns = fakeDns(60);
-  mirror = openMirror(':memory:', { clock });
-  const account = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://api.example.test/api/v1' });
-  accountId = account.id;
-  mirror.writeSignal({
-    accountId,
-    domainId: null,
-    signal: 'domains',
-    payload: domains.map((fqdn, i) => ({ id: i + 1, fqdn })),
-    fetchedAt: clock.now(),
-  });
-  for (const d of domains) {
-    dns.txt.set(`_dmarc.${d}`, [DMARC]);
-    dns.txt.set(d, ['v=spf1 ip4:192.0.2.0/24 -all']);
-  }
-  const rate = options.rate ?? 200;
-  const resolver = new WatchResolver({
-    servers: [{ host: '127.0.0.1', port: 53 }],
-    query: dns.query,
-    clock,
-    ratePerSecond: rate,
-  });
-  watcher = new DnsWatcher({
-    mirror,
-    resolver,
-    clock,
-    cadence: { floorSeconds: options.floor ?? 30, ceilingSeconds: 3600, concurrency: 16 },
-    queriesPerSecond: rate,
-  });
+function setUp(
+  domains: string[],
+  options: { rate?: number; floor?: number; ceiling?: number; ttl?: number } = {},
+) {
+  ({ clock, dns, mirror, accountId, watcher } = fakeWatch(domains, options));
 }
 
 /** Ticks once a second of fake time for `seconds`; returns when (ms after start) an alert first opened. */
@@ -204,6 +174,43 @@ describe('the DNS watch', () => {
     expect(dns.asked).toBe(asked);
     await runFor(20);
     expect(dns.asked).toBeGreaterThan(asked);
+  });
+});
+
+describe('the DNS watch’s ceiling', () => {
+  it('asks the server at least once per ceiling and alerts on a removal, however long the TTL', async () => {
+    setUp(['a.example'], { floor: 5, ceiling: 10, ttl: 86_400 });
+    await runFor(5);
+    dns.txt.delete('_dmarc.a.example');
+    const asked = dns.asked;
+    await runFor(100);
+    // About ten seconds apart (plus jitter), five records: a day-long cache would have sent none.
+    expect(dns.asked - asked).toBeGreaterThanOrEqual(5 * 8);
+    expect(openAlerts()).toHaveLength(1);
+  });
+
+  it('notices a record published where the negative answer said 2^31−1 seconds', async () => {
+    setUp(['a.example'], { floor: 5, ceiling: 10, ttl: 0x7fffffff });
+    await runFor(5);
+    dns.txt.set('_mta-sts.a.example', ['v=STSv1; id=1']);
+    await runFor(30);
+    const sts = mirror.dnsWatchRecords(accountId, 1).find((r) => r.protocol === 'mta_sts')!;
+    expect(sts.answer).toBe('present');
+  });
+});
+
+describe('a CNAME loop', () => {
+  it.each([1, 2, 4])('of %i names is unknown: no disconnect, the record keeps its state', async (length) => {
+    setUp(['a.example']);
+    await runFor(5);
+    dns.txt.delete('_dmarc.a.example');
+    const names = Array.from({ length }, (_, i) => (i === 0 ? '_dmarc.a.example' : `n${i}.hosted.example`));
+    names.forEach((n, i) => dns.cname.set(n, names[(i + 1) % length]!));
+    await runFor(300);
+    expect(everRaised()).toEqual([]);
+    const dmarc = mirror.dnsWatchRecords(accountId, 1).find((r) => r.protocol === 'dmarc')!;
+    expect(dmarc).toMatchObject({ answer: 'unknown', state: 'connected' });
+    expect(dmarc.reason).toMatch(/loops/);
   });
 });
 

@@ -3,13 +3,17 @@
  * SERVFAIL or silence on demand, and a count of the questions it was asked.
  */
 import type { DnsQuery, DnsReply, DnsServer } from '../../../../main/core/dnswatch/dnsQuery.ts';
+import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
+import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
+import { openMirror } from '../../../../main/core/mirror/index.ts';
 
 export interface FakeDns {
   query: DnsQuery;
   txt: Map<string, string[]>;
   cname: Map<string, string>;
   ttl: number;
-  mode: 'answer' | 'servfail' | 'timeout';
+  /** lie: NXDOMAIN for every name, the root too (a captive portal, this machine's own resolver). */
+  mode: 'answer' | 'servfail' | 'timeout' | 'lie';
   asked: number;
   /** Answers instead of the zone when it returns a reply. */
   intercept: ((server: DnsServer, name: string) => DnsReply | undefined) | null;
@@ -29,10 +33,19 @@ export function fakeDns(ttl = 60): FakeDns {
       if (intercepted) return intercepted;
       if (dns.mode === 'timeout') throw Object.assign(new Error('timeout'), { code: 'ETIMEOUT' });
       if (dns.mode === 'servfail') return { rcode: 'SERVFAIL', answers: [], negativeTtl: null, server };
+      if (dns.mode === 'lie') return { rcode: 'NXDOMAIN', answers: [], negativeTtl: null, server };
+      if (name === '' && type === 'NS') {
+        const ns = { name: '', type: 'NS', ttl: 518_400, data: ['a.root-servers.net'] };
+        return { rcode: 'NOERROR', answers: [ns], negativeTtl: null, server };
+      }
       const answers: DnsReply['answers'] = [];
       let owner = name.toLowerCase();
-      const target = dns.cname.get(owner);
-      if (target) {
+      // The chain as a recursive resolver gives it (at most 8 names: a loop is cut there).
+      for (
+        let hop = 0, target = dns.cname.get(owner);
+        target && hop < 8;
+        hop++, target = dns.cname.get(owner)
+      ) {
         answers.push({ name: owner, type: 'CNAME', ttl: dns.ttl, data: [target] });
         owner = target;
       }
@@ -60,4 +73,49 @@ export function fakeClock(start = Date.parse('2026-06-15T12:00:00Z')) {
       t += ms;
     },
   };
+}
+
+/** The DMARC record every domain of a fakeWatch() publishes. */
+export const DMARC = 'v=DMARC1; p=reject; rua=mailto:d@example.net';
+
+/**
+ * A watcher over a fresh mirror holding `domains` (ids 1…n of one account), each publishing DMARC and SPF in a
+ * fake zone, on a fake clock.
+ */
+export function fakeWatch(
+  domains: string[],
+  options: { rate?: number; floor?: number; ceiling?: number; ttl?: number } = {},
+) {
+  const clock = fakeClock();
+  const dns = fakeDns(options.ttl ?? 60);
+  const mirror = openMirror(':memory:', { clock });
+  const accountId = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://api.example.test/api/v1' }).id;
+  mirror.writeSignal({
+    accountId,
+    domainId: null,
+    signal: 'domains',
+    payload: domains.map((fqdn, i) => ({ id: i + 1, fqdn })),
+    fetchedAt: clock.now(),
+  });
+  for (const d of domains) {
+    dns.txt.set(`_dmarc.${d}`, [DMARC]);
+    dns.txt.set(d, ['v=spf1 ip4:192.0.2.0/24 -all']);
+  }
+  const rate = options.rate ?? 200;
+  const ceiling = options.ceiling ?? 3600;
+  const resolver = new WatchResolver({
+    servers: [{ host: '127.0.0.1', port: 53 }],
+    query: dns.query,
+    clock,
+    ratePerSecond: rate,
+    maxCacheSeconds: ceiling,
+  });
+  const watcher = new DnsWatcher({
+    mirror,
+    resolver,
+    clock,
+    cadence: { floorSeconds: options.floor ?? 30, ceilingSeconds: ceiling, concurrency: 16 },
+    queriesPerSecond: rate,
+  });
+  return { clock, dns, mirror, accountId, watcher };
 }
