@@ -52,6 +52,8 @@ export { ChannelInUseError } from './delivery/channelService.ts';
 export { describeChannel } from './delivery/channelWords.ts';
 export { digestContent, digestHtml } from './delivery/digest.ts';
 export { isTimeZone, parseWeeklyTime, WEEKDAYS } from './delivery/weeklySlot.ts';
+export { parseDuration, parseUntil } from './alerts/silences.ts';
+export type { SilenceView } from '../../shared/bridge/silences.ts';
 export type { Channel } from './mirror/deliveryTypes.ts';
 
 // The one status model, as the tray and `authwatch status` show it.

@@ -47,6 +47,12 @@ export const METHOD_NAMES = [
   'dnsWatchStatus',
   'updateDnsWatch',
   'auditChanges',
+  'listSilences',
+  'saveSilence',
+  'expireSilence',
+  'acknowledgeAlert',
+  'unacknowledgeAlert',
+  'alertLifecycle',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -8,6 +8,7 @@ import { DigestRunner, type DigestRunnerOptions } from './digestRunner.ts';
 import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
 import { transportFor } from './transportFactory.ts';
 import { describeSlot } from './weeklySlot.ts';
+import { releaseDue } from './lifecycleRound.ts';
 
 /** How a shell configures delivery beyond the window. */
 export interface DeliveryOptions {
@@ -82,6 +83,7 @@ export function createDeliveryRuntime(
       transportFor: build,
       now,
       alertSettings: () => mirror.getAlertSettings(),
+      beforeRound: () => releaseDue(mirror, now()),
       ...options.sender,
     }),
     digests: new DigestRunner({

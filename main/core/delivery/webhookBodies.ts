@@ -15,6 +15,13 @@ function genericAlert(a: MessageAlert): Record<string, unknown> {
     first_seen: a.firstSeen,
     ...(a.resolvedAt ? { resolved_at: a.resolvedAt } : {}),
     ...(a.endReason ? { end_reason: a.endReason } : {}),
+    ...(a.acknowledgement
+      ? {
+          acknowledged_by: a.acknowledgement.by,
+          acknowledged_at: a.acknowledgement.at,
+          ...(a.acknowledgement.note ? { note: a.acknowledgement.note } : {}),
+        }
+      : {}),
   };
 }
 

@@ -70,6 +70,16 @@ export function channelTakes(channel: Pick<Channel, 'accountId' | 'minSeverity'>
   return RANK[alert.severity] >= RANK[channel.minSeverity];
 }
 
+/** The acknowledgement an update row announces: the latest made by the time it was queued. */
+function ackAt(db: Database, alertId: number, at: string): OutboxRow['ack'] {
+  const row = prepared(
+    db,
+    `SELECT actor AS by, at, note FROM alert_acks WHERE alert_id = ? AND action = 'acknowledged' AND at <= ?
+       ORDER BY id DESC LIMIT 1`,
+  ).get(alertId, at) as OutboxRow['ack'];
+  return row ?? undefined;
+}
+
 /** The mirror's channels and outbox (see migration v5). */
 export class SqliteDeliveryStore implements DeliveryStore {
   constructor(
@@ -181,7 +191,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
     for (const r of rows) {
       const alert = this.alerts.get(r.alert_id);
       if (!alert) continue;
+      const ack = r.type === 'alert.acknowledged' ? ackAt(this.db, r.alert_id, r.created_at) : undefined;
       out.push({
+        ...(ack ? { ack } : {}),
         id: r.id,
         eventId: r.event_id,
         channelId: r.channel_id,

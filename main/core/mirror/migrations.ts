@@ -529,6 +529,71 @@ CREATE INDEX alerts_to_deliver ON alerts (first_seen_at, id)
   WHERE delivered_at IS NULL AND acknowledged_at IS NULL AND suppressed IS NULL;
 `;
 
+// v16: silences (alerts/silences.ts), the alerts a silence held back from every channel (notified once when
+// the silence ends while they are still open: kept here, not in a timer, so a restart or a kill -9 between
+// the end and the send loses nothing and sends nothing twice), and the audit of who changed the lifecycle.
+const V16_SILENCES = `
+CREATE TABLE silences (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  matchers_json TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  author TEXT NOT NULL,
+  starts_at TEXT NOT NULL,
+  ends_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expired_at TEXT,
+  expired_by TEXT
+);
+CREATE INDEX silences_by_end ON silences (ends_at);
+CREATE TABLE silence_holds (
+  alert_id INTEGER PRIMARY KEY REFERENCES alerts(id) ON DELETE CASCADE,
+  held_at TEXT NOT NULL
+);
+CREATE TABLE lifecycle_audit (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  details_json TEXT NOT NULL DEFAULT '{}'
+);
+`;
+
+// v17: acknowledgements with who, when and a note (and their withdrawal), kept as the alert's history; the
+// outbox takes the lifecycle's update events (SQLite cannot widen a CHECK in place: the table is rebuilt,
+// rows and ids kept).
+const V17_ACKNOWLEDGEMENTS = `
+CREATE TABLE alert_acks (
+  id INTEGER PRIMARY KEY,
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  action TEXT NOT NULL CHECK (action IN ('acknowledged', 'unacknowledged')),
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  note TEXT
+);
+CREATE INDEX alert_acks_by_alert ON alert_acks (alert_id, id);
+CREATE TABLE outbox_v17 (
+  id INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL,
+  channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  type TEXT NOT NULL CHECK (type IN ('alert.raised', 'alert.resolved', 'alert.acknowledged', 'alert.unacknowledged')),
+  created_at TEXT NOT NULL,
+  batch_id TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL,
+  delivered_at TEXT,
+  last_error TEXT,
+  UNIQUE (channel_id, event_id)
+);
+INSERT INTO outbox_v17 SELECT id, event_id, channel_id, alert_id, type, created_at, batch_id, attempts,
+  next_attempt_at, delivered_at, last_error FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v17 RENAME TO outbox;
+CREATE INDEX outbox_pending ON outbox (channel_id, next_attempt_at) WHERE delivered_at IS NULL;
+CREATE INDEX outbox_by_alert ON outbox (alert_id);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -546,6 +611,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'status facts the overview sorts by', up: (db) => db.exec(V13_STATUS_FACTS) },
   { version: 14, name: 'open alerts by domain', up: (db) => db.exec(V14_OPEN_ALERTS_BY_DOMAIN) },
   { version: 15, name: 'alerts to deliver', up: (db) => db.exec(V15_ALERTS_TO_DELIVER) },
+  { version: 16, name: 'silences', up: (db) => db.exec(V16_SILENCES) },
+  { version: 17, name: 'acknowledgement notes', up: (db) => db.exec(V17_ACKNOWLEDGEMENTS) },
 ];
 
 /** The schema version this code writes. */

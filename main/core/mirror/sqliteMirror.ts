@@ -59,6 +59,8 @@ import type {
   WindowOverviewRow,
   WriteSignalInput,
 } from './types.ts';
+import { SilenceStore } from './silenceStore.ts';
+import { AckStore, type AckEntry } from './ackStore.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 const PENDING_KEPT_MS = 7 * 24 * 3600 * 1000;
@@ -78,6 +80,9 @@ export class SqliteMirror implements Mirror {
   readonly digests: SqliteDigestStore;
   private readonly dnsWatch: DnsWatchStore;
   private readonly journal: ChangeJournal;
+  /** Silences, the alerts they hold back, the lifecycle's audit. */
+  readonly silences: SilenceStore;
+  private readonly acks: AckStore;
   private readonly summaries: StatusSummaries;
   /** Depth of the mirror's own write transactions (a batch holds several): statuses are derived at the outermost. */
   private writeDepth = 0;
@@ -97,6 +102,8 @@ export class SqliteMirror implements Mirror {
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
     this.journal = new ChangeJournal(db);
+    this.silences = new SilenceStore(db);
+    this.acks = new AckStore(db);
     this.summaries = new StatusSummaries(db);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
     this.refreshStatuses();
@@ -142,8 +149,18 @@ export class SqliteMirror implements Mirror {
     at: string,
   ): WriteResult {
     const result = this.alertStore.apply(accountId, domainPk, events, at);
-    this.delivery.enqueue(result, at);
+    // A silenced alert is recorded and shown, but told to no channel until its silence ends.
+    this.delivery.enqueue({ ...result, alerts: this.silences.holdSilenced(result.alerts, at) }, at);
     return result;
+  }
+
+  releaseSilenced(at?: Instant): Alert[] {
+    const now = this.nowIso(at);
+    return this.db.transaction(() => {
+      const released = this.silences.release(now, (id) => this.alertStore.get(id) ?? null);
+      if (released.length > 0) this.delivery.enqueue({ alerts: released, resolved: [] }, now);
+      return released;
+    })();
   }
 
   private nowIso(at?: Instant): string {
@@ -444,6 +461,38 @@ export class SqliteMirror implements Mirror {
   acknowledgeAlerts(ids: number[], at?: Instant): void {
     const when = this.nowIso(at);
     this.db.transaction(() => this.alertStore.acknowledge(ids, when))();
+  }
+
+  acknowledge(id: number, by: { actor: string; note: string | null }, at?: Instant): Alert {
+    const when = this.nowIso(at);
+    return this.write(() => {
+      const before = this.alertStore.get(id);
+      if (!before) throw new MirrorError('unknown_alert', `No alert ${id}.`);
+      this.alertStore.acknowledge([id], when);
+      this.acks.record(id, { action: 'acknowledged', at: when, actor: by.actor, note: by.note });
+      this.silences.audit(when, by.actor, 'alert.acknowledged', `alert ${id}`, { note: by.note });
+      // Channels told of the open alert hear that someone has it (once: a second note is history only).
+      if (before.acknowledgedAt === null && before.resolvedAt === null)
+        this.acks.enqueueUpdate(id, 'alert.acknowledged', when);
+      return this.alertStore.get(id)!;
+    });
+  }
+
+  unacknowledge(id: number, actor: string, at?: Instant): Alert {
+    const when = this.nowIso(at);
+    return this.write(() => {
+      const before = this.alertStore.get(id);
+      if (!before) throw new MirrorError('unknown_alert', `No alert ${id}.`);
+      if (!this.acks.clear(id)) return before;
+      this.acks.record(id, { action: 'unacknowledged', at: when, actor, note: null });
+      this.silences.audit(when, actor, 'alert.unacknowledged', `alert ${id}`, {});
+      if (before.resolvedAt === null) this.acks.enqueueUpdate(id, 'alert.unacknowledged', when);
+      return this.alertStore.get(id)!;
+    });
+  }
+
+  acknowledgements(id: number): AckEntry[] {
+    return this.acks.history(id);
   }
 
   snoozeAlert(id: number, until: Instant): void {

@@ -2,6 +2,8 @@ import type { OverviewPage } from '../../../shared/bridge/overviewPage.ts';
 import type { OverviewPageQuery } from './overviewPage.ts';
 import type { DeliveryStore } from './deliveryTypes.ts';
 import type { DigestStore } from './digestStore.ts';
+import type { SilenceStore } from './silenceStore.ts';
+import type { AckEntry } from './ackStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
@@ -216,6 +218,13 @@ export interface Mirror {
   readonly delivery: DeliveryStore;
   /** Weekly digest schedules (main/core/delivery/digestRunner.ts mails them). */
   readonly digests: DigestStore;
+  /** Silences, the alerts they hold back from every channel, and the lifecycle's audit. */
+  readonly silences: SilenceStore;
+  /**
+   * One transaction: the alerts silences held whose silence is over and that are still open and
+   * unacknowledged get their outbox rows now (once); the rest are let go. Returns those to notify.
+   */
+  releaseSilenced(at?: Instant): Alert[];
   /** Create an account, or update the base URL of the account with this label (or, with id, rename it). */
   upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account;
   /** Every account, by label. */
@@ -313,6 +322,15 @@ export interface Mirror {
   getAlert(id: number): Alert | null;
   /** Mark alerts as seen by the user: they are not (or no longer) notified. */
   acknowledgeAlerts(ids: number[], at?: Instant): void;
+  /**
+   * Acknowledge one alert as someone, with an optional note (kept in its history, audited); channels told
+   * of it get an `alert.acknowledged` update the first time. Throws MirrorError unknown_alert.
+   */
+  acknowledge(id: number, by: { actor: string; note: string | null }, at?: Instant): Alert;
+  /** Take an acknowledgement back: the alert is open and unacknowledged again; channels told of it hear so. */
+  unacknowledge(id: number, actor: string, at?: Instant): Alert;
+  /** An alert's acknowledgements and withdrawals, oldest first. */
+  acknowledgements(id: number): AckEntry[];
   /** Hold an alert's notification until a time; an open, delivered alert is notified again then. */
   snoozeAlert(id: number, until: Instant): void;
   /** Mute a domain: alerts raised while muted are recorded but never notified. */

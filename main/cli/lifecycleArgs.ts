@@ -1,0 +1,131 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { defaultDbPath } from '../core/index.ts';
+import type { CommonOptions } from './args.ts';
+import { UsageError } from './args.ts';
+
+/** `authwatch silences …` parsed. */
+export type SilencesCommand = { name: 'silences' } & CommonOptions &
+  (
+    | {
+        action: 'add';
+        domain?: string;
+        group?: string;
+        rule?: string;
+        severity?: string;
+        protocol?: string;
+        account?: string;
+        /** "2h" … */
+        for?: string;
+        /** "mon 08:00" … */
+        until?: string;
+        reason: string;
+      }
+    | { action: 'list'; json: boolean }
+    | { action: 'expire'; id: number }
+  );
+
+/** `authwatch ack ALERT_ID [--note TEXT] [--undo]` parsed. */
+export type AckCommand = { name: 'ack'; alertId: number; note?: string; undo: boolean } & CommonOptions;
+
+export const LIFECYCLE_USAGE = `  silences add --domain D [--group NAME] [--rule R] [--severity S] [--protocol P] [--account LABEL]
+                 --for 2h | --until "mon 08:00" --reason TEXT
+  silences list [--json] | expire ID
+                            hold matching alerts back from every channel for a while (planned
+                            work): they are still raised and shown, and one still open when the
+                            silence ends is notified then, once; --until reads your time zone
+  ack ALERT_ID [--note TEXT] [--undo]
+                            acknowledge an alert with a note (channels told of it hear so);
+                            --undo takes the acknowledgement back`;
+
+function parse(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>) {
+  try {
+    return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function common(v: { db?: unknown; label?: unknown }, env: NodeJS.ProcessEnv): CommonOptions {
+  const c: CommonOptions = { db: (typeof v.db === 'string' && v.db.trim()) || defaultDbPath(env) };
+  if (typeof v.label === 'string') c.label = v.label;
+  return c;
+}
+
+function positiveId(text: string | undefined, what: string): number {
+  const id = Number(text);
+  if (!text || !Number.isInteger(id) || id <= 0)
+    throw new UsageError(`${what} takes a number, not “${text ?? ''}”.`);
+  return id;
+}
+
+/** Parses the arguments after `silences`. */
+export function parseSilencesArgs(argv: readonly string[], env: NodeJS.ProcessEnv): SilencesCommand {
+  const { values: v, positionals } = parse(argv, {
+    domain: { type: 'string' },
+    group: { type: 'string' },
+    rule: { type: 'string' },
+    severity: { type: 'string' },
+    protocol: { type: 'string' },
+    account: { type: 'string' },
+    for: { type: 'string' },
+    until: { type: 'string' },
+    reason: { type: 'string' },
+    json: { type: 'boolean' },
+    db: { type: 'string' },
+    label: { type: 'string' },
+  });
+  const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+  const [action, arg, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+  switch (action) {
+    case 'list':
+      if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
+      return { name: 'silences', action, json: v.json === true, ...common(v, env) };
+    case 'expire':
+      return { name: 'silences', action, id: positiveId(arg, 'silences expire'), ...common(v, env) };
+    case 'add': {
+      if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
+      if ((s('for') === undefined) === (s('until') === undefined))
+        throw new UsageError('silences add needs exactly one of --for DURATION or --until TIME.');
+      const reason = s('reason');
+      if (!reason?.trim()) throw new UsageError('silences add needs --reason TEXT (what is being changed).');
+      if (!['domain', 'group', 'rule', 'severity', 'protocol', 'account'].some((k) => s(k) !== undefined))
+        throw new UsageError(
+          'silences add needs at least one of --domain, --group, --rule, --severity, --protocol, --account.',
+        );
+      const severity = s('severity');
+      if (severity !== undefined && !['critical', 'warning', 'info'].includes(severity))
+        throw new UsageError(`--severity takes critical, warning or info, not “${severity}”.`);
+      const optional = Object.fromEntries(
+        ['domain', 'group', 'rule', 'severity', 'protocol', 'account', 'for', 'until']
+          .filter((k) => s(k) !== undefined)
+          .map((k) => [k, s(k)!]),
+      );
+      return { name: 'silences', action, reason, ...optional, ...common(v, env) };
+    }
+    default:
+      throw new UsageError('silences takes add, list or expire.');
+  }
+}
+
+/** Parses the arguments after `ack`. */
+export function parseAckArgs(argv: readonly string[], env: NodeJS.ProcessEnv): AckCommand {
+  const { values: v, positionals } = parse(argv, {
+    note: { type: 'string' },
+    undo: { type: 'boolean' },
+    db: { type: 'string' },
+    label: { type: 'string' },
+  });
+  const [id, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+  const note = typeof v.note === 'string' ? v.note : undefined;
+  if (v.undo === true && note !== undefined)
+    throw new UsageError('--note goes with an acknowledgement, not --undo.');
+  return {
+    name: 'ack',
+    alertId: positiveId(id, 'ack'),
+    ...(note !== undefined ? { note } : {}),
+    undo: v.undo === true,
+    ...common(v, env),
+  };
+}
