@@ -31,4 +31,3 @@ export const alertLifecycleSchema = z.object({
   held: z.boolean(),
   acknowledgements: z.array(ackEntrySchema),
 });
-export type AlertLifecycle = z.infer<typeof alertLifecycleSchema>;

@@ -14,7 +14,6 @@ export const alertMatchersSchema = z
     severities: z.array(severity).min(1).max(3).optional(),
   })
   .strict();
-export type AlertMatchersView = z.infer<typeof alertMatchersSchema>;
 
 /** A silence as every surface shows it: what it matches (also in words), why, who, from when to when. */
 export const silenceViewSchema = z.object({
