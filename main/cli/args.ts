@@ -10,8 +10,10 @@ import { DIGEST_USAGE, parseDigestArgs, type DigestCommand } from './commands/di
 import {
   LIFECYCLE_USAGE,
   parseAckArgs,
+  parseRoutesArgs,
   parseSilencesArgs,
   type AckCommand,
+  type RoutesCommand,
   type SilencesCommand,
 } from './lifecycleArgs.ts';
 
@@ -54,6 +56,7 @@ export type Command =
   | DigestCommand
   | SilencesCommand
   | AckCommand
+  | RoutesCommand
   | { name: 'help' };
 
 const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
@@ -102,6 +105,7 @@ const OWN_PARSERS = new Map<string, (argv: readonly string[], env: NodeJS.Proces
   ['digest', parseDigestArgs],
   ['silences', parseSilencesArgs],
   ['ack', parseAckArgs],
+  ['routes', parseRoutesArgs],
 ]);
 
 /** Options every command takes that carry a value as the next argument (`--db FILE`). */

@@ -24,6 +24,10 @@ export type SilencesCommand = { name: 'silences' } & CommonOptions &
     | { action: 'expire'; id: number }
   );
 
+/** `authwatch routes list [--json] | test ALERT_ID [--json]` parsed. */
+export type RoutesCommand = { name: 'routes'; json: boolean } & CommonOptions &
+  ({ action: 'list' } | { action: 'test'; alertId: number });
+
 /** `authwatch ack ALERT_ID [--note TEXT] [--undo]` parsed. */
 export type AckCommand = { name: 'ack'; alertId: number; note?: string; undo: boolean } & CommonOptions;
 
@@ -35,7 +39,10 @@ export const LIFECYCLE_USAGE = `  silences add --domain D [--group NAME] [--rule
                             silence ends is notified then, once; --until reads your time zone
   ack ALERT_ID [--note TEXT] [--undo]
                             acknowledge an alert with a note (channels told of it hear so);
-                            --undo takes the acknowledgement back`;
+                            --undo takes the acknowledgement back
+  routes list [--json] | test ALERT_ID [--json]
+                            the routing table in order (edited in the app), and which route an
+                            alert takes and the channels it reaches`;
 
 function parse(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>) {
   try {
@@ -128,4 +135,23 @@ export function parseAckArgs(argv: readonly string[], env: NodeJS.ProcessEnv): A
     undo: v.undo === true,
     ...common(v, env),
   };
+}
+
+/** Parses the arguments after `routes`. */
+export function parseRoutesArgs(argv: readonly string[], env: NodeJS.ProcessEnv): RoutesCommand {
+  const { values: v, positionals } = parse(argv, {
+    json: { type: 'boolean' },
+    db: { type: 'string' },
+    label: { type: 'string' },
+  });
+  const [action, arg, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+  const json = v.json === true;
+  if (action === 'list') {
+    if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
+    return { name: 'routes', action, json, ...common(v, env) };
+  }
+  if (action === 'test')
+    return { name: 'routes', action, alertId: positiveId(arg, 'routes test'), json, ...common(v, env) };
+  throw new UsageError('routes takes list or test ALERT_ID.');
 }

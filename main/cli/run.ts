@@ -4,6 +4,7 @@ import { alerts } from './commands/alerts.ts';
 import { channels } from './commands/channels.ts';
 import { digest } from './commands/digest.ts';
 import { ack } from './commands/ack.ts';
+import { routes } from './commands/routes.ts';
 import { silences } from './commands/silences.ts';
 import { exportCommand } from './commands/export.ts';
 import { status } from './commands/status.ts';
@@ -38,6 +39,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await silences(command, io);
       case 'ack':
         return await ack(command, io);
+      case 'routes':
+        return await routes(command, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -12,6 +12,7 @@ import { readMethods } from './app/methods/reads.ts';
 import { senderMethods } from './app/methods/senders.ts';
 import { auditMethods } from './app/methods/audit.ts';
 import { silenceMethods } from './app/methods/silences.ts';
+import { routeMethods } from './app/methods/routes.ts';
 import { acknowledgementMethods } from './app/methods/acknowledgements.ts';
 import { settingsMethods } from './app/methods/settings.ts';
 import { syncMethods } from './app/methods/sync.ts';
@@ -79,6 +80,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...auditMethods(w),
     ...silenceMethods(w),
     ...acknowledgementMethods(w),
+    ...routeMethods(w),
     openExternal: (a) =>
       guard(async () => {
         const { url } = parse(openExternalArgs, a);

@@ -16,6 +16,7 @@ import {
   setMetricsArgs,
 } from './channels.ts';
 import { acknowledgeAlertArgs, alertIdRef, alertLifecycleSchema } from './acknowledgements.ts';
+import { routeTestArgs, routeTestSchema, routeViewSchema, saveRoutesArgs } from './routes.ts';
 import { saveSilenceArgs, silenceRef, silenceViewSchema } from './silences.ts';
 import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
 import { overviewPageArgs, overviewPageSchema } from './overviewPage.ts';
@@ -109,6 +110,9 @@ export const BRIDGE_METHODS = {
   acknowledgeAlert: { args: acknowledgeAlertArgs, result: alertSchema },
   unacknowledgeAlert: { args: alertIdRef, result: alertSchema },
   alertLifecycle: { args: alertIdRef, result: alertLifecycleSchema },
+  listRoutes: { args: none, result: z.array(routeViewSchema) },
+  saveRoutes: { args: saveRoutesArgs, result: z.array(routeViewSchema) },
+  routeTest: { args: routeTestArgs, result: routeTestSchema },
 } as const;
 
 /** Name of a bridge method. */

@@ -53,6 +53,9 @@ export const METHOD_NAMES = [
   'acknowledgeAlert',
   'unacknowledgeAlert',
   'alertLifecycle',
+  'listRoutes',
+  'saveRoutes',
+  'routeTest',
 ] as const;
 
 export const EVENT_NAMES = [

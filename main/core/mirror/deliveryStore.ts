@@ -14,8 +14,6 @@ import { MirrorError } from './mirrorError.ts';
 import type { Alert, WriteResult } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
-const RANK: Record<Severity, number> = { info: 0, warning: 1, critical: 2 };
-
 interface ChannelRow {
   id: number;
   name: string;
@@ -64,12 +62,6 @@ function toChannel(row: ChannelRow): Channel {
   };
 }
 
-/** Whether a channel takes this alert: its account, at or above its minimum severity. */
-export function channelTakes(channel: Pick<Channel, 'accountId' | 'minSeverity'>, alert: Alert): boolean {
-  if (channel.accountId !== null && channel.accountId !== alert.accountId) return false;
-  return RANK[alert.severity] >= RANK[channel.minSeverity];
-}
-
 /** The acknowledgement an update row announces: the latest made by the time it was queued. */
 function ackAt(db: Database, alertId: number, at: string): OutboxRow['ack'] {
   const row = prepared(
@@ -86,6 +78,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
     private readonly db: Database,
     private readonly alerts: AlertStore,
     private readonly nowIso: () => string,
+    /** The channels an alert goes to (the routing table and each channel's own floor). */
+    private readonly recipients: (alert: Alert, channels: Channel[]) => Channel[],
   ) {}
 
   /**
@@ -104,8 +98,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
     const add = (alert: Alert, type: OutboxEventType) => {
       if (alert.suppressed !== null || alert.endReason === 'notice') return;
       const eventId = randomUUID();
-      for (const channel of channels)
-        if (channelTakes(channel, alert)) insert.run(eventId, channel.id, alert.id, type, at, at);
+      for (const channel of this.recipients(alert, channels))
+        insert.run(eventId, channel.id, alert.id, type, at, at);
     };
     for (const alert of result.alerts) add(alert, 'alert.raised');
     for (const alert of result.resolved) {

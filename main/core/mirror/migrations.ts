@@ -594,6 +594,37 @@ CREATE INDEX outbox_pending ON outbox (channel_id, next_attempt_at) WHERE delive
 CREATE INDEX outbox_by_alert ON outbox (alert_id);
 `;
 
+// v18: the ordered routing table (delivery/routing.ts). A channel's minimum severity and account become a
+// route of their own, so the table shows where alerts go; the channel keeps no filter of its own then.
+// Every channel without one is reached by the default route, as before.
+const V18_ROUTES = `
+CREATE TABLE routes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  matchers_json TEXT NOT NULL DEFAULT '{}',
+  channel_ids_json TEXT,
+  continue INTEGER NOT NULL DEFAULT 0,
+  is_default INTEGER NOT NULL DEFAULT 0,
+  repeat_minutes INTEGER,
+  escalate_after_minutes INTEGER,
+  escalate_to_json TEXT NOT NULL DEFAULT '[]'
+);
+INSERT INTO routes (position, name, matchers_json, channel_ids_json, continue)
+  SELECT row_number() OVER (ORDER BY name), 'Channel ' || name,
+    json_object('severities', json(CASE min_severity WHEN 'critical' THEN '["critical"]'
+      WHEN 'warning' THEN '["warning","critical"]' ELSE '["info","warning","critical"]' END)),
+    json_array(id), 1
+  FROM channels WHERE min_severity <> 'info' OR account_id IS NOT NULL;
+UPDATE routes SET matchers_json = json_set(matchers_json, '$.accountId',
+    (SELECT account_id FROM channels c WHERE c.id = routes.channel_ids_json ->> '$[0]'))
+  WHERE (SELECT account_id FROM channels c WHERE c.id = routes.channel_ids_json ->> '$[0]') IS NOT NULL;
+UPDATE routes SET matchers_json = json_remove(matchers_json, '$.severities')
+  WHERE matchers_json ->> '$.severities' = '["info","warning","critical"]';
+UPDATE channels SET min_severity = 'info', account_id = NULL;
+INSERT INTO routes (position, name, is_default) VALUES (1000000, 'Default', 1);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -613,6 +644,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'alerts to deliver', up: (db) => db.exec(V15_ALERTS_TO_DELIVER) },
   { version: 16, name: 'silences', up: (db) => db.exec(V16_SILENCES) },
   { version: 17, name: 'acknowledgement notes', up: (db) => db.exec(V17_ACKNOWLEDGEMENTS) },
+  { version: 18, name: 'routing table', up: (db) => db.exec(V18_ROUTES) },
 ];
 
 /** The schema version this code writes. */

@@ -60,6 +60,8 @@ import type {
   WriteSignalInput,
 } from './types.ts';
 import { SilenceStore } from './silenceStore.ts';
+import { RouteStore } from './routeStore.ts';
+import { routeAlert } from '../delivery/routing.ts';
 import { AckStore, type AckEntry } from './ackStore.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
@@ -83,6 +85,8 @@ export class SqliteMirror implements Mirror {
   /** Silences, the alerts they hold back, the lifecycle's audit. */
   readonly silences: SilenceStore;
   private readonly acks: AckStore;
+  /** The ordered routing table: which channels each alert goes to. */
+  readonly routes: RouteStore;
   private readonly summaries: StatusSummaries;
   /** Depth of the mirror's own write transactions (a batch holds several): statuses are derived at the outermost. */
   private writeDepth = 0;
@@ -98,7 +102,10 @@ export class SqliteMirror implements Mirror {
     this.alertStore = new AlertStore(db);
     this.settings = new SettingsStore(db);
     this.panels = new PanelStore(db);
-    this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso());
+    this.routes = new RouteStore(db);
+    this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso(), (alert, channels) =>
+      routeAlert(this.routes.list(), this.silences.factsOf(alert), channels).channels,
+    );
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
     this.journal = new ChangeJournal(db);

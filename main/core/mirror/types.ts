@@ -3,6 +3,7 @@ import type { OverviewPageQuery } from './overviewPage.ts';
 import type { DeliveryStore } from './deliveryTypes.ts';
 import type { DigestStore } from './digestStore.ts';
 import type { SilenceStore } from './silenceStore.ts';
+import type { RouteStore } from './routeStore.ts';
 import type { AckEntry } from './ackStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
@@ -220,6 +221,8 @@ export interface Mirror {
   readonly digests: DigestStore;
   /** Silences, the alerts they hold back from every channel, and the lifecycle's audit. */
   readonly silences: SilenceStore;
+  /** The ordered routing table (delivery/routing.ts reads it for every alert event). */
+  readonly routes: RouteStore;
   /**
    * One transaction: the alerts silences held whose silence is over and that are still open and
    * unacknowledged get their outbox rows now (once); the rest are let go. Returns those to notify.
