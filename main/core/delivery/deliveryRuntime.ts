@@ -8,7 +8,7 @@ import { DigestRunner, type DigestRunnerOptions } from './digestRunner.ts';
 import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
 import { transportFor } from './transportFactory.ts';
 import { describeSlot } from './weeklySlot.ts';
-import { releaseDue } from './lifecycleRound.ts';
+import { lifecycleSweep } from './lifecycleRound.ts';
 
 /** How a shell configures delivery beyond the window. */
 export interface DeliveryOptions {
@@ -83,7 +83,7 @@ export function createDeliveryRuntime(
       transportFor: build,
       now,
       alertSettings: () => mirror.getAlertSettings(),
-      beforeRound: () => releaseDue(mirror, now()),
+      beforeRound: lifecycleSweep(mirror, now),
       ...options.sender,
     }),
     digests: new DigestRunner({

@@ -35,10 +35,13 @@ const UPDATE_TAG: Partial<Record<OutgoingMessage['type'], string>> = {
   'alert.resolved': 'Resolved',
   'alert.acknowledged': 'Acknowledged',
   'alert.unacknowledged': 'Acknowledgement withdrawn',
+  'alert.escalated': 'Escalated',
+  'alert.repeated': 'Still open',
 };
 
 /** The verb of a grouped message ("3 alerts resolved …"). */
 function verbOf(type: OutgoingMessage['type']): string {
+  if (type === 'alert.repeated') return 'still open';
   return type === 'alert.raised' ? 'raised' : (UPDATE_TAG[type]?.toLowerCase() ?? 'raised');
 }
 

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { OutboxEventType } from './deliveryTypes.ts';
+import { insertOutbox, toldChannels } from './outboxRows.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /** One step of an alert's acknowledgement history: who acknowledged it (with a note) or took that back. */
@@ -57,17 +57,6 @@ export class AckStore {
    * alert hears nothing of its acknowledgement). One event id shared by those channels.
    */
   enqueueUpdate(alertId: number, type: OutboxEventType, at: string): number {
-    const told = prepared(
-      this.db,
-      `SELECT DISTINCT channel_id FROM outbox WHERE alert_id = ? AND type = 'alert.raised'`,
-    ).all(alertId) as { channel_id: number }[];
-    const insert = prepared(
-      this.db,
-      `INSERT OR IGNORE INTO outbox (event_id, channel_id, alert_id, type, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-    );
-    const eventId = randomUUID();
-    for (const { channel_id } of told) insert.run(eventId, channel_id, alertId, type, at, at);
-    return told.length;
+    return insertOutbox(this.db, alertId, type, toldChannels(this.db, alertId), at);
   }
 }

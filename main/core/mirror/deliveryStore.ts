@@ -11,6 +11,7 @@ import type {
   OutboxRow,
 } from './deliveryTypes.ts';
 import { MirrorError } from './mirrorError.ts';
+import { ANNOUNCING } from './outboxRows.ts';
 import type { Alert, WriteResult } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
@@ -106,7 +107,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
       // Only what was announced is resolved: a channel never told of the alert gets no "resolved".
       const announced = prepared(
         this.db,
-        `SELECT channel_id FROM outbox WHERE alert_id = ? AND type = 'alert.raised'`,
+        `SELECT DISTINCT channel_id FROM outbox WHERE alert_id = ? AND type IN ${ANNOUNCING}`,
       ).all(alert.id) as { channel_id: number }[];
       if (announced.length === 0) continue;
       const eventId = randomUUID();

@@ -85,7 +85,14 @@ export interface ChannelInput {
 
 /** An outbox event type (a test message never goes through the outbox). */
 export type OutboxEventType =
-  'alert.raised' | 'alert.resolved' | 'alert.acknowledged' | 'alert.unacknowledged';
+  | 'alert.raised'
+  | 'alert.resolved'
+  | 'alert.acknowledged'
+  | 'alert.unacknowledged'
+  /** A critical nobody acknowledged, sent to a route's escalation channels. */
+  | 'alert.escalated'
+  /** A reminder of an alert still open (a route's repeat interval). */
+  | 'alert.repeated';
 
 /** One pending delivery: an alert event for a channel. */
 export interface OutboxRow {

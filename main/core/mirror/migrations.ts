@@ -577,7 +577,8 @@ CREATE TABLE outbox_v17 (
   event_id TEXT NOT NULL,
   channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
   alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
-  type TEXT NOT NULL CHECK (type IN ('alert.raised', 'alert.resolved', 'alert.acknowledged', 'alert.unacknowledged')),
+  type TEXT NOT NULL CHECK (type IN ('alert.raised', 'alert.resolved', 'alert.acknowledged',
+    'alert.unacknowledged', 'alert.escalated', 'alert.repeated')),
   created_at TEXT NOT NULL,
   batch_id TEXT,
   attempts INTEGER NOT NULL DEFAULT 0,
@@ -625,6 +626,19 @@ UPDATE channels SET min_severity = 'info', account_id = NULL;
 INSERT INTO routes (position, name, is_default) VALUES (1000000, 'Default', 1);
 `;
 
+// v19: what escalation and repeat already sent per alert and route (delivery/escalation.ts), so a restart
+// neither repeats an escalation nor forgets how many reminders went.
+const V19_ROUTE_NOTICES = `
+CREATE TABLE route_notices (
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  route_id INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('escalated', 'repeated')),
+  count INTEGER NOT NULL,
+  last_at TEXT NOT NULL,
+  PRIMARY KEY (alert_id, route_id, kind)
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -645,6 +659,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'silences', up: (db) => db.exec(V16_SILENCES) },
   { version: 17, name: 'acknowledgement notes', up: (db) => db.exec(V17_ACKNOWLEDGEMENTS) },
   { version: 18, name: 'routing table', up: (db) => db.exec(V18_ROUTES) },
+  { version: 19, name: 'escalations and repeats', up: (db) => db.exec(V19_ROUTE_NOTICES) },
 ];
 
 /** The schema version this code writes. */

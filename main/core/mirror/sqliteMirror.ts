@@ -62,6 +62,9 @@ import type {
 import { SilenceStore } from './silenceStore.ts';
 import { RouteStore } from './routeStore.ts';
 import { routeAlert } from '../delivery/routing.ts';
+import { dueNotices } from '../delivery/escalation.ts';
+import { NoticeStore } from './noticeStore.ts';
+import { insertOutbox, toldChannels } from './outboxRows.ts';
 import { AckStore, type AckEntry } from './ackStore.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
@@ -87,6 +90,7 @@ export class SqliteMirror implements Mirror {
   private readonly acks: AckStore;
   /** The ordered routing table: which channels each alert goes to. */
   readonly routes: RouteStore;
+  private readonly notices: NoticeStore;
   private readonly summaries: StatusSummaries;
   /** Depth of the mirror's own write transactions (a batch holds several): statuses are derived at the outermost. */
   private writeDepth = 0;
@@ -103,8 +107,12 @@ export class SqliteMirror implements Mirror {
     this.settings = new SettingsStore(db);
     this.panels = new PanelStore(db);
     this.routes = new RouteStore(db);
-    this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso(), (alert, channels) =>
-      routeAlert(this.routes.list(), this.silences.factsOf(alert), channels).channels,
+    this.notices = new NoticeStore(db);
+    this.delivery = new SqliteDeliveryStore(
+      db,
+      this.alertStore,
+      () => this.nowIso(),
+      (alert, channels) => routeAlert(this.routes.list(), this.silences.factsOf(alert), channels).channels,
     );
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
@@ -468,6 +476,44 @@ export class SqliteMirror implements Mirror {
   acknowledgeAlerts(ids: number[], at?: Instant): void {
     const when = this.nowIso(at);
     this.db.transaction(() => this.alertStore.acknowledge(ids, when))();
+  }
+
+  escalateDue(at?: Instant): number {
+    const routes = this.routes.list();
+    if (!routes.some((r) => r.escalateAfterMinutes !== null || r.repeatMinutes !== null)) return 0;
+    const now = this.nowIso(at);
+    return this.db.transaction(() => {
+      const channels = this.delivery.listChannels();
+      const known = new Set(channels.map((c) => c.id));
+      const active = this.silences.activeAt(now);
+      let queued = 0;
+      for (const id of this.notices.candidates()) {
+        const alert = this.alertStore.get(id);
+        // A silenced alert is never escalated nor repeated: planned work pages nobody.
+        if (!alert || this.silences.isHeld(id) || this.silences.silencing(alert, now, active)) continue;
+        const taken = routeAlert(routes, this.silences.factsOf(alert), channels).routes;
+        const due = dueNotices(
+          alert,
+          taken,
+          Date.parse(now),
+          (r, k) => this.notices.state(id, r, k),
+          toldChannels(this.db, id),
+        );
+        for (const notice of due) {
+          const to = notice.channelIds.filter((c) => known.has(c));
+          insertOutbox(
+            this.db,
+            id,
+            notice.kind === 'escalated' ? 'alert.escalated' : 'alert.repeated',
+            to,
+            now,
+          );
+          this.notices.record(id, notice, now);
+          queued += to.length;
+        }
+      }
+      return queued;
+    })();
   }
 
   acknowledge(id: number, by: { actor: string; note: string | null }, at?: Instant): Alert {

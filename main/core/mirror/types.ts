@@ -228,6 +228,11 @@ export interface Mirror {
    * unacknowledged get their outbox rows now (once); the rest are let go. Returns those to notify.
    */
   releaseSilenced(at?: Instant): Alert[];
+  /**
+   * One transaction: the escalations and reminders the routing table owes now (delivery/escalation.ts)
+   * queued in the outbox and remembered. Never for a silenced or acknowledged alert. Returns rows queued.
+   */
+  escalateDue(at?: Instant): number;
   /** Create an account, or update the base URL of the account with this label (or, with id, rename it). */
   upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account;
   /** Every account, by label. */

@@ -155,4 +155,47 @@ describe('routing by domain group', () => {
       silencedBy: null,
     });
   }, 120_000);
+
+  it('escalates a critical left unacknowledged to the escalation channel on the clock, not an acknowledged one', async () => {
+    const [a, b, ops] = ['client-a', 'client-b', 'ops'].map((n) => engine.mirror.delivery.findChannel(n)!.id);
+    const route = { continue: false, isDefault: false, repeatMinutes: null, escalateTo: [] as number[] };
+    await engine.app.saveRoutes({
+      routes: [
+        {
+          ...route,
+          name: 'Client A',
+          matchers: { group: 'Client A' },
+          channelIds: [a!],
+          escalateAfterMinutes: 15,
+          escalateTo: [ops!],
+        },
+        {
+          ...route,
+          name: 'Client B',
+          matchers: { group: 'Client B' },
+          channelIds: [b!],
+          escalateAfterMinutes: 15,
+          escalateTo: [ops!],
+        },
+        {
+          ...route,
+          name: 'Default',
+          matchers: {},
+          channelIds: null,
+          isDefault: true,
+          escalateAfterMinutes: null,
+        },
+      ],
+    });
+    const open = await engine.app.listAlerts({ open: true });
+    const b1 = open.find((x) => x.fqdn === 'b1.example' && x.rule === 'protocol_disconnected')!;
+    await engine.app.acknowledgeAlert({ id: b1.id, note: 'Client B knows; ticket 77' });
+    world.svc.clock.advance(16 * 60_000);
+    await engine.app.flushDeliveries(10_000);
+    const escalated = hooks.ops!.received.filter((r) => r.json.type === 'alert.escalated');
+    expect(domainsAt({ received: escalated } as WebhookReceiver)).toEqual(['a1.example']);
+    // B's channel heard the acknowledgement, with its note.
+    const ack = hooks.b!.received.find((r) => r.json.type === 'alert.acknowledged');
+    expect(JSON.stringify(ack?.json)).toContain('Client B knows; ticket 77');
+  }, 120_000);
 });

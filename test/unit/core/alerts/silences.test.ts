@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
-import { releaseDue } from '../../../../main/core/delivery/lifecycleRound.ts';
+import { lifecycleSweep } from '../../../../main/core/delivery/lifecycleRound.ts';
 import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
 import {
   checkSilenceInput,
@@ -81,7 +81,7 @@ function senderOver(mirror: Mirror, clock: { now(): number }, sent: OutgoingMess
     }),
     now: () => clock.now(),
     alertSettings: () => mirror.getAlertSettings(),
-    beforeRound: () => releaseDue(mirror, clock.now()),
+    beforeRound: lifecycleSweep(mirror, () => clock.now()),
   });
 }
 
