@@ -10,9 +10,11 @@ import { DIGEST_USAGE, parseDigestArgs, type DigestCommand } from './commands/di
 import {
   LIFECYCLE_USAGE,
   parseAckArgs,
+  parseMaintenanceArgs,
   parseRoutesArgs,
   parseSilencesArgs,
   type AckCommand,
+  type MaintenanceCommand,
   type RoutesCommand,
   type SilencesCommand,
 } from './lifecycleArgs.ts';
@@ -57,6 +59,7 @@ export type Command =
   | SilencesCommand
   | AckCommand
   | RoutesCommand
+  | MaintenanceCommand
   | { name: 'help' };
 
 const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
@@ -106,6 +109,7 @@ const OWN_PARSERS = new Map<string, (argv: readonly string[], env: NodeJS.Proces
   ['silences', parseSilencesArgs],
   ['ack', parseAckArgs],
   ['routes', parseRoutesArgs],
+  ['maintenance', parseMaintenanceArgs],
 ]);
 
 /** Options every command takes that carry a value as the next argument (`--db FILE`). */

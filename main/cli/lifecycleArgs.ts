@@ -24,6 +24,22 @@ export type SilencesCommand = { name: 'silences' } & CommonOptions &
     | { action: 'expire'; id: number }
   );
 
+/** `authwatch maintenance …` parsed. */
+export type MaintenanceCommand = { name: 'maintenance' } & CommonOptions &
+  (
+    | {
+        action: 'add';
+        window: string;
+        days: string;
+        at: string;
+        for: string;
+        zone?: string;
+        matchers: Record<string, string>;
+      }
+    | { action: 'list'; json: boolean }
+    | { action: 'remove'; id: number }
+  );
+
 /** `authwatch routes list [--json] | test ALERT_ID [--json]` parsed. */
 export type RoutesCommand = { name: 'routes'; json: boolean } & CommonOptions &
   ({ action: 'list' } | { action: 'test'; alertId: number });
@@ -40,6 +56,11 @@ export const LIFECYCLE_USAGE = `  silences add --domain D [--group NAME] [--rule
   ack ALERT_ID [--note TEXT] [--undo]
                             acknowledge an alert with a note (channels told of it hear so);
                             --undo takes the acknowledgement back
+  maintenance add --name NAME --days sun[,wed…] --at 02:00 --for 2h [--zone ZONE]
+                 [--group NAME] [--domain D] [--rule R] [--severity S] [--protocol P] [--account LABEL]
+  maintenance list [--json] | remove ID
+                            a recurring window (wall-clock time in its zone, default yours) that
+                            holds the alerts it matches as a silence does while it is open
   routes list [--json] | test ALERT_ID [--json]
                             the routing table in order (edited in the app), and which route an
                             alert takes and the channels it reaches`;
@@ -154,4 +175,55 @@ export function parseRoutesArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (action === 'test')
     return { name: 'routes', action, alertId: positiveId(arg, 'routes test'), json, ...common(v, env) };
   throw new UsageError('routes takes list or test ALERT_ID.');
+}
+
+const MATCHER_OPTIONS = ['domain', 'group', 'rule', 'severity', 'protocol', 'account'] as const;
+
+/** Parses the arguments after `maintenance`. */
+export function parseMaintenanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv): MaintenanceCommand {
+  const { values: v, positionals } = parse(argv, {
+    name: { type: 'string' },
+    days: { type: 'string' },
+    at: { type: 'string' },
+    for: { type: 'string' },
+    zone: { type: 'string' },
+    ...Object.fromEntries(MATCHER_OPTIONS.map((k) => [k, { type: 'string' as const }])),
+    json: { type: 'boolean' },
+    db: { type: 'string' },
+    label: { type: 'string' },
+  });
+  const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+  const [action, arg, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+  switch (action) {
+    case 'list':
+      return { name: 'maintenance', action, json: v.json === true, ...common(v, env) };
+    case 'remove':
+      return { name: 'maintenance', action, id: positiveId(arg, 'maintenance remove'), ...common(v, env) };
+    case 'add': {
+      const missing = ['name', 'days', 'at', 'for'].filter((k) => !s(k));
+      if (missing.length > 0)
+        throw new UsageError(`maintenance add needs ${missing.map((k) => `--${k}`).join(', ')}.`);
+      const matchers = Object.fromEntries(
+        MATCHER_OPTIONS.filter((k) => s(k) !== undefined).map((k) => [k, s(k)!]),
+      );
+      if (Object.keys(matchers).length === 0)
+        throw new UsageError(
+          'maintenance add needs at least one of --group, --domain, --rule, --severity, --protocol, --account.',
+        );
+      return {
+        name: 'maintenance',
+        action,
+        window: s('name')!,
+        days: s('days')!,
+        at: s('at')!,
+        for: s('for')!,
+        ...(s('zone') !== undefined ? { zone: s('zone')! } : {}),
+        matchers,
+        ...common(v, env),
+      };
+    }
+    default:
+      throw new UsageError('maintenance takes add, list or remove.');
+  }
 }

@@ -5,6 +5,7 @@ import { channels } from './commands/channels.ts';
 import { digest } from './commands/digest.ts';
 import { ack } from './commands/ack.ts';
 import { routes } from './commands/routes.ts';
+import { maintenance } from './commands/maintenance.ts';
 import { silences } from './commands/silences.ts';
 import { exportCommand } from './commands/export.ts';
 import { status } from './commands/status.ts';
@@ -41,6 +42,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await ack(command, io);
       case 'routes':
         return await routes(command, io);
+      case 'maintenance':
+        return await maintenance(command, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -13,6 +13,7 @@ import { senderMethods } from './app/methods/senders.ts';
 import { auditMethods } from './app/methods/audit.ts';
 import { silenceMethods } from './app/methods/silences.ts';
 import { routeMethods } from './app/methods/routes.ts';
+import { maintenanceMethods } from './app/methods/maintenance.ts';
 import { acknowledgementMethods } from './app/methods/acknowledgements.ts';
 import { settingsMethods } from './app/methods/settings.ts';
 import { syncMethods } from './app/methods/sync.ts';
@@ -81,6 +82,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...silenceMethods(w),
     ...acknowledgementMethods(w),
     ...routeMethods(w),
+    ...maintenanceMethods(w),
     openExternal: (a) =>
       guard(async () => {
         const { url } = parse(openExternalArgs, a);

@@ -16,6 +16,7 @@ import {
   setMetricsArgs,
 } from './channels.ts';
 import { acknowledgeAlertArgs, alertIdRef, alertLifecycleSchema } from './acknowledgements.ts';
+import { maintenanceRef, maintenanceViewSchema, saveMaintenanceArgs } from './maintenance.ts';
 import { routeTestArgs, routeTestSchema, routeViewSchema, saveRoutesArgs } from './routes.ts';
 import { saveSilenceArgs, silenceRef, silenceViewSchema } from './silences.ts';
 import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
@@ -113,6 +114,9 @@ export const BRIDGE_METHODS = {
   listRoutes: { args: none, result: z.array(routeViewSchema) },
   saveRoutes: { args: saveRoutesArgs, result: z.array(routeViewSchema) },
   routeTest: { args: routeTestArgs, result: routeTestSchema },
+  listMaintenance: { args: none, result: z.array(maintenanceViewSchema) },
+  addMaintenance: { args: saveMaintenanceArgs, result: maintenanceViewSchema },
+  removeMaintenance: { args: maintenanceRef, result: z.object({ removed: z.boolean() }) },
 } as const;
 
 /** Name of a bridge method. */

@@ -56,6 +56,9 @@ export const METHOD_NAMES = [
   'listRoutes',
   'saveRoutes',
   'routeTest',
+  'listMaintenance',
+  'addMaintenance',
+  'removeMaintenance',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -639,6 +639,22 @@ CREATE TABLE route_notices (
 );
 `;
 
+// v20: recurring maintenance windows (alerts/maintenanceWindows.ts), holding alerts as silences while open.
+const V20_MAINTENANCE_WINDOWS = `
+CREATE TABLE maintenance_windows (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  matchers_json TEXT NOT NULL,
+  weekdays_json TEXT NOT NULL,
+  hour INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),
+  minute INTEGER NOT NULL CHECK (minute BETWEEN 0 AND 59),
+  duration_minutes INTEGER NOT NULL CHECK (duration_minutes BETWEEN 1 AND 1440),
+  time_zone TEXT NOT NULL,
+  author TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -660,6 +676,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: 'acknowledgement notes', up: (db) => db.exec(V17_ACKNOWLEDGEMENTS) },
   { version: 18, name: 'routing table', up: (db) => db.exec(V18_ROUTES) },
   { version: 19, name: 'escalations and repeats', up: (db) => db.exec(V19_ROUTE_NOTICES) },
+  { version: 20, name: 'maintenance windows', up: (db) => db.exec(V20_MAINTENANCE_WINDOWS) },
 ];
 
 /** The schema version this code writes. */

@@ -64,6 +64,7 @@ import { RouteStore } from './routeStore.ts';
 import { routeAlert } from '../delivery/routing.ts';
 import { dueNotices } from '../delivery/escalation.ts';
 import { NoticeStore } from './noticeStore.ts';
+import { MaintenanceStore } from './maintenanceStore.ts';
 import { insertOutbox, toldChannels } from './outboxRows.ts';
 import { AckStore, type AckEntry } from './ackStore.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
@@ -91,6 +92,8 @@ export class SqliteMirror implements Mirror {
   /** The ordered routing table: which channels each alert goes to. */
   readonly routes: RouteStore;
   private readonly notices: NoticeStore;
+  /** Recurring maintenance windows: open ones hold alerts as silences do. */
+  readonly maintenance: MaintenanceStore;
   private readonly summaries: StatusSummaries;
   /** Depth of the mirror's own write transactions (a batch holds several): statuses are derived at the outermost. */
   private writeDepth = 0;
@@ -118,6 +121,8 @@ export class SqliteMirror implements Mirror {
     this.dnsWatch = new DnsWatchStore(db);
     this.journal = new ChangeJournal(db);
     this.silences = new SilenceStore(db);
+    this.maintenance = new MaintenanceStore(db);
+    this.silences.addHoldSource((now) => this.maintenance.openAt(now));
     this.acks = new AckStore(db);
     this.summaries = new StatusSummaries(db);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);

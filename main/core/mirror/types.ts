@@ -4,6 +4,7 @@ import type { DeliveryStore } from './deliveryTypes.ts';
 import type { DigestStore } from './digestStore.ts';
 import type { SilenceStore } from './silenceStore.ts';
 import type { RouteStore } from './routeStore.ts';
+import type { MaintenanceStore } from './maintenanceStore.ts';
 import type { AckEntry } from './ackStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
@@ -223,6 +224,8 @@ export interface Mirror {
   readonly silences: SilenceStore;
   /** The ordered routing table (delivery/routing.ts reads it for every alert event). */
   readonly routes: RouteStore;
+  /** Recurring maintenance windows (open ones act as silences). */
+  readonly maintenance: MaintenanceStore;
   /**
    * One transaction: the alerts silences held whose silence is over and that are still open and
    * unacknowledged get their outbox rows now (once); the rest are let go. Returns those to notify.
