@@ -65,12 +65,27 @@ export const LIFECYCLE_USAGE = `  silences add --domain D [--group NAME] [--rule
                             the routing table in order (edited in the app), and which route an
                             alert takes and the channels it reaches`;
 
+/**
+ * Parses a lifecycle command's options (plus --db and --label) and its positionals: the action, one
+ * argument, nothing more.
+ */
 function parse(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>) {
+  let parsed;
   try {
-    return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { ...options, db: { type: 'string' }, label: { type: 'string' } },
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  const [action, arg, ...extra] = parsed.positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
+  const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+  return { v, s, action, arg };
 }
 
 function common(v: { db?: unknown; label?: unknown }, env: NodeJS.ProcessEnv): CommonOptions {
@@ -88,7 +103,7 @@ function positiveId(text: string | undefined, what: string): number {
 
 /** Parses the arguments after `silences`. */
 export function parseSilencesArgs(argv: readonly string[], env: NodeJS.ProcessEnv): SilencesCommand {
-  const { values: v, positionals } = parse(argv, {
+  const { v, s, action, arg } = parse(argv, {
     domain: { type: 'string' },
     group: { type: 'string' },
     rule: { type: 'string' },
@@ -99,12 +114,7 @@ export function parseSilencesArgs(argv: readonly string[], env: NodeJS.ProcessEn
     until: { type: 'string' },
     reason: { type: 'string' },
     json: { type: 'boolean' },
-    db: { type: 'string' },
-    label: { type: 'string' },
   });
-  const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
-  const [action, arg, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
   switch (action) {
     case 'list':
       if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
@@ -138,15 +148,13 @@ export function parseSilencesArgs(argv: readonly string[], env: NodeJS.ProcessEn
 
 /** Parses the arguments after `ack`. */
 export function parseAckArgs(argv: readonly string[], env: NodeJS.ProcessEnv): AckCommand {
-  const { values: v, positionals } = parse(argv, {
+  const { v, s, action, arg } = parse(argv, {
     note: { type: 'string' },
     undo: { type: 'boolean' },
-    db: { type: 'string' },
-    label: { type: 'string' },
   });
-  const [id, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
-  const note = typeof v.note === 'string' ? v.note : undefined;
+  if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
+  const id = action;
+  const note = s('note');
   if (v.undo === true && note !== undefined)
     throw new UsageError('--note goes with an acknowledgement, not --undo.');
   return {
@@ -160,13 +168,9 @@ export function parseAckArgs(argv: readonly string[], env: NodeJS.ProcessEnv): A
 
 /** Parses the arguments after `routes`. */
 export function parseRoutesArgs(argv: readonly string[], env: NodeJS.ProcessEnv): RoutesCommand {
-  const { values: v, positionals } = parse(argv, {
+  const { v, action, arg } = parse(argv, {
     json: { type: 'boolean' },
-    db: { type: 'string' },
-    label: { type: 'string' },
   });
-  const [action, arg, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
   const json = v.json === true;
   if (action === 'list') {
     if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
@@ -181,7 +185,7 @@ const MATCHER_OPTIONS = ['domain', 'group', 'rule', 'severity', 'protocol', 'acc
 
 /** Parses the arguments after `maintenance`. */
 export function parseMaintenanceArgs(argv: readonly string[], env: NodeJS.ProcessEnv): MaintenanceCommand {
-  const { values: v, positionals } = parse(argv, {
+  const { v, s, action, arg } = parse(argv, {
     name: { type: 'string' },
     days: { type: 'string' },
     at: { type: 'string' },
@@ -189,12 +193,7 @@ export function parseMaintenanceArgs(argv: readonly string[], env: NodeJS.Proces
     zone: { type: 'string' },
     ...Object.fromEntries(MATCHER_OPTIONS.map((k) => [k, { type: 'string' as const }])),
     json: { type: 'boolean' },
-    db: { type: 'string' },
-    label: { type: 'string' },
   });
-  const s = (k: string) => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
-  const [action, arg, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
   switch (action) {
     case 'list':
       return { name: 'maintenance', action, json: v.json === true, ...common(v, env) };

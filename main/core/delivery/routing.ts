@@ -31,13 +31,20 @@ export interface RouteChoice {
 const RANK: Record<Severity, number> = { info: 0, warning: 1, critical: 2 };
 
 /** Whether a channel's own floor lets the alert through: its account, at or above its minimum severity. */
-export function channelTakes(channel: Pick<Channel, 'accountId' | 'minSeverity'>, alert: AlertFacts): boolean {
+export function channelTakes(
+  channel: Pick<Channel, 'accountId' | 'minSeverity'>,
+  alert: AlertFacts,
+): boolean {
   if (channel.accountId !== null && channel.accountId !== alert.accountId) return false;
   return RANK[alert.severity] >= RANK[channel.minSeverity];
 }
 
 /** Walks the table for one alert (routes in table order, the default last). */
-export function routeAlert(routes: readonly Route[], facts: AlertFacts, channels: readonly Channel[]): RouteChoice {
+export function routeAlert(
+  routes: readonly Route[],
+  facts: AlertFacts,
+  channels: readonly Channel[],
+): RouteChoice {
   const taken: Route[] = [];
   let stopped = false;
   for (const route of routes) {

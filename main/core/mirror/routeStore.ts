@@ -41,7 +41,10 @@ export class RouteStore {
   list(): Route[] {
     const version = this.db.pragma('data_version', { simple: true }) as number;
     if (this.cache && version === this.cachedVersion) return this.cache;
-    const rows = prepared(this.db, 'SELECT * FROM routes ORDER BY is_default, position, id').all() as RouteRow[];
+    const rows = prepared(
+      this.db,
+      'SELECT * FROM routes ORDER BY is_default, position, id',
+    ).all() as RouteRow[];
     const routes = rows.map(toRoute);
     if (!routes.some((r) => r.isDefault)) routes.push({ id: 0, ...DEFAULT_ROUTE });
     this.cache = routes;

@@ -4,29 +4,12 @@
  * taking it back makes the alert open and unacknowledged again and says so to the same channels.
  */
 import { describe, expect, it } from 'vitest';
-import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
-import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
 import { plainTextOf, subjectOf } from '../../../../main/core/delivery/messageText.ts';
-import type { ChannelInput } from '../../../../main/core/mirror/deliveryTypes.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
+import { recordingOutbox, webhookChannel } from '../delivery/recordingOutbox.ts';
 
 const START = '2025-03-01T10:00:00Z';
-
-function channel(name: string, minSeverity: ChannelInput['minSeverity']): ChannelInput {
-  return {
-    name,
-    minSeverity,
-    accountId: null,
-    holdCriticals: false,
-    config: {
-      kind: 'webhook',
-      format: 'generic',
-      urlShown: 'https://h.example',
-      plainUrl: 'https://h.example/x',
-    },
-  };
-}
 
 function world() {
   const clock = fakeClock(START);
@@ -48,27 +31,17 @@ function world() {
       fetchedAt: at,
     });
   spf(true, '2025-03-01T09:00:00Z');
-  const sent: { channel: string; message: OutgoingMessage }[] = [];
-  const sender = new OutboxSender({
-    store: mirror.delivery,
-    transportFor: async (c) => ({
-      async send(message) {
-        sent.push({ channel: c.name, message });
-      },
-    }),
-    now: () => clock.now(),
-    alertSettings: () => mirror.getAlertSettings(),
-  });
+  const { sent, sender } = recordingOutbox(mirror, clock);
   return { mirror, clock, spf, sent, sender };
 }
 
 describe('acknowledging with a note', () => {
   it('keeps who, when and the note, and tells the channels that heard of the alert — once', async () => {
     const { mirror, clock, spf, sent, sender } = world();
-    mirror.delivery.addChannel(channel('pager', 'critical'));
+    mirror.delivery.addChannel(webhookChannel('pager', 'critical'));
     const raised = spf(false, START).alerts.find((a) => a.rule === 'protocol_disconnected')!;
     await sender.flush(5_000);
-    mirror.delivery.addChannel(channel('late', 'info'));
+    mirror.delivery.addChannel(webhookChannel('late', 'info'));
 
     clock.set('2025-03-01T10:20:00Z');
     mirror.acknowledge(raised.id, { actor: 'alice@acme.example', note: 'DNS provider ticket #4411' });
@@ -104,7 +77,7 @@ describe('acknowledging with a note', () => {
 
   it('can be taken back: the alert is open and unacknowledged again, and the channels hear so', async () => {
     const { mirror, spf, sent, sender } = world();
-    mirror.delivery.addChannel(channel('pager', 'critical'));
+    mirror.delivery.addChannel(webhookChannel('pager', 'critical'));
     const raised = spf(false, START).alerts.find((a) => a.rule === 'protocol_disconnected')!;
     mirror.acknowledge(raised.id, { actor: 'alice', note: null }, '2025-03-01T10:01:00Z');
     const back = mirror.unacknowledge(raised.id, 'bob', '2025-03-01T10:02:00Z');

@@ -5,11 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { windowOpenUntil, type MaintenanceWindow } from '../../../../main/core/alerts/maintenanceWindows.ts';
-import { lifecycleSweep } from '../../../../main/core/delivery/lifecycleRound.ts';
-import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
-import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
+import { disconnections, recordingOutbox, webhookChannel } from '../delivery/recordingOutbox.ts';
 
 const REGIONAL: Omit<MaintenanceWindow, 'id'> = {
   name: 'Regional DNS maintenance',
@@ -59,35 +57,10 @@ describe('a maintenance window', () => {
         fetchedAt: at,
       });
     for (const d of domains) spf(d, true, '2025-03-02T00:00:00Z');
-    mirror.delivery.addChannel({
-      name: 'team',
-      minSeverity: 'warning',
-      accountId: null,
-      holdCriticals: false,
-      config: {
-        kind: 'webhook',
-        format: 'generic',
-        urlShown: 'https://h.example',
-        plainUrl: 'https://h.example/x',
-      },
-    });
+    mirror.delivery.addChannel(webhookChannel('team'));
     mirror.maintenance.add(REGIONAL);
-    const sent: OutgoingMessage[] = [];
-    const sender = new OutboxSender({
-      store: mirror.delivery,
-      transportFor: async () => ({
-        async send(message) {
-          sent.push(message);
-        },
-      }),
-      now: () => clock.now(),
-      alertSettings: () => mirror.getAlertSettings(),
-      beforeRound: lifecycleSweep(mirror, () => clock.now()),
-    });
-    const spfAlerts = () =>
-      sent.flatMap((m) =>
-        m.alerts.filter((a) => a.rule === 'protocol_disconnected').map((a) => `${m.type} ${a.domain}`),
-      );
+    const { sent, sender } = recordingOutbox(mirror, clock);
+    const spfAlerts = () => disconnections(sent);
 
     clock.set('2025-03-02T01:30:00Z');
     for (const d of domains) spf(d, false, '2025-03-02T01:30:00Z');

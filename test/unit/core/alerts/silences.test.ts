@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
-import { lifecycleSweep } from '../../../../main/core/delivery/lifecycleRound.ts';
+import { disconnections, recordingOutbox, webhookChannel } from '../delivery/recordingOutbox.ts';
 import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
 import {
   checkSilenceInput,
@@ -45,18 +44,7 @@ function seed(mirror: Mirror, clock: { now(): number }) {
     fetchedAt: clock.now(),
   });
   for (const d of DOMAINS) writeSpf(mirror, account.id, d.id, true, '2025-03-01T09:00:00Z');
-  mirror.delivery.addChannel({
-    name: 'team',
-    minSeverity: 'warning',
-    accountId: null,
-    holdCriticals: false,
-    config: {
-      kind: 'webhook',
-      format: 'generic',
-      urlShown: 'https://h.example',
-      plainUrl: 'https://h.example/x',
-    },
-  });
+  mirror.delivery.addChannel(webhookChannel('team'));
   return account;
 }
 
@@ -72,23 +60,19 @@ function writeSpf(mirror: Mirror, accountId: number, domainId: number, spf: bool
 }
 
 function senderOver(mirror: Mirror, clock: { now(): number }, sent: OutgoingMessage[]) {
-  return new OutboxSender({
-    store: mirror.delivery,
-    transportFor: async () => ({
-      async send(message) {
-        sent.push(message);
-      },
-    }),
-    now: () => clock.now(),
-    alertSettings: () => mirror.getAlertSettings(),
-    beforeRound: lifecycleSweep(mirror, () => clock.now()),
-  });
+  const outbox = recordingOutbox(mirror, clock);
+  const flush = outbox.sender.flush.bind(outbox.sender);
+  return {
+    async flush(ms: number) {
+      const result = await flush(ms);
+      sent.push(...outbox.sent.splice(0).map((x) => x.message));
+      return result;
+    },
+  };
 }
 
 const disconnected = (messages: OutgoingMessage[]) =>
-  messages.flatMap((m) =>
-    m.alerts.filter((a) => a.rule === 'protocol_disconnected').map((a) => `${m.type} ${a.domain}`),
-  );
+  disconnections(messages.map((message) => ({ channel: '', message })));
 
 describe('a silence', () => {
   it('holds its domain’s alerts back from every channel, and sends them once when it ends while still open', async () => {

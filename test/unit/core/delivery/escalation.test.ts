@@ -9,14 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_REPEATS } from '../../../../main/core/delivery/escalation.ts';
-import { lifecycleSweep } from '../../../../main/core/delivery/lifecycleRound.ts';
-import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
-import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
 import type { Route } from '../../../../main/core/delivery/routing.ts';
-import type { ChannelInput } from '../../../../main/core/mirror/deliveryTypes.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
+import { recordingOutbox, webhookChannel, type Sent } from './recordingOutbox.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'authwatch-escalation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,35 +22,9 @@ const T0 = '2025-03-01T10:00:00Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
 const FQDNS = ['a.example', 'b.example', 'c.example'];
 
-function hook(name: string): ChannelInput {
-  return {
-    name,
-    minSeverity: 'warning',
-    accountId: null,
-    holdCriticals: false,
-    config: {
-      kind: 'webhook',
-      format: 'generic',
-      urlShown: 'https://h.example',
-      plainUrl: 'https://h.example/x',
-    },
-  };
-}
-
 function world(file = ':memory:', clock = fakeClock(T0)) {
   const mirror = openMirror(file, { clock });
-  const sent: { channel: string; message: OutgoingMessage }[] = [];
-  const sender = new OutboxSender({
-    store: mirror.delivery,
-    transportFor: async (c) => ({
-      async send(message) {
-        sent.push({ channel: c.name, message });
-      },
-    }),
-    now: () => clock.now(),
-    alertSettings: () => mirror.getAlertSettings(),
-    beforeRound: lifecycleSweep(mirror, () => clock.now()),
-  });
+  const { sent, sender } = recordingOutbox(mirror, clock);
   return { mirror, clock, sent, sender };
 }
 
@@ -75,8 +46,8 @@ function seed(mirror: Mirror, repeatMinutes: number | null, before?: () => void)
       fetchedAt: when,
     });
   FQDNS.forEach((_, i) => spf(i, true, '2025-03-01T09:00:00Z'));
-  const team = mirror.delivery.addChannel(hook('team'));
-  const pager = mirror.delivery.addChannel(hook('pager'));
+  const team = mirror.delivery.addChannel(webhookChannel('team'));
+  const pager = mirror.delivery.addChannel(webhookChannel('pager'));
   const route: Omit<Route, 'id'> = {
     name: 'Team',
     matchers: {},
@@ -106,7 +77,7 @@ function seed(mirror: Mirror, repeatMinutes: number | null, before?: () => void)
   return { disconnected };
 }
 
-const of = (sent: { channel: string; message: OutgoingMessage }[], channel: string, type: string) =>
+const of = (sent: Sent[], channel: string, type: string) =>
   sent
     .filter((s) => s.channel === channel && s.message.type === type)
     .flatMap((s) => s.message.alerts.filter((a) => a.rule === 'protocol_disconnected').map((a) => a.domain));

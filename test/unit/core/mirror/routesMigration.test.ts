@@ -47,16 +47,28 @@ describe('upgrading a mirror to the routing table (v18)', () => {
           )
           .all(accountId, severity, severity) as { name: string }[]
       ).map((r) => r.name);
-    const cases = [1, 2].flatMap((acc) => (['info', 'warning', 'critical'] as const).map((sev) => [acc, sev] as const));
+    const cases = [1, 2].flatMap((acc) =>
+      (['info', 'warning', 'critical'] as const).map((sev) => [acc, sev] as const),
+    );
     const expected = cases.map(([acc, sev]) => before(acc, sev));
     old.close();
 
     const mirror = openMirror(file);
     try {
       expect(
-        mirror.routes.list().map((r) => ({ name: r.name, matchers: r.matchers, channelIds: r.channelIds, continue: r.continue })),
+        mirror.routes.list().map((r) => ({
+          name: r.name,
+          matchers: r.matchers,
+          channelIds: r.channelIds,
+          continue: r.continue,
+        })),
       ).toEqual([
-        { name: 'Channel b-mail', matchers: { severities: ['warning', 'critical'], accountId: 2 }, channelIds: [2], continue: true },
+        {
+          name: 'Channel b-mail',
+          matchers: { severities: ['warning', 'critical'], accountId: 2 },
+          channelIds: [2],
+          continue: true,
+        },
         { name: 'Channel pager', matchers: { severities: ['critical'] }, channelIds: [1], continue: true },
         { name: 'Default', matchers: {}, channelIds: null, continue: false },
       ]);
