@@ -22,14 +22,17 @@ export class NoticeStore {
     ).run(alertId, notice.routeId, notice.kind, notice.count, at);
   }
 
-  /** Alerts escalation or repeat may concern: open, unacknowledged, not muted (index alerts_open_by_domain). */
-  candidates(): number[] {
+  /**
+   * Alerts escalation or repeat may concern: open, unacknowledged, not muted — only criticals when no route
+   * repeats (escalation is for criticals).
+   */
+  candidates(criticalOnly: boolean): number[] {
     return (
       prepared(
         this.db,
         `SELECT id FROM alerts WHERE resolved_at IS NULL AND acknowledged_at IS NULL AND suppressed IS NULL
-           ORDER BY id`,
-      ).all() as { id: number }[]
+           AND (? = 0 OR severity = 'critical') ORDER BY id`,
+      ).all(criticalOnly ? 1 : 0) as { id: number }[]
     ).map((r) => r.id);
   }
 }

@@ -492,7 +492,7 @@ export class SqliteMirror implements Mirror {
       const known = new Set(channels.map((c) => c.id));
       const active = this.silences.activeAt(now);
       let queued = 0;
-      for (const id of this.notices.candidates()) {
+      for (const id of this.notices.candidates(!routes.some((r) => r.repeatMinutes !== null))) {
         const alert = this.alertStore.get(id);
         // A silenced alert is never escalated nor repeated: planned work pages nobody.
         if (!alert || this.silences.isHeld(id) || this.silences.silencing(alert, now, active)) continue;
