@@ -1,4 +1,4 @@
-import { nextSlot, parseWeeklyTime } from '../delivery/weeklySlot.ts';
+import { instantOf, nextSlot, parseWeeklyTime } from '../delivery/weeklySlot.ts';
 import { matchesEverything, type AlertMatchers } from './matchers.ts';
 
 /**
@@ -103,7 +103,7 @@ export function parseUntil(text: string, now: number, timeZone: string): number 
   }
   const local = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})$/.exec(t);
   if (!local) return null;
-  return localInstant(
+  return instantOf(
     Number(local[1]),
     Number(local[2]),
     Number(local[3]),
@@ -111,28 +111,4 @@ export function parseUntil(text: string, now: number, timeZone: string): number 
     Number(local[5]),
     timeZone,
   );
-}
-
-/** The instant a wall-clock time happens in a zone (two passes settle the offset across a change). */
-function localInstant(y: number, mo: number, d: number, h: number, mi: number, timeZone: string): number {
-  const wall = Date.UTC(y, mo - 1, d, h, mi);
-  let at = wall;
-  for (let i = 0; i < 2; i++) at = wall - offsetOf(at, timeZone);
-  return at;
-}
-
-function offsetOf(at: number, timeZone: string): number {
-  const p: Record<string, string> = {};
-  const f = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-  });
-  for (const part of f.formatToParts(at)) p[part.type] = part.value;
-  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
-  return wall - Math.floor(at / 60_000) * 60_000;
 }
