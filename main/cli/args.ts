@@ -7,6 +7,17 @@ import {
 import { parseArgs } from 'node:util';
 import { CHANNELS_USAGE, parseChannelsArgs, type ChannelsCommand } from './channelArgs.ts';
 import { DIGEST_USAGE, parseDigestArgs, type DigestCommand } from './commands/digest.ts';
+import {
+  LIFECYCLE_USAGE,
+  parseAckArgs,
+  parseMaintenanceArgs,
+  parseRoutesArgs,
+  parseSilencesArgs,
+  type AckCommand,
+  type MaintenanceCommand,
+  type RoutesCommand,
+  type SilencesCommand,
+} from './lifecycleArgs.ts';
 
 /** Raised for a command line we cannot run; the CLI prints the message and exits with status 2. */
 export class UsageError extends Error {
@@ -45,6 +56,10 @@ export type Command =
   | ({ name: 'export'; format: 'csv' | 'json'; out?: string } & CommonOptions)
   | ChannelsCommand
   | DigestCommand
+  | SilencesCommand
+  | AckCommand
+  | RoutesCommand
+  | MaintenanceCommand
   | { name: 'help' };
 
 const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
@@ -70,6 +85,7 @@ Commands:
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
 ${CHANNELS_USAGE}
 ${DIGEST_USAGE}
+${LIFECYCLE_USAGE}
 
 Options:
   --db FILE        mirror database (default $AUTHWATCH_DB or ~/.authwatch/mirror.db)
@@ -90,6 +106,10 @@ const TOKEN_REFUSAL =
 const OWN_PARSERS = new Map<string, (argv: readonly string[], env: NodeJS.ProcessEnv) => Command>([
   ['channels', parseChannelsArgs],
   ['digest', parseDigestArgs],
+  ['silences', parseSilencesArgs],
+  ['ack', parseAckArgs],
+  ['routes', parseRoutesArgs],
+  ['maintenance', parseMaintenanceArgs],
 ]);
 
 /** Options every command takes that carry a value as the next argument (`--db FILE`). */

@@ -3,6 +3,10 @@ import { parseCommandLine, USAGE, UsageError } from './args.ts';
 import { alerts } from './commands/alerts.ts';
 import { channels } from './commands/channels.ts';
 import { digest } from './commands/digest.ts';
+import { ack } from './commands/ack.ts';
+import { routes } from './commands/routes.ts';
+import { maintenance } from './commands/maintenance.ts';
+import { silences } from './commands/silences.ts';
 import { exportCommand } from './commands/export.ts';
 import { status } from './commands/status.ts';
 import { syncOnce, syncWatch } from './commands/sync.ts';
@@ -32,6 +36,14 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await channels(command, io);
       case 'digest':
         return await digest(command, io);
+      case 'silences':
+        return await silences(command, io);
+      case 'ack':
+        return await ack(command, io);
+      case 'routes':
+        return await routes(command, io);
+      case 'maintenance':
+        return await maintenance(command, io);
     }
   } catch (error) {
     if (error instanceof UsageError) {

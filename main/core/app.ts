@@ -11,6 +11,10 @@ import { panelMethods } from './app/methods/panels.ts';
 import { readMethods } from './app/methods/reads.ts';
 import { senderMethods } from './app/methods/senders.ts';
 import { auditMethods } from './app/methods/audit.ts';
+import { silenceMethods } from './app/methods/silences.ts';
+import { routeMethods } from './app/methods/routes.ts';
+import { maintenanceMethods } from './app/methods/maintenance.ts';
+import { acknowledgementMethods } from './app/methods/acknowledgements.ts';
 import { settingsMethods } from './app/methods/settings.ts';
 import { syncMethods } from './app/methods/sync.ts';
 import { guard, parse } from './app/guard.ts';
@@ -75,6 +79,10 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...exportMethods(w),
     ...dnsWatchMethods(w),
     ...auditMethods(w),
+    ...silenceMethods(w),
+    ...acknowledgementMethods(w),
+    ...routeMethods(w),
+    ...maintenanceMethods(w),
     openExternal: (a) =>
       guard(async () => {
         const { url } = parse(openExternalArgs, a);

@@ -53,6 +53,8 @@ export { describeChannel } from './delivery/channelWords.ts';
 export { urlCarriesSecret } from './delivery/urlSecrets.ts';
 export { digestContent, digestHtml } from './delivery/digest.ts';
 export { isTimeZone, parseWeeklyTime, WEEKDAYS } from './delivery/weeklySlot.ts';
+export { parseDuration, parseUntil } from './alerts/silences.ts';
+export type { SilenceView } from '../../shared/bridge/silences.ts';
 export type { Channel } from './mirror/deliveryTypes.ts';
 
 // The one status model, as the tray and `authwatch status` show it.

@@ -15,6 +15,10 @@ import {
   savedChannelSchema,
   setMetricsArgs,
 } from './channels.ts';
+import { acknowledgeAlertArgs, alertIdRef, alertLifecycleSchema } from './acknowledgements.ts';
+import { maintenanceRef, maintenanceViewSchema, saveMaintenanceArgs } from './maintenance.ts';
+import { routeTestArgs, routeTestSchema, routeViewSchema, saveRoutesArgs } from './routes.ts';
+import { saveSilenceArgs, silenceRef, silenceViewSchema } from './silences.ts';
 import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
 import { overviewPageArgs, overviewPageSchema } from './overviewPage.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
@@ -101,6 +105,18 @@ export const BRIDGE_METHODS = {
   dnsWatchStatus: { args: none, result: dnsWatchStatusSchema },
   updateDnsWatch: { args: updateDnsWatchArgs, result: dnsWatchStatusSchema },
   auditChanges: { args: auditChangesArgs, result: z.array(auditChangeSchema) },
+  listSilences: { args: none, result: z.array(silenceViewSchema) },
+  saveSilence: { args: saveSilenceArgs, result: silenceViewSchema },
+  expireSilence: { args: silenceRef, result: silenceViewSchema },
+  acknowledgeAlert: { args: acknowledgeAlertArgs, result: alertSchema },
+  unacknowledgeAlert: { args: alertIdRef, result: alertSchema },
+  alertLifecycle: { args: alertIdRef, result: alertLifecycleSchema },
+  listRoutes: { args: none, result: z.array(routeViewSchema) },
+  saveRoutes: { args: saveRoutesArgs, result: z.array(routeViewSchema) },
+  routeTest: { args: routeTestArgs, result: routeTestSchema },
+  listMaintenance: { args: none, result: z.array(maintenanceViewSchema) },
+  addMaintenance: { args: saveMaintenanceArgs, result: maintenanceViewSchema },
+  removeMaintenance: { args: maintenanceRef, result: z.object({ removed: z.boolean() }) },
 } as const;
 
 /** Name of a bridge method. */

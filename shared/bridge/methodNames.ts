@@ -47,6 +47,18 @@ export const METHOD_NAMES = [
   'dnsWatchStatus',
   'updateDnsWatch',
   'auditChanges',
+  'listSilences',
+  'saveSilence',
+  'expireSilence',
+  'acknowledgeAlert',
+  'unacknowledgeAlert',
+  'alertLifecycle',
+  'listRoutes',
+  'saveRoutes',
+  'routeTest',
+  'listMaintenance',
+  'addMaintenance',
+  'removeMaintenance',
 ] as const;
 
 export const EVENT_NAMES = [

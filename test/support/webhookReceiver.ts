@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../../main/core/delivery/signature.ts';
+import { webhookSchemaErrors } from './webhookSchema.ts';
 
 /** One received request. */
 export interface ReceivedHook {
@@ -17,12 +18,16 @@ export interface ReceivedHook {
   signed: boolean;
   /** The receiver acknowledged it with 2xx. */
   acknowledged: boolean;
+  /** A generic webhook's body checked against the documented JSON Schema (null: not a generic webhook). */
+  schemaErrors: string[] | null;
 }
 
 export interface WebhookReceiver {
   url: string;
   received: ReceivedHook[];
   mode: 'ok' | 'hang' | 'fail';
+  /** Generic bodies that broke the documented schema (close() fails the suite when there are any). */
+  invalid(): ReceivedHook[];
   /** Resolves when `count` requests have arrived (rejects after timeoutMs). */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -54,11 +59,22 @@ export async function startWebhookReceiver(secret: string | null): Promise<Webho
         check();
       });
     },
+    invalid: () => received.filter((r) => (r.schemaErrors?.length ?? 0) > 0),
     close: () =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((resolve, reject) => {
         for (const res of hanging) res.destroy();
         server.closeAllConnections();
-        server.close(() => resolve());
+        // Every generic body any test sent here must be the documented contract.
+        const invalid = receiver.invalid();
+        server.close(() =>
+          invalid.length === 0
+            ? resolve()
+            : reject(
+                new Error(
+                  `webhook bodies broke shared/webhook/webhook-v1.schema.json: ${JSON.stringify(invalid.map((r) => r.schemaErrors))}`,
+                ),
+              ),
+        );
       }),
   };
   const server = createServer((req, res) => {
@@ -83,7 +99,10 @@ export async function startWebhookReceiver(secret: string | null): Promise<Webho
             Math.floor(Date.now() / 1000),
           ),
         acknowledged: false,
+        schemaErrors: null,
       };
+      // Only a generic webhook names its event in a header (Slack, Teams and Alertmanager bodies are theirs).
+      if (req.headers['x-authwatch-event-id']) hook.schemaErrors = webhookSchemaErrors(hook.json);
       received.push(hook);
       for (const w of [...waiters]) w();
       if (receiver.mode === 'hang') {

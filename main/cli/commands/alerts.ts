@@ -1,4 +1,4 @@
-import { type Alert, alertJson } from '../../core/index.ts';
+import { type Alert, alertJson, type Mirror } from '../../core/index.ts';
 import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
@@ -26,8 +26,9 @@ export async function alerts(
       return 0;
     }
     if (list.length === 0) io.stdout.write(options.open ? 'No open alerts.\n' : 'No alerts.\n');
+    const now = new Date().toISOString();
     for (const a of list) {
-      const state = alertState(a);
+      const state = alertState(a) + lifecycleWords(ctx.mirror, a, now);
       io.stdout.write(
         `#${a.id} [${a.severity}] ${a.fqdn ?? labels.get(a.accountId)} — ${a.title} (${a.rule}; since ${a.firstSeenAt}; ${state})\n`,
       );
@@ -36,6 +37,16 @@ export async function alerts(
   } finally {
     await ctx.close();
   }
+}
+
+/** The silence holding an open alert back, and the latest acknowledgement's who and note, in words. */
+function lifecycleWords(mirror: Mirror, a: Alert, now: string): string {
+  const hold = a.resolvedAt === null ? mirror.silences.silencing(a, now) : null;
+  const silenced = hold ? `; silenced by ${hold.author} (“${hold.label}”) until ${hold.endsAt}` : '';
+  const ack = a.acknowledgedAt
+    ? mirror.acknowledgements(a.id).findLast((e) => e.action === 'acknowledged')
+    : undefined;
+  return silenced + (ack ? `; acknowledged by ${ack.actor}${ack.note ? `: “${ack.note}”` : ''}` : '');
 }
 
 /** How an alert stands, in words: open, or how and when it ended. */

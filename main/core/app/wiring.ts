@@ -53,6 +53,8 @@ export interface AuthwatchOptions {
    * when given); absent, no DNS query is ever sent (tests of other parts stay off the network).
    */
   dnsWatch?: DnsWatchOptions;
+  /** Who lifecycle changes (silences, acknowledgements) are recorded as; default the OS user. */
+  actor?: () => string;
 }
 
 /** Everything the facade reports to shells. Plain JSON. */

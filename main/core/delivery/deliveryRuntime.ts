@@ -10,6 +10,7 @@ import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
 import { moveUrlSecret } from './storedUrlSecret.ts';
 import { transportFor } from './transportFactory.ts';
 import { describeSlot } from './weeklySlot.ts';
+import { lifecycleSweep } from './lifecycleRound.ts';
 
 /** How a shell configures delivery beyond the window. */
 export interface DeliveryOptions {
@@ -85,6 +86,7 @@ export function createDeliveryRuntime(
       transportFor: build,
       now,
       alertSettings: () => mirror.getAlertSettings(),
+      beforeRound: lifecycleSweep(mirror, now),
       ...options.sender,
     }),
     digests: new DigestRunner({

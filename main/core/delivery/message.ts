@@ -1,8 +1,19 @@
 import type { Severity } from '../alerts/types.ts';
+import type { OutboxEventType } from '../mirror/deliveryTypes.ts';
 import type { Alert } from '../mirror/types.ts';
 
-/** What a message says happened: an alert opened, one ended, or the user asked for a test. */
-export type MessageType = 'alert.raised' | 'alert.resolved' | 'test';
+/**
+ * What a message says happened: an alert opened, one ended, someone acknowledged one (or took that back),
+ * or the user asked for a test.
+ */
+export type MessageType = OutboxEventType | 'test';
+
+/** Who acknowledged an alert, when, and their note. */
+export interface Acknowledgement {
+  by: string;
+  at: string;
+  note: string | null;
+}
 
 /** One alert in a message, in the words and fields every channel shares (the webhook's `alert` object). */
 export interface MessageAlert {
@@ -18,6 +29,8 @@ export interface MessageAlert {
   firstSeen: string;
   resolvedAt: string | null;
   endReason: string | null;
+  /** An acknowledgement update's who, when and note. */
+  acknowledgement?: Acknowledgement;
 }
 
 /**
@@ -31,9 +44,15 @@ export interface OutgoingMessage {
 }
 
 /** The message form of a stored alert. */
-export function messageAlert(alert: Alert, accountLabel: string, eventId: string): MessageAlert {
+export function messageAlert(
+  alert: Alert,
+  accountLabel: string,
+  eventId: string,
+  acknowledgement?: Acknowledgement,
+): MessageAlert {
   const protocol = alert.details.protocol;
   return {
+    ...(acknowledgement ? { acknowledgement } : {}),
     eventId,
     rule: alert.rule,
     severity: alert.severity,

@@ -30,6 +30,21 @@ function worded(a: MessageAlert): NotifiedAlert {
   };
 }
 
+/** The tag of an update's subject (a raised alert's is its severity). */
+const UPDATE_TAG: Partial<Record<OutgoingMessage['type'], string>> = {
+  'alert.resolved': 'Resolved',
+  'alert.acknowledged': 'Acknowledged',
+  'alert.unacknowledged': 'Acknowledgement withdrawn',
+  'alert.escalated': 'Escalated',
+  'alert.repeated': 'Still open',
+};
+
+/** The verb of a grouped message ("3 alerts resolved …"). */
+function verbOf(type: OutgoingMessage['type']): string {
+  if (type === 'alert.repeated') return 'still open';
+  return type === 'alert.raised' ? 'raised' : (UPDATE_TAG[type]?.toLowerCase() ?? 'raised');
+}
+
 /**
  * The subject line (mail) or headline (chat): the domain and what happened, in one line, in the words the
  * app's header, row and desktop notification use ("acme.example — SPF disconnected").
@@ -38,7 +53,7 @@ export function subjectOf(message: OutgoingMessage): string {
   const { alerts, type } = message;
   if (type === 'test') return 'Authwatch: test message';
   const first = alerts[0]!;
-  const tag = type === 'alert.resolved' ? 'Resolved' : SEVERITY_WORD[topSeverity(alerts)];
+  const tag = UPDATE_TAG[type] ?? SEVERITY_WORD[topSeverity(alerts)];
   if (alerts.length === 1) return `[${tag}] ${notificationText(worded(first), () => '').title}`;
   const domains = domainsOf(alerts);
   const named = domains.slice(0, 3).join(', ') + (domains.length > 3 ? `, +${domains.length - 3} more` : '');
@@ -56,6 +71,11 @@ function alertLines(a: MessageAlert, type: OutgoingMessage['type'], timeZone: st
   );
   lines.push(`First seen: ${localTime(a.firstSeen, timeZone)}`);
   if (type === 'alert.resolved' && a.resolvedAt) lines.push(`Resolved: ${localTime(a.resolvedAt, timeZone)}`);
+  if (a.acknowledgement)
+    lines.push(
+      `Acknowledged by ${a.acknowledgement.by}, ${localTime(a.acknowledgement.at, timeZone)}` +
+        (a.acknowledgement.note ? `: ${a.acknowledgement.note}` : ''),
+    );
   return lines;
 }
 
@@ -64,7 +84,7 @@ export function plainTextOf(message: OutgoingMessage, timeZone: string | null): 
   const { alerts, type } = message;
   const out: string[] = [];
   if (alerts.length > 1) {
-    const verb = type === 'alert.resolved' ? 'resolved' : 'raised';
+    const verb = verbOf(type);
     out.push(`${alerts.length} alerts ${verb} in one sync pass, on these domains:`, '');
     out.push(
       ...domainsOf(alerts)
@@ -96,7 +116,7 @@ export function htmlOf(message: OutgoingMessage, timeZone: string | null): strin
   if (alerts.length > 1) {
     const domains = domainsOf(alerts);
     parts.push(
-      `<p>${alerts.length} alerts ${type === 'alert.resolved' ? 'resolved' : 'raised'} in one sync pass, on ${domains.length} domains:</p>`,
+      `<p>${alerts.length} alerts ${verbOf(type)} in one sync pass, on ${domains.length} domains:</p>`,
       `<ul>${domains
         .slice(0, LISTED_ALERTS)
         .map((d) => `<li>${escapeHtml(d)}</li>`)
@@ -113,6 +133,10 @@ export function htmlOf(message: OutgoingMessage, timeZone: string | null): strin
       ...(a.protocol ? [['Protocol', a.protocol]] : []),
       ['First seen', localTime(a.firstSeen, timeZone)],
       ...(type === 'alert.resolved' && a.resolvedAt ? [['Resolved', localTime(a.resolvedAt, timeZone)]] : []),
+      ...(a.acknowledgement
+        ? [['Acknowledged', `${a.acknowledgement.by}, ${localTime(a.acknowledgement.at, timeZone)}`]]
+        : []),
+      ...(a.acknowledgement?.note ? [['Note', a.acknowledgement.note]] : []),
     ];
     parts.push(
       `<h3 style="font-size:15px;margin:16px 0 4px">${escapeHtml(a.title)}</h3>`,

@@ -27,6 +27,8 @@ export interface OutboxSenderOptions {
   retryMaxMs?: number;
   /** How often queued work is looked at when nothing kicks the sender (default 15 s). */
   pollMs?: number;
+  /** Runs before every round: queues what became due meanwhile (a silence that ended, an escalation). */
+  beforeRound?(): void;
   onDelivered?(channel: Channel, message: OutgoingMessage): void;
   onFailed?(channel: Channel, words: string): void;
 }
@@ -146,6 +148,7 @@ export class OutboxSender {
 
   /** One look at every channel; channels work side by side, each one round at a time. */
   async round(options: RoundOptions = {}): Promise<RoundResult> {
+    this.o.beforeRound?.();
     const channels = this.o.store.listChannels();
     const results = await Promise.all(
       channels.map((channel) => {
@@ -198,7 +201,7 @@ export class OutboxSender {
         const message: OutgoingMessage = {
           id: batch[0]!.batchId!,
           type: batch[0]!.type,
-          alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId)),
+          alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId, r.ack)),
         };
         try {
           await withinDeadline(this.sendMs(options.deadline), (signal) => transport.send(message, signal));

@@ -15,17 +15,27 @@ function genericAlert(a: MessageAlert): Record<string, unknown> {
     first_seen: a.firstSeen,
     ...(a.resolvedAt ? { resolved_at: a.resolvedAt } : {}),
     ...(a.endReason ? { end_reason: a.endReason } : {}),
+    ...(a.acknowledgement
+      ? {
+          acknowledged_by: a.acknowledgement.by,
+          acknowledged_at: a.acknowledgement.at,
+          ...(a.acknowledgement.note ? { note: a.acknowledgement.note } : {}),
+        }
+      : {}),
   };
 }
 
+/** The generic body's version (shared/webhook/webhook-v1.schema.json describes it). */
+export const WEBHOOK_BODY_VERSION = '1';
+
 /**
- * The generic body: `{id, type, alert}` for one alert; a pass's group is `{id, type, alerts: [...]}`, each
- * item with its own `event_id`, so a receiver can still drop alerts it has seen.
+ * The generic body: one shape for every message, as Alertmanager's webhook — `{version, id, type, alerts}`,
+ * each alert with its own `event_id`, so a receiver never branches on how many there are and can drop
+ * alerts it has seen.
  */
 function genericBody(message: OutgoingMessage): unknown {
-  if (message.alerts.length === 1)
-    return { id: message.id, type: message.type, alert: genericAlert(message.alerts[0]!) };
   return {
+    version: WEBHOOK_BODY_VERSION,
     id: message.id,
     type: message.type,
     alerts: message.alerts.map((a) => ({ event_id: a.eventId, ...genericAlert(a) })),

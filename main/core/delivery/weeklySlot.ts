@@ -94,7 +94,7 @@ function offsetAt(at: number, timeZone: string): number {
  * its first occurrence; a time that never happens (clocks turned forward) is moved forward by the jump
  * (02:30 on the night clocks go from 02:00 to 03:00 is 03:30), as cron daemons do.
  */
-function instantOf(y: number, mo: number, d: number, h: number, mi: number, timeZone: string): number {
+export function instantOf(y: number, mo: number, d: number, h: number, mi: number, timeZone: string): number {
   const wall = Date.UTC(y, mo - 1, d, h, mi);
   // The offsets in force around that day: either side of a change, whichever way it goes.
   const offsets = [

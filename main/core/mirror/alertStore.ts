@@ -314,6 +314,7 @@ export class AlertStore {
            AND (a.snoozed_until IS NULL OR (a.snoozed_until <= @now AND a.resolved_at IS NULL))
            AND NOT EXISTS (SELECT 1 FROM domain_mutes m WHERE m.domain_id = a.domain_id
              AND (m.until IS NULL OR m.until > @now))
+           AND NOT EXISTS (SELECT 1 FROM silence_holds h WHERE h.alert_id = a.id)
          ORDER BY a.first_seen_at, a.id`,
     ).all({ now }) as AlertRow[];
     return rows.map(toAlert);

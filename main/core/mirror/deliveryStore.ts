@@ -11,10 +11,9 @@ import type {
   OutboxRow,
 } from './deliveryTypes.ts';
 import { MirrorError } from './mirrorError.ts';
+import { ANNOUNCING } from './outboxRows.ts';
 import type { Alert, WriteResult } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
-
-const RANK: Record<Severity, number> = { info: 0, warning: 1, critical: 2 };
 
 interface ChannelRow {
   id: number;
@@ -64,10 +63,14 @@ function toChannel(row: ChannelRow): Channel {
   };
 }
 
-/** Whether a channel takes this alert: its account, at or above its minimum severity. */
-export function channelTakes(channel: Pick<Channel, 'accountId' | 'minSeverity'>, alert: Alert): boolean {
-  if (channel.accountId !== null && channel.accountId !== alert.accountId) return false;
-  return RANK[alert.severity] >= RANK[channel.minSeverity];
+/** The acknowledgement an update row announces: the latest made by the time it was queued. */
+function ackAt(db: Database, alertId: number, at: string): OutboxRow['ack'] {
+  const row = prepared(
+    db,
+    `SELECT actor AS by, at, note FROM alert_acks WHERE alert_id = ? AND action = 'acknowledged' AND at <= ?
+       ORDER BY id DESC LIMIT 1`,
+  ).get(alertId, at) as OutboxRow['ack'];
+  return row ?? undefined;
 }
 
 /** The mirror's channels and outbox (see migration v5). */
@@ -76,6 +79,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
     private readonly db: Database,
     private readonly alerts: AlertStore,
     private readonly nowIso: () => string,
+    /** The channels an alert goes to (the routing table and each channel's own floor). */
+    private readonly recipients: (alert: Alert, channels: Channel[]) => Channel[],
   ) {}
 
   /**
@@ -94,15 +99,15 @@ export class SqliteDeliveryStore implements DeliveryStore {
     const add = (alert: Alert, type: OutboxEventType) => {
       if (alert.suppressed !== null || alert.endReason === 'notice') return;
       const eventId = randomUUID();
-      for (const channel of channels)
-        if (channelTakes(channel, alert)) insert.run(eventId, channel.id, alert.id, type, at, at);
+      for (const channel of this.recipients(alert, channels))
+        insert.run(eventId, channel.id, alert.id, type, at, at);
     };
     for (const alert of result.alerts) add(alert, 'alert.raised');
     for (const alert of result.resolved) {
       // Only what was announced is resolved: a channel never told of the alert gets no "resolved".
       const announced = prepared(
         this.db,
-        `SELECT channel_id FROM outbox WHERE alert_id = ? AND type = 'alert.raised'`,
+        `SELECT DISTINCT channel_id FROM outbox WHERE alert_id = ? AND type IN ${ANNOUNCING}`,
       ).all(alert.id) as { channel_id: number }[];
       if (announced.length === 0) continue;
       const eventId = randomUUID();
@@ -181,7 +186,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
     for (const r of rows) {
       const alert = this.alerts.get(r.alert_id);
       if (!alert) continue;
+      const ack = r.type === 'alert.acknowledged' ? ackAt(this.db, r.alert_id, r.created_at) : undefined;
       out.push({
+        ...(ack ? { ack } : {}),
         id: r.id,
         eventId: r.event_id,
         channelId: r.channel_id,

@@ -1,4 +1,5 @@
 import type { Severity } from '../alerts/types.ts';
+import type { Acknowledgement } from '../delivery/message.ts';
 import type { Alert } from './types.ts';
 
 /** What a channel is: mail over SMTP, an HTTP webhook (generic, Slack, Teams) or Alertmanager's v2 API. */
@@ -88,7 +89,15 @@ export interface ChannelInput {
 }
 
 /** An outbox event type (a test message never goes through the outbox). */
-export type OutboxEventType = 'alert.raised' | 'alert.resolved';
+export type OutboxEventType =
+  | 'alert.raised'
+  | 'alert.resolved'
+  | 'alert.acknowledged'
+  | 'alert.unacknowledged'
+  /** A critical nobody acknowledged, sent to a route's escalation channels. */
+  | 'alert.escalated'
+  /** A reminder of an alert still open (a route's repeat interval). */
+  | 'alert.repeated';
 
 /** One pending delivery: an alert event for a channel. */
 export interface OutboxRow {
@@ -102,6 +111,8 @@ export interface OutboxRow {
   nextAttemptAt: string;
   alert: Alert;
   accountLabel: string;
+  /** For an acknowledgement update: who, when, and their note. */
+  ack?: Acknowledgement;
 }
 
 /** Channels and the outbox, in the mirror. Each method is one transaction. */

@@ -529,6 +529,132 @@ CREATE INDEX alerts_to_deliver ON alerts (first_seen_at, id)
   WHERE delivered_at IS NULL AND acknowledged_at IS NULL AND suppressed IS NULL;
 `;
 
+// v16: silences (alerts/silences.ts), the alerts a silence held back from every channel (notified once when
+// the silence ends while they are still open: kept here, not in a timer, so a restart or a kill -9 between
+// the end and the send loses nothing and sends nothing twice), and the audit of who changed the lifecycle.
+const V16_SILENCES = `
+CREATE TABLE silences (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  matchers_json TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  author TEXT NOT NULL,
+  starts_at TEXT NOT NULL,
+  ends_at TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expired_at TEXT,
+  expired_by TEXT
+);
+CREATE INDEX silences_by_end ON silences (ends_at);
+CREATE TABLE silence_holds (
+  alert_id INTEGER PRIMARY KEY REFERENCES alerts(id) ON DELETE CASCADE,
+  held_at TEXT NOT NULL
+);
+CREATE TABLE lifecycle_audit (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  details_json TEXT NOT NULL DEFAULT '{}'
+);
+`;
+
+// v17: acknowledgements with who, when and a note (and their withdrawal), kept as the alert's history; the
+// outbox takes the lifecycle's update events (SQLite cannot widen a CHECK in place: the table is rebuilt,
+// rows and ids kept).
+const V17_ACKNOWLEDGEMENTS = `
+CREATE TABLE alert_acks (
+  id INTEGER PRIMARY KEY,
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  action TEXT NOT NULL CHECK (action IN ('acknowledged', 'unacknowledged')),
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  note TEXT
+);
+CREATE INDEX alert_acks_by_alert ON alert_acks (alert_id, id);
+CREATE TABLE outbox_v17 (
+  id INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL,
+  channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  type TEXT NOT NULL CHECK (type IN ('alert.raised', 'alert.resolved', 'alert.acknowledged',
+    'alert.unacknowledged', 'alert.escalated', 'alert.repeated')),
+  created_at TEXT NOT NULL,
+  batch_id TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL,
+  delivered_at TEXT,
+  last_error TEXT,
+  UNIQUE (channel_id, event_id)
+);
+INSERT INTO outbox_v17 SELECT id, event_id, channel_id, alert_id, type, created_at, batch_id, attempts,
+  next_attempt_at, delivered_at, last_error FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v17 RENAME TO outbox;
+CREATE INDEX outbox_pending ON outbox (channel_id, next_attempt_at) WHERE delivered_at IS NULL;
+CREATE INDEX outbox_by_alert ON outbox (alert_id);
+`;
+
+// v18: the ordered routing table (delivery/routing.ts). A channel's minimum severity and account become a
+// route of their own, so the table shows where alerts go; the channel keeps no filter of its own then.
+// Every channel without one is reached by the default route, as before.
+const V18_ROUTES = `
+CREATE TABLE routes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  position INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  matchers_json TEXT NOT NULL DEFAULT '{}',
+  channel_ids_json TEXT,
+  continue INTEGER NOT NULL DEFAULT 0,
+  is_default INTEGER NOT NULL DEFAULT 0,
+  repeat_minutes INTEGER,
+  escalate_after_minutes INTEGER,
+  escalate_to_json TEXT NOT NULL DEFAULT '[]'
+);
+INSERT INTO routes (position, name, matchers_json, channel_ids_json, continue)
+  SELECT row_number() OVER (ORDER BY name), 'Channel ' || name,
+    json_object('severities', json(CASE min_severity WHEN 'critical' THEN '["critical"]'
+      WHEN 'warning' THEN '["warning","critical"]' ELSE '["info","warning","critical"]' END)),
+    json_array(id), 1
+  FROM channels WHERE min_severity <> 'info' OR account_id IS NOT NULL;
+UPDATE routes SET matchers_json = json_set(matchers_json, '$.accountId',
+    (SELECT account_id FROM channels c WHERE c.id = routes.channel_ids_json ->> '$[0]'))
+  WHERE (SELECT account_id FROM channels c WHERE c.id = routes.channel_ids_json ->> '$[0]') IS NOT NULL;
+UPDATE routes SET matchers_json = json_remove(matchers_json, '$.severities')
+  WHERE matchers_json ->> '$.severities' = '["info","warning","critical"]';
+UPDATE channels SET min_severity = 'info', account_id = NULL;
+INSERT INTO routes (position, name, is_default) VALUES (1000000, 'Default', 1);
+`;
+
+// v19: what escalation and repeat already sent per alert and route (delivery/escalation.ts), so a restart
+// neither repeats an escalation nor forgets how many reminders went.
+const V19_ROUTE_NOTICES = `
+CREATE TABLE route_notices (
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  route_id INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('escalated', 'repeated')),
+  count INTEGER NOT NULL,
+  last_at TEXT NOT NULL,
+  PRIMARY KEY (alert_id, route_id, kind)
+);
+`;
+
+// v20: recurring maintenance windows (alerts/maintenanceWindows.ts), holding alerts as silences while open.
+const V20_MAINTENANCE_WINDOWS = `
+CREATE TABLE maintenance_windows (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  matchers_json TEXT NOT NULL,
+  weekdays_json TEXT NOT NULL,
+  hour INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),
+  minute INTEGER NOT NULL CHECK (minute BETWEEN 0 AND 59),
+  duration_minutes INTEGER NOT NULL CHECK (duration_minutes BETWEEN 1 AND 1440),
+  time_zone TEXT NOT NULL,
+  author TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -546,6 +672,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'status facts the overview sorts by', up: (db) => db.exec(V13_STATUS_FACTS) },
   { version: 14, name: 'open alerts by domain', up: (db) => db.exec(V14_OPEN_ALERTS_BY_DOMAIN) },
   { version: 15, name: 'alerts to deliver', up: (db) => db.exec(V15_ALERTS_TO_DELIVER) },
+  { version: 16, name: 'silences', up: (db) => db.exec(V16_SILENCES) },
+  { version: 17, name: 'acknowledgement notes', up: (db) => db.exec(V17_ACKNOWLEDGEMENTS) },
+  { version: 18, name: 'routing table', up: (db) => db.exec(V18_ROUTES) },
+  { version: 19, name: 'escalations and repeats', up: (db) => db.exec(V19_ROUTE_NOTICES) },
+  { version: 20, name: 'maintenance windows', up: (db) => db.exec(V20_MAINTENANCE_WINDOWS) },
 ];
 
 /** The schema version this code writes. */

@@ -61,6 +61,14 @@ import type {
   WindowOverviewRow,
   WriteSignalInput,
 } from './types.ts';
+import { SilenceStore } from './silenceStore.ts';
+import { RouteStore } from './routeStore.ts';
+import { routeAlert } from '../delivery/routing.ts';
+import { dueNotices } from '../delivery/escalation.ts';
+import { NoticeStore } from './noticeStore.ts';
+import { MaintenanceStore } from './maintenanceStore.ts';
+import { insertOutbox, toldChannels } from './outboxRows.ts';
+import { AckStore, type AckEntry } from './ackStore.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 const PENDING_KEPT_MS = 7 * 24 * 3600 * 1000;
@@ -80,6 +88,14 @@ export class SqliteMirror implements Mirror {
   readonly digests: SqliteDigestStore;
   private readonly dnsWatch: DnsWatchStore;
   private readonly journal: ChangeJournal;
+  /** Silences, the alerts they hold back, the lifecycle's audit. */
+  readonly silences: SilenceStore;
+  private readonly acks: AckStore;
+  /** The ordered routing table: which channels each alert goes to. */
+  readonly routes: RouteStore;
+  private readonly notices: NoticeStore;
+  /** Recurring maintenance windows: open ones hold alerts as silences do. */
+  readonly maintenance: MaintenanceStore;
   private readonly summaries: StatusSummaries;
   /** Depth of the mirror's own write transactions (a batch holds several): statuses are derived at the outermost. */
   private writeDepth = 0;
@@ -95,10 +111,21 @@ export class SqliteMirror implements Mirror {
     this.alertStore = new AlertStore(db);
     this.settings = new SettingsStore(db);
     this.panels = new PanelStore(db);
-    this.delivery = new SqliteDeliveryStore(db, this.alertStore, () => this.nowIso());
+    this.routes = new RouteStore(db);
+    this.notices = new NoticeStore(db);
+    this.delivery = new SqliteDeliveryStore(
+      db,
+      this.alertStore,
+      () => this.nowIso(),
+      (alert, channels) => routeAlert(this.routes.list(), this.silences.factsOf(alert), channels).channels,
+    );
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
     this.journal = new ChangeJournal(db);
+    this.silences = new SilenceStore(db);
+    this.maintenance = new MaintenanceStore(db);
+    this.silences.addHoldSource((now) => this.maintenance.openAt(now));
+    this.acks = new AckStore(db);
     this.summaries = new StatusSummaries(db);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
     this.refreshStatuses();
@@ -144,8 +171,18 @@ export class SqliteMirror implements Mirror {
     at: string,
   ): WriteResult {
     const result = this.alertStore.apply(accountId, domainPk, events, at);
-    this.delivery.enqueue(result, at);
+    // A silenced alert is recorded and shown, but told to no channel until its silence ends.
+    this.delivery.enqueue({ ...result, alerts: this.silences.holdSilenced(result.alerts, at) }, at);
     return result;
+  }
+
+  releaseSilenced(at?: Instant): Alert[] {
+    const now = this.nowIso(at);
+    return this.db.transaction(() => {
+      const released = this.silences.release(now, (id) => this.alertStore.get(id) ?? null);
+      if (released.length > 0) this.delivery.enqueue({ alerts: released, resolved: [] }, now);
+      return released;
+    })();
   }
 
   private nowIso(at?: Instant): string {
@@ -453,6 +490,76 @@ export class SqliteMirror implements Mirror {
   acknowledgeAlerts(ids: number[], at?: Instant): void {
     const when = this.nowIso(at);
     this.db.transaction(() => this.alertStore.acknowledge(ids, when))();
+  }
+
+  escalateDue(at?: Instant): number {
+    const routes = this.routes.list();
+    if (!routes.some((r) => r.escalateAfterMinutes !== null || r.repeatMinutes !== null)) return 0;
+    const now = this.nowIso(at);
+    return this.db.transaction(() => {
+      const channels = this.delivery.listChannels();
+      const known = new Set(channels.map((c) => c.id));
+      const active = this.silences.activeAt(now);
+      let queued = 0;
+      for (const id of this.notices.candidates(!routes.some((r) => r.repeatMinutes !== null))) {
+        const alert = this.alertStore.get(id);
+        // A silenced alert is never escalated nor repeated: planned work pages nobody.
+        if (!alert || this.silences.isHeld(id) || this.silences.silencing(alert, now, active)) continue;
+        const taken = routeAlert(routes, this.silences.factsOf(alert), channels).routes;
+        const due = dueNotices(
+          alert,
+          taken,
+          Date.parse(now),
+          (r, k) => this.notices.state(id, r, k),
+          toldChannels(this.db, id),
+        );
+        for (const notice of due) {
+          const to = notice.channelIds.filter((c) => known.has(c));
+          insertOutbox(
+            this.db,
+            id,
+            notice.kind === 'escalated' ? 'alert.escalated' : 'alert.repeated',
+            to,
+            now,
+          );
+          this.notices.record(id, notice, now);
+          queued += to.length;
+        }
+      }
+      return queued;
+    })();
+  }
+
+  acknowledge(id: number, by: { actor: string; note: string | null }, at?: Instant): Alert {
+    const when = this.nowIso(at);
+    return this.write(() => {
+      const before = this.alertStore.get(id);
+      if (!before) throw new MirrorError('unknown_alert', `No alert ${id}.`);
+      this.alertStore.acknowledge([id], when);
+      this.acks.record(id, { action: 'acknowledged', at: when, actor: by.actor, note: by.note });
+      this.silences.audit(when, by.actor, 'alert.acknowledged', `alert ${id}`, { note: by.note });
+      // Channels told of the open alert hear that someone has it (once: a second note is history only).
+      if (before.acknowledgedAt === null && before.resolvedAt === null)
+        this.acks.enqueueUpdate(id, 'alert.acknowledged', when);
+      return this.alertStore.get(id)!;
+    });
+  }
+
+  unacknowledge(id: number, actor: string, at?: Instant): Alert {
+    const when = this.nowIso(at);
+    return this.write(() => {
+      const before = this.alertStore.get(id);
+      if (!before) throw new MirrorError('unknown_alert', `No alert ${id}.`);
+      if (!this.acks.clear(id)) return before;
+      this.acks.record(id, { action: 'unacknowledged', at: when, actor, note: null });
+      this.silences.audit(when, actor, 'alert.unacknowledged', `alert ${id}`, {});
+      if (before.resolvedAt === null) this.acks.enqueueUpdate(id, 'alert.unacknowledged', when);
+      return this.alertStore.get(id)!;
+    });
+  }
+
+  acknowledgements(id: number): AckEntry[] {
+    return this.acks.history(id);
   }
 
   snoozeAlert(id: number, until: Instant): void {

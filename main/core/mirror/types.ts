@@ -2,6 +2,10 @@ import type { OverviewPage } from '../../../shared/bridge/overviewPage.ts';
 import type { OverviewPageQuery } from './overviewPage.ts';
 import type { DeliveryStore } from './deliveryTypes.ts';
 import type { DigestStore } from './digestStore.ts';
+import type { SilenceStore } from './silenceStore.ts';
+import type { RouteStore } from './routeStore.ts';
+import type { MaintenanceStore } from './maintenanceStore.ts';
+import type { AckEntry } from './ackStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { ApexReading } from '../alerts/rules/domainStoppedResolving.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
@@ -224,6 +228,22 @@ export interface Mirror {
   readonly delivery: DeliveryStore;
   /** Weekly digest schedules (main/core/delivery/digestRunner.ts mails them). */
   readonly digests: DigestStore;
+  /** Silences, the alerts they hold back from every channel, and the lifecycle's audit. */
+  readonly silences: SilenceStore;
+  /** The ordered routing table (delivery/routing.ts reads it for every alert event). */
+  readonly routes: RouteStore;
+  /** Recurring maintenance windows (open ones act as silences). */
+  readonly maintenance: MaintenanceStore;
+  /**
+   * One transaction: the alerts silences held whose silence is over and that are still open and
+   * unacknowledged get their outbox rows now (once); the rest are let go. Returns those to notify.
+   */
+  releaseSilenced(at?: Instant): Alert[];
+  /**
+   * One transaction: the escalations and reminders the routing table owes now (delivery/escalation.ts)
+   * queued in the outbox and remembered. Never for a silenced or acknowledged alert. Returns rows queued.
+   */
+  escalateDue(at?: Instant): number;
   /** Create an account, or update the base URL of the account with this label (or, with id, rename it). */
   upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account;
   /** Every account, by label. */
@@ -321,6 +341,15 @@ export interface Mirror {
   getAlert(id: number): Alert | null;
   /** Mark alerts as seen by the user: they are not (or no longer) notified. */
   acknowledgeAlerts(ids: number[], at?: Instant): void;
+  /**
+   * Acknowledge one alert as someone, with an optional note (kept in its history, audited); channels told
+   * of it get an `alert.acknowledged` update the first time. Throws MirrorError unknown_alert.
+   */
+  acknowledge(id: number, by: { actor: string; note: string | null }, at?: Instant): Alert;
+  /** Take an acknowledgement back: the alert is open and unacknowledged again; channels told of it hear so. */
+  unacknowledge(id: number, actor: string, at?: Instant): Alert;
+  /** An alert's acknowledgements and withdrawals, oldest first. */
+  acknowledgements(id: number): AckEntry[];
   /** Hold an alert's notification until a time; an open, delivered alert is notified again then. */
   snoozeAlert(id: number, until: Instant): void;
   /** Mute a domain: alerts raised while muted are recorded but never notified. */

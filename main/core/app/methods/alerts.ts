@@ -7,6 +7,7 @@ import { withRecordChanges } from '../../alerts/recordChange.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
 import { requireDomain } from '../requireDomain.ts';
+import { lifecycleActor } from '../lifecycleActor.ts';
 import type { Alert } from '../../mirror/types.ts';
 import type { Wiring } from '../wiring.ts';
 
@@ -74,7 +75,9 @@ export function alertMethods(w: Wiring): AlertMethods {
         for (const id of p.ids) {
           if (!mirror.getAlert(id)) throw new AuthwatchError('not_found', `No alert with id ${id}.`);
         }
-        mirror.acknowledgeAlerts(p.ids, clock.now());
+        // One by one, so each is in its history and channels told of it hear so.
+        for (const id of p.ids) mirror.acknowledge(id, { actor: lifecycleActor(w), note: null }, clock.now());
+        w.delivery.outbox.kick();
         w.emit({ type: 'alerts_changed', accountId: null });
         return { acknowledged: p.ids.length };
       }),

@@ -10,6 +10,8 @@ import type { MessageAlert, OutgoingMessage } from '../../../../main/core/delive
 import { htmlOf, plainTextOf, subjectOf } from '../../../../main/core/delivery/messageText.ts';
 import { signWebhook, verifyWebhook } from '../../../../main/core/delivery/signature.ts';
 import { webhookBody } from '../../../../main/core/delivery/webhookBodies.ts';
+import { testMessage } from '../../../../main/core/delivery/message.ts';
+import { webhookSchemaErrors } from '../../../support/webhookSchema.ts';
 
 const ALERT: MessageAlert = {
   eventId: 'ev-1',
@@ -32,20 +34,24 @@ const STORM: OutgoingMessage = {
 };
 
 describe('generic webhook', () => {
-  it('posts the documented body for one alert, and a pass’s group with each alert’s event id', () => {
+  it('posts the one documented, versioned body — `alerts` for one alert and for a pass’s group alike', () => {
     expect(JSON.parse(webhookBody('generic', ONE, null))).toEqual({
+      version: '1',
       id: 'ev-1',
       type: 'alert.raised',
-      alert: {
-        rule: 'protocol_disconnected',
-        severity: 'critical',
-        account: 'Acme',
-        domain: 'example.com',
-        protocol: 'spf',
-        title: ALERT.title,
-        body: ALERT.body,
-        first_seen: ALERT.firstSeen,
-      },
+      alerts: [
+        {
+          event_id: 'ev-1',
+          rule: 'protocol_disconnected',
+          severity: 'critical',
+          account: 'Acme',
+          domain: 'example.com',
+          protocol: 'spf',
+          title: ALERT.title,
+          body: ALERT.body,
+          first_seen: ALERT.firstSeen,
+        },
+      ],
     });
     const group = JSON.parse(webhookBody('generic', STORM, null)) as {
       id: string;
@@ -54,6 +60,32 @@ describe('generic webhook', () => {
     expect(group.id).toBe('batch-1');
     expect(group.alerts).toHaveLength(200);
     expect(group.alerts[199]!.event_id).toBe('ev-199');
+  });
+
+  it('sends every event type in the one shape its JSON Schema describes', () => {
+    const acknowledged = {
+      ...ALERT,
+      acknowledgement: { by: 'alice', at: '2026-11-26T07:10:00.000Z', note: 'ticket 7' },
+    };
+    const account = { ...ALERT, domain: null, protocol: null, rule: 'token_invalid' };
+    const bodies = [
+      ONE,
+      STORM,
+      {
+        ...ONE,
+        type: 'alert.resolved' as const,
+        alerts: [{ ...ALERT, resolvedAt: '2026-11-26T08:00:00.000Z', endReason: 'cause_ended' }],
+      },
+      { ...ONE, type: 'alert.acknowledged' as const, alerts: [acknowledged] },
+      { ...ONE, type: 'alert.unacknowledged' as const },
+      { ...ONE, type: 'alert.escalated' as const },
+      { ...ONE, type: 'alert.repeated' as const, alerts: [account] },
+      testMessage('t-1', '2026-11-26T07:00:00.000Z'),
+    ].map((m) => JSON.parse(webhookBody('generic', m, null)) as Record<string, unknown>);
+    for (const body of bodies) expect(webhookSchemaErrors(body)).toEqual([]);
+    expect(bodies[3]!.alerts).toMatchObject([{ acknowledged_by: 'alice', note: 'ticket 7' }]);
+    // The schema is strict: the old single-`alert` shape is refused.
+    expect(webhookSchemaErrors({ id: 'x', type: 'alert.raised', alert: {} })).not.toEqual([]);
   });
 
   it('signs "<timestamp>.<raw body>" with HMAC-SHA256; a changed body, secret or stale timestamp fails', () => {

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { alertMatchersSchema } from './silences.ts';
+
+const channelName = z.object({ id: z.number().int(), name: z.string() });
+
+/** One route of the ordered routing table as the renderer and the command line show it. */
+export const routeViewSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  matchers: alertMatchersSchema,
+  /** The matchers in words ("group Regional, severity critical"). */
+  matches: z.string(),
+  /** The channels it sends to; the default route's "every other channel" lists those it reaches now. */
+  channels: z.array(channelName),
+  everyOtherChannel: z.boolean(),
+  continue: z.boolean(),
+  isDefault: z.boolean(),
+  repeatMinutes: z.number().int().nullable(),
+  escalateAfterMinutes: z.number().int().nullable(),
+  escalateTo: z.array(channelName),
+});
+
+const routeInput = z.object({
+  name: z.string().trim().min(1).max(100),
+  matchers: alertMatchersSchema,
+  /** null (default route only): every channel no other route names. */
+  channelIds: z.array(z.number().int()).max(50).nullable(),
+  continue: z.boolean(),
+  isDefault: z.boolean(),
+  /** Alertmanager's repeat_interval, 1 hour to 7 days. */
+  repeatMinutes: z.number().int().min(60).max(10_080).nullable(),
+  escalateAfterMinutes: z.number().int().min(1).max(1_440).nullable(),
+  escalateTo: z.array(z.number().int()).max(50),
+});
+
+/** The whole table, in order: one default route, last. */
+export const saveRoutesArgs = z.object({
+  routes: z
+    .array(routeInput)
+    .min(1)
+    .max(100)
+    .refine((rs) => rs.filter((r) => r.isDefault).length === 1 && rs.at(-1)!.isDefault, {
+      message: 'the table needs exactly one default route, last',
+    }),
+});
+
+/** "Which route would this alert take?" */
+export const routeTestArgs = z.object({ alertId: z.number().int() });
+
+export const routeTestSchema = z.object({
+  routes: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  channels: z.array(z.string()),
+  /** A silence holding it now: it would go nowhere until the silence ends. */
+  silencedBy: z.string().nullable(),
+});

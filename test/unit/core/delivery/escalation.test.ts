@@ -1,0 +1,154 @@
+/**
+ * Escalation and repeat on a fake clock: a critical still open and unacknowledged after the route's minutes
+ * goes to the escalation channel, once; an acknowledged one and a silenced one never do; reminders go every
+ * repeat interval while open, one per interval however long the sender slept, up to the cap, and stop
+ * once acknowledged. Remembered in the mirror: a restart does not escalate twice.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_REPEATS } from '../../../../main/core/delivery/escalation.ts';
+import type { Route } from '../../../../main/core/delivery/routing.ts';
+import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import type { Mirror } from '../../../../main/core/mirror/types.ts';
+import { fakeClock, health } from '../mirror/payloads.ts';
+import { recordingOutbox, webhookChannel, type Sent } from './recordingOutbox.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'authwatch-escalation-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const T0 = '2025-03-01T10:00:00Z';
+const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
+const FQDNS = ['a.example', 'b.example', 'c.example'];
+
+function world(file = ':memory:', clock = fakeClock(T0)) {
+  const mirror = openMirror(file, { clock });
+  const { sent, sender } = recordingOutbox(mirror, clock);
+  return { mirror, clock, sent, sender };
+}
+
+function seed(mirror: Mirror, repeatMinutes: number | null, before?: () => void) {
+  const account = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://app.example.net/api/v1' });
+  mirror.writeSignal({
+    accountId: account.id,
+    domainId: null,
+    signal: 'domains',
+    payload: FQDNS.map((fqdn, i) => ({ id: 100 + i, fqdn, status: 'active', group_id: null })),
+    fetchedAt: T0,
+  });
+  const spf = (i: number, ok: boolean, when: string) =>
+    mirror.writeSignal({
+      accountId: account.id,
+      domainId: 100 + i,
+      signal: 'health',
+      payload: { ...health(when, { spf: ok }), domain_id: 100 + i, fqdn: FQDNS[i]! },
+      fetchedAt: when,
+    });
+  FQDNS.forEach((_, i) => spf(i, true, '2025-03-01T09:00:00Z'));
+  const team = mirror.delivery.addChannel(webhookChannel('team'));
+  const pager = mirror.delivery.addChannel(webhookChannel('pager'));
+  const route: Omit<Route, 'id'> = {
+    name: 'Team',
+    matchers: {},
+    channelIds: [team.id],
+    continue: false,
+    isDefault: false,
+    repeatMinutes,
+    escalateAfterMinutes: 30,
+    escalateTo: [pager.id],
+  };
+  mirror.routes.replace([
+    route,
+    {
+      ...route,
+      name: 'Default',
+      channelIds: null,
+      isDefault: true,
+      repeatMinutes: null,
+      escalateAfterMinutes: null,
+      escalateTo: [],
+    },
+  ]);
+  before?.();
+  const disconnected = FQDNS.map((_, i) =>
+    spf(i, false, T0).alerts.find((a) => a.rule === 'protocol_disconnected')!,
+  );
+  return { disconnected };
+}
+
+const of = (sent: Sent[], channel: string, type: string) =>
+  sent
+    .filter((s) => s.channel === channel && s.message.type === type)
+    .flatMap((s) => s.message.alerts.filter((a) => a.rule === 'protocol_disconnected').map((a) => a.domain));
+
+describe('escalation', () => {
+  it('sends an unacknowledged critical to the escalation channel after N minutes — never an acknowledged or silenced one', async () => {
+    const { mirror, clock, sent, sender } = world();
+    const { disconnected } = seed(mirror, null, () =>
+      mirror.silences.add(
+        { matchers: { domain: 'c.example' }, reason: 'planned', startsAt: T0, endsAt: at(120) },
+        'ops',
+        T0,
+      ),
+    );
+    await sender.flush(5_000);
+    expect(of(sent, 'team', 'alert.raised').sort()).toEqual(['a.example', 'b.example']);
+
+    clock.set(at(10));
+    mirror.acknowledge(disconnected[1]!.id, { actor: 'alice', note: 'on it' });
+    clock.set(at(29));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated')).toEqual([]);
+
+    clock.set(at(31));
+    await sender.flush(5_000);
+    clock.set(at(60));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated')).toEqual(['a.example']);
+    // The escalation channel now hears how it ends.
+    expect(sent.at(-1)!.message.type).toBe('alert.escalated');
+  });
+
+  it('is remembered in the mirror: a restart after the escalation does not send it again', async () => {
+    const file = join(dir, 'restart.sqlite');
+    const first = world(file);
+    seed(first.mirror, null);
+    first.clock.set(at(31));
+    await first.sender.flush(5_000);
+    first.mirror.close();
+    const second = world(file, fakeClock(at(45)));
+    await second.sender.flush(5_000);
+    expect(
+      [...of(first.sent, 'pager', 'alert.escalated'), ...of(second.sent, 'pager', 'alert.escalated')].sort(),
+    ).toEqual(['a.example', 'b.example', 'c.example']);
+    second.mirror.close();
+  });
+});
+
+describe('repeat', () => {
+  it('reminds the route’s channels every interval while open, once per interval missed, up to the cap, and stops when acknowledged', async () => {
+    const { mirror, clock, sent, sender } = world();
+    const { disconnected } = seed(mirror, 60);
+    await sender.flush(5_000);
+    clock.set(at(59));
+    await sender.flush(5_000);
+    expect(of(sent, 'team', 'alert.repeated')).toEqual([]);
+    clock.set(at(61));
+    await sender.flush(5_000);
+    expect(of(sent, 'team', 'alert.repeated').sort()).toEqual(['a.example', 'b.example', 'c.example']);
+    // Asleep for five hours: one reminder each, not five.
+    clock.set(at(6 * 60 + 1));
+    await sender.flush(5_000);
+    expect(of(sent, 'team', 'alert.repeated')).toHaveLength(6);
+    mirror.acknowledge(disconnected[0]!.id, { actor: 'alice', note: null });
+    for (let h = 7; h <= 30; h++) {
+      clock.set(at(h * 60 + 1));
+      await sender.flush(5_000);
+    }
+    const reminders = of(sent, 'team', 'alert.repeated');
+    expect(reminders.filter((d) => d === 'a.example')).toHaveLength(2);
+    expect(reminders.filter((d) => d === 'b.example')).toHaveLength(MAX_REPEATS - 4);
+    expect(sent.find((s) => s.message.type === 'alert.repeated')!.message.alerts[0]).toBeDefined();
+  });
+});
