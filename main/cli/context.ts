@@ -23,6 +23,8 @@ export interface CliContext {
   mirror: Mirror;
   app: Authwatch;
   secrets: SecretStore;
+  /** The network layer's fetch: the environment's proxies and the extra CA apply to every request. */
+  fetch: typeof fetch;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export function openContext(
       purpose: extra.writer ?? 'authwatch',
       secrets: 'headless',
       env: io.env,
+      ...(options.caFile ? { networkShell: { caFile: options.caFile } } : {}),
       say: (line) => io.stderr.write(`${line}\n`),
       ...(extra.notifier ? { notifier: extra.notifier } : {}),
       ...(extra.dnsWatch ? { dnsWatch: extra.dnsWatch } : {}),
@@ -68,6 +71,7 @@ export function openContext(
     mirror: runtime.mirror,
     app: runtime.app,
     secrets: runtime.secrets,
+    fetch: runtime.network.fetch,
     close: () => runtime.close(),
   };
 }
@@ -121,7 +125,7 @@ export async function resolveSyncAccount(ctx: CliContext, options: CommonOptions
   }
   let data: unknown;
   try {
-    data = (await createApiClient({ baseUrl, token }).get('/auth/me')).data;
+    data = (await createApiClient({ baseUrl, token, fetch: ctx.fetch }).get('/auth/me')).data;
   } catch (error) {
     throw new CommandFailed(
       `The service did not accept the token for ${baseUrl}: ${(error as Error).message}`,
