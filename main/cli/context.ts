@@ -127,8 +127,12 @@ export async function resolveSyncAccount(ctx: CliContext, options: CommonOptions
   try {
     data = (await createApiClient({ baseUrl, token, fetch: ctx.fetch }).get('/auth/me')).data;
   } catch (error) {
+    // A proxy or certificate that stops the request is not the token's fault: say which it was.
+    const code = (error as { code?: unknown }).code;
     throw new CommandFailed(
-      `The service did not accept the token for ${baseUrl}: ${(error as Error).message}`,
+      code === 'network_error' || code === 'timeout'
+        ? `${baseUrl} could not be reached: ${(error as Error).message}`
+        : `The service did not accept the token for ${baseUrl}: ${(error as Error).message}`,
     );
   }
   // The account is saved only once the service said whose token this is.
