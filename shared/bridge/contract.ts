@@ -4,6 +4,7 @@ import { alertRuleInfoSchema } from './alertRules.ts';
 import { auditChangeSchema, auditChangesArgs } from './auditChanges.ts';
 import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from './dnsWatch.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
+import { networkStatusSchema, updateNetworkArgs } from './network.ts';
 import {
   channelRef,
   removeChannelArgs,
@@ -101,6 +102,8 @@ export const BRIDGE_METHODS = {
   dnsWatchStatus: { args: none, result: dnsWatchStatusSchema },
   updateDnsWatch: { args: updateDnsWatchArgs, result: dnsWatchStatusSchema },
   auditChanges: { args: auditChangesArgs, result: z.array(auditChangeSchema) },
+  networkStatus: { args: none, result: networkStatusSchema },
+  updateNetwork: { args: updateNetworkArgs, result: networkStatusSchema },
 } as const;
 
 /** Name of a bridge method. */

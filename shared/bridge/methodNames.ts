@@ -47,6 +47,8 @@ export const METHOD_NAMES = [
   'dnsWatchStatus',
   'updateDnsWatch',
   'auditChanges',
+  'networkStatus',
+  'updateNetwork',
 ] as const;
 
 export const EVENT_NAMES = [
