@@ -11,7 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCliProcess } from '../../support/cliProcess.ts';
 import { startForwardProxy, type ForwardProxy } from '../../support/forwardProxy.ts';
+import { startSmtpReceiver } from '../../support/smtpReceiver.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
+
+/** The SMTP receiver's certificate: self-signed, so its own authority. */
+const SMTP_CA = new URL('../../fixtures/tls/localhost-test-only.crt', import.meta.url).pathname;
 
 const SLOW = { timeout: 120_000 };
 
@@ -75,4 +79,42 @@ describe('channels on a company network', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it(
+    'trusts the extra CA (AUTHWATCH_EXTRA_CA) for mail over STARTTLS too, and refuses the server without it',
+    SLOW,
+    async () => {
+      const smtp = await startSmtpReceiver();
+      try {
+        const add = await runCliProcess(
+          [
+            'channels',
+            'add',
+            'email',
+            '--name',
+            'mail',
+            '--smtp',
+            `smtp://127.0.0.1:${smtp.port}`,
+            '--from',
+            'authwatch@example.net',
+            '--to',
+            'ops@example.net',
+          ],
+          { env },
+        );
+        expect(add.code, add.stderr).toBe(0);
+        const refused = await runCliProcess(['channels', 'test', 'mail'], { env });
+        expect(refused.code).toBe(1);
+        expect(smtp.mails).toHaveLength(0);
+        const sent = await runCliProcess(['channels', 'test', 'mail'], {
+          env: { ...env, AUTHWATCH_EXTRA_CA: SMTP_CA },
+        });
+        expect(sent.code, sent.stderr).toBe(0);
+        await smtp.waitFor(1);
+        expect(smtp.mails[0]!.secure).toBe(true);
+      } finally {
+        await smtp.close();
+      }
+    },
+  );
 });
