@@ -1,4 +1,5 @@
-import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type * as UndiciModule from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import {
   DEFAULT_NETWORK_SETTINGS,
   type NetworkSettings,
@@ -48,9 +49,15 @@ interface Ways {
   problem: string | null;
   route: ProxyRoute;
   ca: string[] | undefined;
-  direct: Agent;
+  /** Made with the first request that needs it. */
+  direct: Agent | null;
   proxies: Map<string, ProxyAgent>;
 }
+
+type Undici = typeof UndiciModule;
+let undiciModule: Promise<Undici> | undefined;
+/** undici (~400 KB) loads with the first request: a command that sends none (status, export) never pays. */
+const loadUndici = (): Promise<Undici> => (undiciModule ??= import('undici'));
 
 /** Responses that must not carry a body when rebuilt. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -98,7 +105,7 @@ export function createNetworkLayer(options: NetworkLayerOptions): NetworkLayer {
       problem,
       route,
       ca,
-      direct: new Agent(ca ? { connect: { ca } } : {}),
+      direct: null,
       proxies: new Map(),
     };
   };
@@ -113,12 +120,12 @@ export function createNetworkLayer(options: NetworkLayerOptions): NetworkLayer {
     return ways;
   };
 
-  const dispatcherFor = (w: Ways, proxy: ProxyChoice | null): Dispatcher => {
-    if (!proxy) return w.direct;
+  const dispatcherFor = (u: Undici, w: Ways, proxy: ProxyChoice | null): Dispatcher => {
+    if (!proxy) return (w.direct ??= new u.Agent(w.ca ? { connect: { ca: w.ca } } : {}));
     let agent = w.proxies.get(proxy.url.href);
     if (!agent) {
       const tls = w.ca ? { ca: w.ca } : undefined;
-      agent = new ProxyAgent({
+      agent = new u.ProxyAgent({
         uri: proxy.url.href,
         // Plain http goes as an absolute-form request, as proxies expect; https through a CONNECT tunnel.
         proxyTunnel: false,
@@ -154,15 +161,16 @@ export function createNetworkLayer(options: NetworkLayerOptions): NetworkLayer {
     const parts = await partsOf(input, init);
     const target = new URL(parts.url);
     const proxy = w.route(target);
-    let response: Awaited<ReturnType<typeof undiciFetch>>;
+    const u = await loadUndici();
+    let response: Awaited<ReturnType<Undici['fetch']>>;
     try {
-      response = await undiciFetch(parts.url, {
+      response = await u.fetch(parts.url, {
         method: parts.method,
         headers: parts.headers,
         body: parts.body as never,
         ...(parts.signal ? { signal: parts.signal } : {}),
         redirect: parts.redirect,
-        dispatcher: dispatcherFor(w, proxy),
+        dispatcher: dispatcherFor(u, w, proxy),
       });
     } catch (error) {
       if (parts.signal?.aborted) throw error;
@@ -210,5 +218,5 @@ export function createNetworkLayer(options: NetworkLayerOptions): NetworkLayer {
 }
 
 async function closeWays(w: Ways): Promise<void> {
-  await Promise.allSettled([w.direct.close(), ...[...w.proxies.values()].map((p) => p.close())]);
+  await Promise.allSettled([w.direct?.close(), ...[...w.proxies.values()].map((p) => p.close())]);
 }
