@@ -41,3 +41,15 @@ export const networkStatusSchema = z.object({
   problem: z.string().nullable(),
 });
 export type NetworkStatus = z.infer<typeof networkStatusSchema>;
+
+/**
+ * The network layer's own sentence inside an error message (a refusing proxy, a login it asks for, an
+ * untrusted certificate, an unreadable CA file), or null: a screen shows it instead of "cannot be reached".
+ */
+export function networkSentence(message: string): string | null {
+  const found =
+    /(The proxy[ ’'].*|The certificate (?:of|presented for) .*|The CA file .*|The name \S+ could not be found.*)$/s.exec(
+      message,
+    );
+  return found ? found[1]!.trim() : null;
+}

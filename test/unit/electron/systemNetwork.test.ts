@@ -71,6 +71,23 @@ describe('the desktop app on the network (fake electron)', () => {
     expect(refused.ok).toBe(false);
     expect(refused.error?.message).toContain('The proxy at 127.0.0.1:9 refused the connection');
 
+    // The sync of an account added before says the same on the sync line (the account's connectivity).
+    const accounts = (await e.callBridge('listAccounts', undefined)).result as {
+      id: number;
+      label: string;
+    }[];
+    const acme = accounts.find((a) => a.label === 'Acme')!;
+    await e.callBridge('syncNow', { accountId: acme.id });
+    const connectivity = (await e.callBridge('connectivity', undefined)).result as {
+      accountId: number;
+      online: boolean;
+      message: string | null;
+    }[];
+    expect(connectivity.find((c) => c.accountId === acme.id)).toMatchObject({
+      online: false,
+      message: 'The proxy at 127.0.0.1:9 refused the connection.',
+    });
+
     await e.callBridge('updateNetwork', { proxy: 'system' });
     expect(e.netRequests.length).toBe(before);
   });
