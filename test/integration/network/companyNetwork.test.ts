@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCliProcess } from '../../support/cliProcess.ts';
 import { startForwardProxy, type ForwardProxy } from '../../support/forwardProxy.ts';
+import { startTinyproxy } from '../../support/tinyproxy.ts';
 import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
 
 const CA_DIR = new URL('../../fixtures/corp-ca/', import.meta.url);
@@ -227,4 +228,36 @@ describe('authwatch on a company network', () => {
       await v6.close();
     }
   });
+
+  it(
+    'works through Debian’s tinyproxy: every request counted in its log, and its 407 in words',
+    SLOW,
+    async () => {
+      const open = await startTinyproxy();
+      const guardedReal = await startTinyproxy({ login: 'carol:tiny-pass-42' });
+      try {
+        const run = await runCliProcess(['sync', '--once', '--base-url', world.svc.baseUrl], {
+          env: env({ HTTP_PROXY: open.url }),
+        });
+        expect(run.code, run.stderr).toBe(0);
+        const requests = Number(/(\d+) requests/.exec(run.stdout)?.[1]);
+        expect(open.seen()).toHaveLength(requests + 1);
+        expect(new Set(open.seen())).toEqual(new Set([new URL(world.svc.origin).host]));
+
+        const refused = await runCliProcess(['sync', '--once', '--base-url', world.svc.baseUrl], {
+          env: env({ HTTP_PROXY: guardedReal.url }),
+        });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain('The proxy asks for a login (407)');
+        const ok = await runCliProcess(['sync', '--once', '--base-url', world.svc.baseUrl], {
+          env: env({ HTTP_PROXY: guardedReal.url.replace('http://', 'http://carol:tiny-pass-42@') }),
+        });
+        expect(ok.code, ok.stderr).toBe(0);
+        expect(ok.stdout + ok.stderr + refused.stderr).not.toContain('tiny-pass-42');
+      } finally {
+        await open.close();
+        await guardedReal.close();
+      }
+    },
+  );
 });
