@@ -32,7 +32,10 @@ describe('the desktop app on the network (fake electron)', () => {
   });
   afterAll(async () => {
     e.module.app.quit();
-    await vi.waitFor(() => expect(e.calls.filter((c) => c.method === 'app.quit').length).toBe(2));
+    // Quitting waits for the syncs the added accounts started: seconds on a busy machine.
+    await vi.waitFor(() => expect(e.calls.filter((c) => c.method === 'app.quit').length).toBe(2), {
+      timeout: 20_000,
+    });
     vi.unstubAllEnvs();
     await svc?.close();
     rmSync(dir, { recursive: true, force: true });
