@@ -17,7 +17,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhoo
 /** The SMTP receiver's certificate: self-signed, so its own authority. */
 const SMTP_CA = new URL('../../fixtures/tls/localhost-test-only.crt', import.meta.url).pathname;
 
-const SLOW = { timeout: 120_000 };
+const SLOW = { timeout: 240_000 };
 
 describe('channels on a company network', () => {
   let dir: string;

@@ -48,7 +48,7 @@ async function startTlsFront(origin: string): Promise<{ baseUrl: string; server:
 }
 
 // Each case runs the command several times; a child process takes seconds on a busy two-core machine.
-const SLOW = { timeout: 120_000 };
+const SLOW = { timeout: 240_000 };
 
 describe('authwatch on a company network', () => {
   let world: EngineWorld;
