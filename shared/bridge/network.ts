@@ -53,3 +53,19 @@ export function networkSentence(message: string): string | null {
     );
   return found ? found[1]!.trim() : null;
 }
+
+/** Where requests go now, in one line. */
+export function networkNow(status: NetworkStatus): string {
+  const s = status.settings;
+  if (s.proxy === 'none') return 'Every request goes direct, whatever the environment says.';
+  if (s.proxy === 'manual')
+    return `Requests go through the proxy at ${s.proxyUrl}${s.bypass ? `, except to ${s.bypass}` : ''}.`;
+  if (status.system === 'operating system')
+    return 'Requests go the way this computer’s network settings say (proxy, PAC/WPAD), trusting its certificate store.';
+  const { httpsProxy, httpProxy, noProxy } = status.environment;
+  if (!httpsProxy && !httpProxy) return 'Requests go direct: no HTTPS_PROXY or HTTP_PROXY is set.';
+  const via = [httpsProxy && `https through ${httpsProxy}`, httpProxy && `http through ${httpProxy}`]
+    .filter(Boolean)
+    .join(', ');
+  return `From the environment: ${via}${noProxy ? `; direct to ${noProxy}` : ''}.`;
+}

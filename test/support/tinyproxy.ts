@@ -9,6 +9,9 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** Debian's package, installed by .ci/run. */
+const TINYPROXY_BIN = '/usr/bin/tinyproxy';
+
 export interface Tinyproxy {
   url: string;
   /** The targets (`host:port`) of the requests and tunnels it served so far. */
@@ -44,7 +47,7 @@ export async function startTinyproxy(options: { login?: string } = {}): Promise<
       ...(options.login ? [`BasicAuth ${user} ${password}`] : []),
     ].join('\n') + '\n',
   );
-  const child = spawn('tinyproxy', ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
+  const child = spawn(TINYPROXY_BIN, ['-d', '-c', join(dir, 'tinyproxy.conf')], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Ready once it accepts connections.
   for (let i = 0; ; i++) {

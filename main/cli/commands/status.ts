@@ -3,11 +3,21 @@ import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { formatDuration } from '../progressPrinter.ts';
 import type { DnsWatchStatus } from '../../../shared/bridge/dnsWatch.ts';
+import { networkNow, type NetworkStatus } from '../../../shared/bridge/network.ts';
 
 function ago(iso: string | null, now: number): string {
   return iso === null
     ? 'never'
     : `${formatDuration(Math.max(0, Math.round((now - Date.parse(iso)) / 1000)))} ago`;
+}
+
+/** The way out (proxy, extra CA) and what stops it, as `status` prints it: no secret, no password. */
+function networkLines(n: NetworkStatus): string {
+  const ca = [n.caFileFromStart, n.settings.caFile].filter(Boolean).join(', ');
+  return (
+    `Network    ${networkNow(n)}${ca ? ` Extra CA: ${ca}.` : ''}\n` +
+    (n.problem ? `           ${n.problem}\n` : '')
+  );
 }
 
 /** The DNS watch's freshness and pace, as `status` prints it. */
@@ -127,6 +137,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
       }
     }
     if (accounts.length > 0) io.stdout.write(dnsWatchLines(dnsWatch, Date.now()));
+    io.stdout.write(networkLines(await ctx.app.networkStatus()));
     return 0;
   } finally {
     await ctx.close();

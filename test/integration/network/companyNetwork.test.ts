@@ -152,8 +152,15 @@ describe('authwatch on a company network', () => {
       expect(failed.stderr).toContain(words);
       expect(failed.stderr).not.toContain('fetch failed');
 
-      const status = await runCliProcess(['status'], { env: runEnv });
+      // status also says which proxy this environment names, without its password.
+      const status = await runCliProcess(['status'], {
+        env: { ...runEnv, HTTPS_PROXY: 'http://ops:pw-not-shown@proxy.corp.test:3128' },
+      });
       expect(status.stdout).toContain(words);
+      expect(status.stdout).toContain(
+        'Network    From the environment: https through http://proxy.corp.test:3128.',
+      );
+      expect(status.stdout).not.toContain('pw-not-shown');
     },
   );
 
