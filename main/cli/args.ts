@@ -32,6 +32,8 @@ export interface CommonOptions {
   baseUrl?: string;
   /** Account label, when given. */
   label?: string;
+  /** `--ca-file FILE`: extra certificate authorities every TLS connection trusts (AUTHWATCH_EXTRA_CA). */
+  caFile?: string;
 }
 
 /** `sync --watch --metrics-port PORT [--metrics-host HOST] [--metrics-token-env VAR]`. */
@@ -91,6 +93,8 @@ Options:
   --db FILE        mirror database (default $AUTHWATCH_DB or ~/.authwatch/mirror.db)
   --base-url URL   the v1 interface, e.g. https://host/api/v1 (adds the account when new)
   --label NAME     which account (default: the only one, or "default" for a new one)
+  --ca-file FILE   extra certificate authorities (PEM) to trust, e.g. a TLS-inspecting proxy's
+                   (default $AUTHWATCH_EXTRA_CA); proxies come from HTTPS_PROXY, HTTP_PROXY, NO_PROXY
   -h, --help       this text
 
 The API token comes from the OS keychain or the AUTHWATCH_TOKEN environment variable, never from a flag.
@@ -113,7 +117,7 @@ const OWN_PARSERS = new Map<string, (argv: readonly string[], env: NodeJS.Proces
 ]);
 
 /** Options every command takes that carry a value as the next argument (`--db FILE`). */
-const SHARED_WITH_VALUE = new Set(['--db', '--base-url', '--label']);
+const SHARED_WITH_VALUE = new Set(['--db', '--base-url', '--label', '--ca-file']);
 
 /** Where the command's name stands: the first argument that is neither an option nor an option's value. */
 function commandIndex(argv: readonly string[]): number {
@@ -152,6 +156,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         db: { type: 'string' },
         'base-url': { type: 'string' },
         label: { type: 'string' },
+        'ca-file': { type: 'string' },
         'metrics-port': { type: 'string' },
         'metrics-host': { type: 'string' },
         'metrics-token-env': { type: 'string' },
@@ -175,6 +180,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     if (!values.label.trim()) throw new UsageError('--label must not be empty.');
     common.label = values.label.trim();
   }
+  Object.assign(common, caFileOption(values['ca-file']));
 
   const allowed: Record<string, readonly string[]> = {
     sync: ['once', 'watch', 'metrics-port', 'metrics-host', 'metrics-token-env', 'dns-server', 'group-wait'],
@@ -244,6 +250,13 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       return { name: 'export', format, ...(values.out ? { out: values.out } : {}), ...common };
     }
   }
+}
+
+/** `--ca-file FILE` as a common option (an empty value is a mistake, not "none"). */
+export function caFileOption(raw: string | undefined): Pick<CommonOptions, 'caFile'> {
+  if (raw === undefined) return {};
+  if (!raw.trim()) throw new UsageError('--ca-file needs the path of a PEM file.');
+  return { caFile: raw.trim() };
 }
 
 function metricsOptions(values: {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDbPath, urlCarriesSecret } from '../core/index.ts';
 import type { CommonOptions } from './args.ts';
-import { UsageError } from './args.ts';
+import { caFileOption, UsageError } from './args.ts';
 
 /** `authwatch channels …` parsed. */
 export type ChannelsCommand = { name: 'channels' } & CommonOptions &
@@ -71,6 +71,7 @@ export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEn
         json: { type: 'boolean' },
         db: { type: 'string' },
         label: { type: 'string' },
+        'ca-file': { type: 'string' },
       },
     });
   } catch (error) {
@@ -79,6 +80,7 @@ export function parseChannelsArgs(argv: readonly string[], env: NodeJS.ProcessEn
   const { values: v, positionals } = parsed;
   const common: CommonOptions = { db: v.db?.trim() || defaultDbPath(env) };
   if (v.label !== undefined) common.label = v.label;
+  Object.assign(common, caFileOption(v['ca-file']));
   const [action, arg, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`Unexpected argument: ${extra[0]}`);
   switch (action) {

@@ -23,6 +23,8 @@ export interface CliContext {
   mirror: Mirror;
   app: Authwatch;
   secrets: SecretStore;
+  /** The network layer's fetch: the environment's proxies and the extra CA apply to every request. */
+  fetch: typeof fetch;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export function openContext(
       purpose: extra.writer ?? 'authwatch',
       secrets: 'headless',
       env: io.env,
+      ...(options.caFile ? { networkShell: { caFile: options.caFile } } : {}),
       say: (line) => io.stderr.write(`${line}\n`),
       ...(extra.notifier ? { notifier: extra.notifier } : {}),
       ...(extra.dnsWatch ? { dnsWatch: extra.dnsWatch } : {}),
@@ -68,6 +71,7 @@ export function openContext(
     mirror: runtime.mirror,
     app: runtime.app,
     secrets: runtime.secrets,
+    fetch: runtime.network.fetch,
     close: () => runtime.close(),
   };
 }
@@ -121,10 +125,14 @@ export async function resolveSyncAccount(ctx: CliContext, options: CommonOptions
   }
   let data: unknown;
   try {
-    data = (await createApiClient({ baseUrl, token }).get('/auth/me')).data;
+    data = (await createApiClient({ baseUrl, token, fetch: ctx.fetch }).get('/auth/me')).data;
   } catch (error) {
+    // A proxy or certificate that stops the request is not the token's fault: say which it was.
+    const code = (error as { code?: unknown }).code;
     throw new CommandFailed(
-      `The service did not accept the token for ${baseUrl}: ${(error as Error).message}`,
+      code === 'network_error' || code === 'timeout'
+        ? `${baseUrl} could not be reached: ${(error as Error).message}`
+        : `The service did not accept the token for ${baseUrl}: ${(error as Error).message}`,
     );
   }
   // The account is saved only once the service said whose token this is.

@@ -5,6 +5,7 @@ import { channelMethods } from './app/methods/channels.ts';
 import { digestMethods } from './app/methods/digests.ts';
 import { metricsSwitch } from './delivery/metricsSwitch.ts';
 import { dnsWatchMethods } from './app/methods/dnsWatch.ts';
+import { networkMethods } from './app/methods/network.ts';
 import { editMethods } from './app/methods/edits.ts';
 import { exportMethods } from './app/methods/exports.ts';
 import { panelMethods } from './app/methods/panels.ts';
@@ -78,6 +79,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...panelMethods(w),
     ...exportMethods(w),
     ...dnsWatchMethods(w),
+    ...networkMethods(w),
     ...auditMethods(w),
     ...silenceMethods(w),
     ...acknowledgementMethods(w),

@@ -62,6 +62,8 @@ export interface DesktopElectron {
   session: { defaultSession: SessionLike & { webRequest: HeaderHook } };
   shell: { openExternal(url: string): Promise<void> };
   safeStorage: SafeStorageLike;
+  /** Chromium's network stack: the system proxy (PAC/WPAD included) and the OS trust store apply. */
+  net: { fetch(input: string | Request, init?: RequestInit): Promise<Response> };
 }
 
 /** Where the built app's parts are (out/main, out/renderer), and the mirror. */
@@ -142,6 +144,10 @@ export async function startDesktopApp(
     }),
     say,
     notifier,
+    // Every request in Settings → Network's "system" mode goes the way the OS says, as in a browser.
+    networkShell: {
+      systemFetch: (input, init) => electron.net.fetch(input instanceof URL ? input.href : input, init),
+    },
     shell: {
       setStartAtLogin: startAtLoginHook(app),
       openExternal: (url) => openHttpsLink(electron.shell, url),

@@ -14,7 +14,14 @@ export type ApiEvent =
   | (EventBase & { type: 'budget_wait'; waitMs: number })
   | (EventBase & { type: 'response'; status: number; durationMs: number })
   | (EventBase & { type: 'retry'; status: number; code: string; delayMs: number })
-  | (EventBase & { type: 'error'; status: number; code: string; retryable: boolean });
+  | (EventBase & {
+      type: 'error';
+      status: number;
+      code: string;
+      retryable: boolean;
+      /** The failure in words (the network layer's, for a proxy or a certificate that stopped it). */
+      message?: string;
+    });
 
 export type ApiEventHandler = (event: ApiEvent) => void;
 

@@ -34,6 +34,8 @@ class DeadlineReached extends Error {}
 
 /** Why fetch failed, in words a user can act on; undici hides the real reason in `cause`. */
 function describeNetworkFailure(error: unknown): string {
+  // The network layer (main/core/network) already said what happened and what to do about it.
+  if (error instanceof Error && error.name === 'NetworkProblem') return error.message;
   const cause =
     error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   const detail =

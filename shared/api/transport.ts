@@ -128,6 +128,7 @@ export function createTransport(options: TransportOptions): Transport {
             status: failure.status,
             code: failure.code,
             retryable: failure.retryable,
+            message: failure.message,
           });
           throw failure;
         }

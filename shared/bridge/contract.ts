@@ -4,6 +4,7 @@ import { alertRuleInfoSchema } from './alertRules.ts';
 import { auditChangeSchema, auditChangesArgs } from './auditChanges.ts';
 import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from './dnsWatch.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
+import { networkStatusSchema, updateNetworkArgs } from './network.ts';
 import {
   channelRef,
   removeChannelArgs,
@@ -117,6 +118,8 @@ export const BRIDGE_METHODS = {
   listMaintenance: { args: none, result: z.array(maintenanceViewSchema) },
   addMaintenance: { args: saveMaintenanceArgs, result: maintenanceViewSchema },
   removeMaintenance: { args: maintenanceRef, result: z.object({ removed: z.boolean() }) },
+  networkStatus: { args: none, result: networkStatusSchema },
+  updateNetwork: { args: updateNetworkArgs, result: networkStatusSchema },
 } as const;
 
 /** Name of a bridge method. */

@@ -59,6 +59,8 @@ export const METHOD_NAMES = [
   'listMaintenance',
   'addMaintenance',
   'removeMaintenance',
+  'networkStatus',
+  'updateNetwork',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -188,6 +188,15 @@ export function createFakeElectron(options: { userData: string; singleInstance?:
     },
   };
 
+  /** Chromium's fetch: records the URLs it was given and answers with Node's (no proxy between here). */
+  const netRequests: string[] = [];
+  const net = {
+    fetch: (input: string | Request, init?: RequestInit) => {
+      netRequests.push(typeof input === 'string' ? input : input.url);
+      return fetch(input, init);
+    },
+  };
+
   const opened: string[] = [];
   const shell = { openExternal: async (url: string) => void opened.push(url) };
 
@@ -233,6 +242,7 @@ export function createFakeElectron(options: { userData: string; singleInstance?:
     ipcMain,
     protocol,
     session: { defaultSession },
+    net,
     shell,
     safeStorage,
     contextBridge,
@@ -248,6 +258,7 @@ export function createFakeElectron(options: { userData: string; singleInstance?:
     ipcHandlers,
     protocolHandlers,
     defaultSession,
+    netRequests,
     opened,
     exposed,
     /** Calls the bridge's IPC handler as a frame would. */

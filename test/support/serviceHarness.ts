@@ -43,6 +43,8 @@ export interface HarnessOptions {
   /** Handlers the service starts from (default: all of service/operations). */
   baseHandlers?: OperationHandlers;
   resolver?: DnsResolve;
+  /** The address it listens on (default 127.0.0.1; '::1' for IPv6). */
+  host?: string;
 }
 
 /** One HTTP exchange. */
@@ -123,10 +125,11 @@ export async function startService(options: HarnessOptions = {}): Promise<Servic
     baseHandlers: options.baseHandlers,
     resolver: options.resolver,
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: 0 });
   const address = app.server.address();
   if (!address || typeof address !== 'object') throw new Error('service did not bind');
-  const origin = `http://127.0.0.1:${address.port}`;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   const validator = new ContractValidator();
 
   const call: ServiceHarness['call'] = async (method, path, o = {}) => {

@@ -3,6 +3,7 @@ import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { formatDuration } from '../progressPrinter.ts';
 import type { DnsWatchStatus } from '../../../shared/bridge/dnsWatch.ts';
+import { networkNow, type NetworkStatus } from '../../../shared/bridge/network.ts';
 
 function ago(iso: string | null, now: number): string {
   return iso === null
@@ -15,6 +16,15 @@ export function dnsUnavailableLine(u: { reason: string }): string {
   return (
     `DNS unavailable: ${u.reason}. The watch ignores its answers — pick a resolver ` +
     `(Settings → DNS watch, or --dns-server HOST[:PORT]).`
+  );
+}
+
+/** The way out (proxy, extra CA) and what stops it, as `status` prints it: no secret, no password. */
+function networkLines(n: NetworkStatus): string {
+  const ca = [n.caFileFromStart, n.settings.caFile].filter(Boolean).join(', ');
+  return (
+    `Network    ${networkNow(n)}${ca ? ` Extra CA: ${ca}.` : ''}\n` +
+    (n.problem ? `           ${n.problem}\n` : '')
   );
 }
 
@@ -136,6 +146,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
       }
     }
     if (accounts.length > 0) io.stdout.write(dnsWatchLines(dnsWatch, Date.now()));
+    io.stdout.write(networkLines(await ctx.app.networkStatus()));
     return 0;
   } finally {
     await ctx.close();

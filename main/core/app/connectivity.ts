@@ -1,5 +1,6 @@
 import type { Connectivity } from '../../../shared/bridge/results.ts';
 import type { ApiEvent } from '../../../shared/api/events.ts';
+import { networkSentence } from '../../../shared/bridge/network.ts';
 
 /** Error codes that mean "the service could not be reached", as opposed to an answer we did not like. */
 const UNREACHABLE = new Set(['network_error', 'timeout']);
@@ -20,8 +21,11 @@ export class ConnectivityTracker {
   /** Feeds one client event of an account. */
   observe(accountId: number, event: ApiEvent): void {
     if (event.type === 'response') this.set(accountId, true, null);
-    else if (event.type === 'error' && UNREACHABLE.has(event.code))
-      this.set(accountId, false, `The service did not answer (${event.code.replace('_', ' ')}).`);
+    else if (event.type === 'error' && UNREACHABLE.has(event.code)) {
+      // A proxy or certificate that stopped the request is said as the network layer words it.
+      const sentence = event.message ? networkSentence(event.message) : null;
+      this.set(accountId, false, sentence ?? `The service did not answer (${event.code.replace('_', ' ')}).`);
+    }
   }
 
   /** The account's state; unknown accounts count as online since their last mirrored success. */

@@ -21,6 +21,7 @@ import type { LooseApi } from '../sync/looseApi.ts';
 import type { TickScheduler } from '../sync/scheduler.ts';
 import { SyncEngine } from '../sync/syncEngine.ts';
 import { DnsWatchRuntime, type DnsWatchOptions } from '../dnswatch/dnsWatchRuntime.ts';
+import type { NetworkLayer } from '../network/networkLayer.ts';
 import { ConnectivityTracker } from './connectivity.ts';
 import { createDelivery, type AlertSummary, type Notifier } from './notificationDelivery.ts';
 import { notificationsHeld } from './preferences.ts';
@@ -36,7 +37,10 @@ export interface ShellHooks {
 export interface AuthwatchOptions {
   mirror: Mirror;
   secretStore: SecretStore;
+  /** The API's fetch (default: the network layer's, else the platform's; tests: a double). */
   fetch?: FetchLike;
+  /** The process's one network layer (openRuntime builds it): Settings → Network reads and changes it. */
+  network?: NetworkLayer;
   /** Time, sleep and randomness for the sync, the rate budgets and the API client (tests: a fake clock). */
   clock?: Partial<ApiClock>;
   /** Drives sync ticks once start() is called (default: node-cron every 10 s). */
@@ -111,6 +115,7 @@ export interface Wiring {
 /** Wires the engine for a facade. Nothing runs until the scheduler starts or a method is called. */
 export function createWiring(options: AuthwatchOptions): Wiring {
   const { mirror, logger } = options;
+  const apiFetch = options.fetch ?? options.network?.fetch;
   const clock: ApiClock = { ...systemClock, ...options.clock };
   const listeners = new Set<(event: AuthwatchEvent) => void>();
   const inflight = new Set<Promise<unknown>>();
@@ -151,7 +156,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     createApiClient({
       baseUrl: o.baseUrl,
       token: o.token,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(apiFetch ? { fetch: apiFetch } : {}),
       clock,
       timeoutMs: options.timeoutMs ?? 15_000,
       // The sync retries on its own schedule: the client only rides out short blips and short Retry-Afters.

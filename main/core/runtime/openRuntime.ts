@@ -11,6 +11,8 @@ import { toBridgeEvent } from '../app/bridgeEvents.ts';
 import { appPreferences } from '../app/preferences.ts';
 import { openMirror } from '../mirror/openMirror.ts';
 import type { Mirror } from '../mirror/types.ts';
+import { createNetworkLayer, type NetworkLayer } from '../network/networkLayer.ts';
+import { readNetworkSettings } from '../network/networkSettings.ts';
 import { limitHeapGrowth } from './heapGrowth.ts';
 import { claimWriterRole, type WriterClaim, type WriterRole } from './writerRole.ts';
 
@@ -36,7 +38,15 @@ export interface RuntimeOptions extends Omit<AuthwatchOptions, 'mirror' | 'secre
   env?: NodeJS.ProcessEnv;
   /** One line for the person running the app (the keychain fallback, the writer lock changing hands). */
   say?: (line: string) => void;
+  /**
+   * The network layer's parts only a shell knows: the extra CA file of `--ca-file` (default
+   * AUTHWATCH_EXTRA_CA) and Electron's `net.fetch` (the system's proxy and trust store).
+   */
+  networkShell?: { caFile?: string; systemFetch?: typeof fetch };
 }
+
+/** The environment variable naming an extra CA file (as `--ca-file` does). */
+export const EXTRA_CA_ENV = 'AUTHWATCH_EXTRA_CA';
 
 /** The app assembled for a shell: engine, mirror, secret store, scheduler, delivery and the writer lock. */
 export interface Runtime {
@@ -44,6 +54,8 @@ export interface Runtime {
   mirror: Mirror;
   /** The token store (the CLI reads a new account's token through it before the account exists). */
   secrets: SecretStore;
+  /** Every outgoing HTTP(S) request of this process goes through it (the CLI's first GET /auth/me too). */
+  network: NetworkLayer;
   /** Whether this process holds the mirror's writer lock (syncs and notifies). */
   readonly writer: boolean;
   /** While standing by: the process that syncs instead, in words; else null. */
@@ -88,6 +100,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     secrets: choice = 'keychain',
     env = process.env,
     say: given,
+    networkShell,
     ...engine
   } = options;
   const say = given ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -102,31 +115,49 @@ export function openRuntime(options: RuntimeOptions): Runtime {
   let mirror: Mirror | undefined;
   let app: Authwatch;
   let secrets: SecretStore;
+  let network: NetworkLayer | undefined;
   try {
     // The mirror stamps its rows on the engine's clock (the same instant the engine acts on).
     const { clock } = engine;
     mirror = openMirror(db, clock?.now ? { clock: { now: () => clock.now!() } } : {});
     secrets = secretStoreOf(choice, env, say);
+    const caPath = networkShell?.caFile ?? env[EXTRA_CA_ENV];
+    const settingsMirror = mirror;
+    network = createNetworkLayer({
+      env,
+      ...(caPath
+        ? { caFile: { path: caPath, from: networkShell?.caFile ? '--ca-file' : EXTRA_CA_ENV } }
+        : {}),
+      settings: () => readNetworkSettings(settingsMirror),
+      ...(networkShell?.systemFetch ? { systemFetch: networkShell.systemFetch } : {}),
+    });
     app = createAuthwatch({
       ...engine,
       mirror,
       secretStore: secrets,
+      network,
       ...(engine.notifier ? { notifier: writerOnly(engine.notifier, lock) } : {}),
-      ...(choice === 'headless'
-        ? { delivery: { secretStore: keytarSecretStore(), env, ...engine.delivery } }
-        : {}),
+      delivery: {
+        fetch: network.fetch,
+        smtpTls: network.smtpTls,
+        ...(choice === 'headless' ? { secretStore: keytarSecretStore(), env } : {}),
+        ...engine.delivery,
+      },
     });
   } catch (error) {
+    void network?.close();
     mirror?.close();
     lock.close();
     throw error;
   }
   const opened = mirror;
+  const layer = network;
 
   return {
     app,
     mirror: opened,
     secrets,
+    network: layer,
     get writer() {
       return lock.writer;
     },
@@ -150,6 +181,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       try {
         await app.stop();
       } finally {
+        await layer.close();
         opened.close();
         lock.close();
       }

@@ -1,4 +1,5 @@
 import type { AccountIdentity, TokenCheck } from '../../../shared/bridge/results.ts';
+import { networkSentence } from '../../../shared/bridge/network.ts';
 import { fieldsOf } from './shape.ts';
 
 /** A problem with an account or token, in plain words, with what to do about it. */
@@ -107,7 +108,16 @@ export function explainAccountProblem(input: {
         field: 'baseUrl',
       };
     case 'network_error':
-    case 'timeout':
+    case 'timeout': {
+      // A proxy or a certificate stopped it: the network layer's words say which, and what to change.
+      const sentence = networkSentence(message);
+      if (sentence)
+        return {
+          title: sentence,
+          action:
+            'Settings → Network chooses the proxy and the certificate authorities this app trusts; your network administrator knows the right ones.',
+          field: null,
+        };
       return {
         title:
           code === 'timeout'
@@ -116,6 +126,7 @@ export function explainAccountProblem(input: {
         action: 'Check the base URL and your network connection (VPN, proxy, firewall), then try again.',
         field: 'baseUrl',
       };
+    }
     case 'malformed_response':
     case 'http_error':
       return {

@@ -42,6 +42,20 @@ describe('account problems in plain words', () => {
     const net = explainBridgeError({ code: 'api_error', details: { code: 'network_error', status: 0 } });
     expect(net.field).toBe('baseUrl');
     expect(net.title).toMatch(/cannot be reached/);
+    const proxied = explainBridgeError({
+      code: 'api_error',
+      message: 'The token could not be checked: The proxy at 10.0.0.1:3128 refused the connection.',
+      details: { code: 'network_error', status: 0 },
+    });
+    expect(proxied.title).toBe('The proxy at 10.0.0.1:3128 refused the connection.');
+    expect(proxied.action).toMatch(/Settings → Network/);
+    const untrusted = explainBridgeError({
+      code: 'api_error',
+      message:
+        'The token could not be checked: The certificate of api.example.com is issued by Corp Inspection CA, which this computer does not trust — add it in Settings → Network (or give it with --ca-file or AUTHWATCH_EXTRA_CA).',
+      details: { code: 'network_error', status: 0 },
+    });
+    expect(untrusted.title).toMatch(/^The certificate of api.example.com is issued by Corp Inspection CA/);
     const url = explainBridgeError({
       code: 'api_error',
       message: 'The base URL must start with https:// or http://',
