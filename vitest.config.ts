@@ -18,6 +18,7 @@ export default defineConfig({
       // alone at the end.
       sequencer: slowFirstSequencer([
         'test/integration/cli/deliveryEndToEnd.test.ts', // ~90 s: two DNS-watch confirmations, real time
+        'test/integration/network/companyNetwork.test.ts', // 1-3 min: real proxies (in-process, tinyproxy), CLI runs
         'test/unit/bench/benchSmoke.test.ts', // ~45 s: every bench part at its smallest size
         'test/unit/cli/command.test.ts', // ~27 s: CLI child processes
         'test/integration/service/demoSeed.test.ts', // ~16 s
