@@ -16,17 +16,18 @@ export const ackEntrySchema = z.object({
   note: z.string().nullable(),
 });
 
+/** The silence or maintenance window holding an alert now; each screen words its end in its own way. */
+export const silenceHoldSchema = z.object({
+  kind: z.enum(['silence', 'maintenance']),
+  id: z.number().int(),
+  label: z.string(),
+  author: z.string(),
+  endsAt: z.string(),
+});
+
 /** Where an alert stands in its lifecycle: the silence holding it (if any) and its acknowledgements. */
 export const alertLifecycleSchema = z.object({
-  silencedBy: z
-    .object({
-      kind: z.enum(['silence', 'maintenance']),
-      id: z.number().int(),
-      label: z.string(),
-      author: z.string(),
-      endsAt: z.string(),
-    })
-    .nullable(),
+  silencedBy: silenceHoldSchema.nullable(),
   /** Held back from every channel; notified when the silence ends if still open. */
   held: z.boolean(),
   acknowledgements: z.array(ackEntrySchema),

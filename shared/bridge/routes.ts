@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { silenceHoldSchema } from './acknowledgements.ts';
 import { alertMatchersSchema } from './silences.ts';
 
 const channelName = z.object({ id: z.number().int(), name: z.string() });
@@ -51,5 +52,5 @@ export const routeTestSchema = z.object({
   routes: z.array(z.object({ id: z.number().int(), name: z.string() })),
   channels: z.array(z.string()),
   /** A silence holding it now: it would go nowhere until the silence ends. */
-  silencedBy: z.string().nullable(),
+  silencedBy: silenceHoldSchema.nullable(),
 });

@@ -47,7 +47,11 @@ export async function routes(command: RoutesCommand, io: CliIo): Promise<number>
       `Alert #${command.alertId} takes ${answer.routes.map((r) => `“${r.name}”`).join(', then ')} → ` +
         `${answer.channels.join(', ') || 'no channel'}.\n`,
     );
-    if (answer.silencedBy) io.stdout.write(`It is held by the ${answer.silencedBy}.\n`);
+    const hold = answer.silencedBy;
+    if (hold) {
+      const what = hold.kind === 'silence' ? 'silence' : 'maintenance window';
+      io.stdout.write(`It is held by the ${what} “${hold.label}” by ${hold.author} until ${hold.endsAt}.\n`);
+    }
     return 0;
   } finally {
     await ctx.close();

@@ -82,7 +82,7 @@ export function routeMethods(w: Wiring): RouteMethods {
           routes: choice.routes.map((r) => ({ id: r.id, name: r.name })),
           channels: choice.channels.map((c) => c.name),
           silencedBy: hold
-            ? `${hold.kind === 'silence' ? 'silence' : 'maintenance window'} “${hold.label}” by ${hold.author} until ${hold.endsAt}`
+            ? { kind: hold.kind, id: hold.id, label: hold.label, author: hold.author, endsAt: hold.endsAt }
             : null,
         };
       }),
