@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
+import { DEFAULT_ROUTE } from '../../../main/core/delivery/routing.ts';
 import {
   addSyncedAccount,
   openEngine,
@@ -99,16 +100,7 @@ describe('routing by domain group', () => {
           escalateAfterMinutes: null,
           escalateTo: [],
         },
-        {
-          name: 'Default',
-          matchers: {},
-          channelIds: null,
-          continue: false,
-          isDefault: true,
-          repeatMinutes: null,
-          escalateAfterMinutes: null,
-          escalateTo: [],
-        },
+        DEFAULT_ROUTE,
       ],
     });
     expect(saved.map((r) => [r.name, r.channels.map((c) => c.name)])).toEqual([
