@@ -39,4 +39,18 @@ export default tseslint.config(
     plugins: { layering },
     rules: { 'layering/imports': 'error', 'layering/public-surface': 'error' },
   },
+  {
+    // The CLI is a shell like the others: it talks to the facade (ctx.app), never to runtime.mirror, so what
+    // the window shows and what `authwatch` prints come from the same methods.
+    files: ['main/cli/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='mirror']",
+          message: 'main/cli uses the facade (runtime.app) only: add the read to main/core/app, not .mirror.',
+        },
+      ],
+    },
+  },
 );

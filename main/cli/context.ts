@@ -6,7 +6,6 @@ import {
   type Authwatch,
   describeStartupError,
   type DnsWatchOptions,
-  type Mirror,
   MirrorBusyError,
   type Notifier,
   openRuntime,
@@ -18,9 +17,8 @@ import {
 import { UsageError, type CommonOptions } from './args.ts';
 import { CommandFailed, type CliIo } from './io.ts';
 
-/** The opened mirror and facade of one command run. */
+/** The facade over the opened mirror, for one command run: commands read and write through it only. */
 export interface CliContext {
-  mirror: Mirror;
   app: Authwatch;
   secrets: SecretStore;
   /** The network layer's fetch: the environment's proxies and the extra CA apply to every request. */
@@ -68,7 +66,6 @@ export function openContext(
     throw new CommandFailed(describeStartupError(error, { db: options.db }));
   }
   return {
-    mirror: runtime.mirror,
     app: runtime.app,
     secrets: runtime.secrets,
     fetch: runtime.network.fetch,
@@ -77,8 +74,8 @@ export function openContext(
 }
 
 /** The accounts a read command covers: the one named by --label, else all. */
-export function selectAccounts(mirror: Mirror, label: string | undefined): Account[] {
-  const accounts = mirror.listAccounts();
+export function selectAccounts(app: Authwatch, label: string | undefined): Account[] {
+  const accounts = app.storedAccounts();
   if (label === undefined) return accounts;
   const found = accounts.filter((a) => a.label === label);
   if (found.length === 0) throw new UsageError(`No account labelled “${label}” in the mirror.`);
@@ -90,7 +87,7 @@ export function selectAccounts(mirror: Mirror, label: string | undefined): Accou
  * (AUTHWATCH_TOKEN or the keychain entry "label@base URL") passed GET /auth/me. The token is never stored here.
  */
 export async function resolveSyncAccount(ctx: CliContext, options: CommonOptions): Promise<Account> {
-  const accounts = ctx.mirror.listAccounts();
+  const accounts = ctx.app.storedAccounts();
   const baseUrl = options.baseUrl !== undefined ? normalizeBase(options.baseUrl) : undefined;
   let account =
     options.label !== undefined
@@ -143,7 +140,7 @@ export async function resolveSyncAccount(ctx: CliContext, options: CommonOptions
         'no account was added.',
     );
   }
-  account = ctx.mirror.upsertAccount({ label, baseUrl });
+  account = ctx.app.rememberAccount({ label, baseUrl });
   return Object.assign(account, { identity });
 }
 

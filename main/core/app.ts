@@ -15,6 +15,7 @@ import { auditMethods } from './app/methods/audit.ts';
 import { silenceMethods } from './app/methods/silences.ts';
 import { routeMethods } from './app/methods/routes.ts';
 import { maintenanceMethods } from './app/methods/maintenance.ts';
+import { localReadMethods, type LocalReads } from './app/methods/localReads.ts';
 import { acknowledgementMethods } from './app/methods/acknowledgements.ts';
 import { settingsMethods } from './app/methods/settings.ts';
 import { syncMethods } from './app/methods/sync.ts';
@@ -37,9 +38,10 @@ export type { AuthwatchEvent, AuthwatchOptions } from './app/wiring.ts';
 
 /**
  * The one object every shell (Electron, browser host, CLI) talks to: the bridge's methods
- * (shared/bridge/contract.ts) plus the engine's lifecycle and its events.
+ * (shared/bridge/contract.ts), the mirror's own rows the CLI prints (LocalReads), plus the engine's
+ * lifecycle and its events.
  */
-export interface Authwatch extends BridgeMethods {
+export interface Authwatch extends BridgeMethods, LocalReads {
   /** Subscribes to events; returns the unsubscribe function. */
   on(listener: (event: AuthwatchEvent) => void): () => void;
   /** Starts the scheduled sync. */
@@ -85,6 +87,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...acknowledgementMethods(w),
     ...routeMethods(w),
     ...maintenanceMethods(w),
+    ...localReadMethods(w),
     openExternal: (a) =>
       guard(async () => {
         const { url } = parse(openExternalArgs, a);

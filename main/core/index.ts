@@ -51,7 +51,7 @@ export { DeliveryError } from './delivery/deliveryError.ts';
 export { ChannelInUseError } from './delivery/channelService.ts';
 export { describeChannel } from './delivery/channelWords.ts';
 export { urlCarriesSecret } from './delivery/urlSecrets.ts';
-export { digestContent, digestHtml } from './delivery/digest.ts';
+export { digestHtml } from './delivery/digest.ts';
 export { isTimeZone, parseWeeklyTime, WEEKDAYS } from './delivery/weeklySlot.ts';
 export { parseDuration, parseUntil } from './alerts/silences.ts';
 export type { SilenceView } from '../../shared/bridge/silences.ts';

@@ -16,7 +16,7 @@ export async function ack(command: AckCommand, io: CliIo): Promise<number> {
           id: command.alertId,
           ...(command.note !== undefined ? { note: command.note } : {}),
         });
-        const last = ctx.mirror.acknowledgements(alert.id).at(-1);
+        const last = ctx.app.acknowledgementHistory(alert.id).at(-1);
         io.stdout.write(
           `Acknowledged alert #${alert.id} (${alert.title}) as ${last?.actor ?? 'you'}` +
             (last?.note ? `: “${last.note}”` : '') +

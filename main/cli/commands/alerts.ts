@@ -1,4 +1,4 @@
-import { type Alert, alertJson, type Mirror } from '../../core/index.ts';
+import { type Alert, alertJson, type Authwatch } from '../../core/index.ts';
 import type { CommonOptions } from '../args.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
@@ -10,10 +10,10 @@ export async function alerts(
 ): Promise<number> {
   const ctx = openContext(options, io);
   try {
-    const labels = new Map(selectAccounts(ctx.mirror, options.label).map((a) => [a.id, a.label]));
+    const labels = new Map(selectAccounts(ctx.app, options.label).map((a) => [a.id, a.label]));
     // The mirror's own rows: they say why an alert ended, which the bridge's summary leaves out.
-    const list = ctx.mirror
-      .listAlerts({ ...(options.open ? { open: true } : {}), limit: 'all' })
+    const list = ctx.app
+      .alertRecords({ ...(options.open ? { open: true } : {}), limit: 'all' })
       .filter((a) => labels.has(a.accountId));
     if (options.json) {
       io.stdout.write(
@@ -28,7 +28,7 @@ export async function alerts(
     if (list.length === 0) io.stdout.write(options.open ? 'No open alerts.\n' : 'No alerts.\n');
     const now = new Date().toISOString();
     for (const a of list) {
-      const state = alertState(a) + lifecycleWords(ctx.mirror, a, now);
+      const state = alertState(a) + lifecycleWords(ctx.app, a, now);
       io.stdout.write(
         `#${a.id} [${a.severity}] ${a.fqdn ?? labels.get(a.accountId)} — ${a.title} (${a.rule}; since ${a.firstSeenAt}; ${state})\n`,
       );
@@ -40,11 +40,11 @@ export async function alerts(
 }
 
 /** The silence holding an open alert back, and the latest acknowledgement's who and note, in words. */
-function lifecycleWords(mirror: Mirror, a: Alert, now: string): string {
-  const hold = a.resolvedAt === null ? mirror.silences.silencing(a, now) : null;
+function lifecycleWords(app: Authwatch, a: Alert, now: string): string {
+  const hold = a.resolvedAt === null ? app.alertHold(a, now) : null;
   const silenced = hold ? `; silenced by ${hold.author} (“${hold.label}”) until ${hold.endsAt}` : '';
   const ack = a.acknowledgedAt
-    ? mirror.acknowledgements(a.id).findLast((e) => e.action === 'acknowledged')
+    ? app.acknowledgementHistory(a.id).findLast((e) => e.action === 'acknowledged')
     : undefined;
   return silenced + (ack ? `; acknowledged by ${ack.actor}${ack.note ? `: “${ack.note}”` : ''}` : '');
 }

@@ -24,7 +24,7 @@ export async function channels(command: ChannelsCommand, io: CliIo): Promise<num
     switch (command.action) {
       case 'list': {
         const list = service.list();
-        const labels = new Map(ctx.mirror.listAccounts().map((a) => [a.id, a.label]));
+        const labels = new Map(ctx.app.storedAccounts().map((a) => [a.id, a.label]));
         if (command.json) {
           io.stdout.write(
             JSON.stringify(
@@ -62,7 +62,7 @@ export async function channels(command: ChannelsCommand, io: CliIo): Promise<num
       }
       case 'add': {
         const accountId =
-          command.account === undefined ? null : selectAccounts(ctx.mirror, command.account)[0]!.id;
+          command.account === undefined ? null : selectAccounts(ctx.app, command.account)[0]!.id;
         const draft = draftOf(command, accountId, io.env);
         try {
           const saved = await service.add(draft);

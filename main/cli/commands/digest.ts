@@ -3,7 +3,6 @@ import { parseArgs } from 'node:util';
 import {
   AuthwatchError,
   defaultDbPath,
-  digestContent,
   digestHtml,
   isTimeZone,
   parseWeeklyTime,
@@ -90,7 +89,7 @@ export function parseDigestArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
 
 /** The one account a digest command is about: --label, or the only one. */
 function oneAccount(ctx: CliContext, label: string | undefined): Account {
-  const accounts = selectAccounts(ctx.mirror, label);
+  const accounts = selectAccounts(ctx.app, label);
   if (accounts.length !== 1)
     throw new UsageError(
       accounts.length === 0 ? 'No account in the mirror yet.' : 'Several accounts: choose one with --label.',
@@ -105,9 +104,9 @@ export async function digest(command: DigestCommand, io: CliIo): Promise<number>
     switch (command.action) {
       case 'preview': {
         const account = oneAccount(ctx, command.label);
-        const content = digestContent(ctx.mirror, account, Date.now());
+        const content = ctx.app.digestOf(account, Date.now());
         try {
-          writeFileSync(command.out, digestHtml(content, ctx.mirror.getAlertSettings().timeZone));
+          writeFileSync(command.out, digestHtml(content, ctx.app.alertSettings().timeZone));
         } catch (error) {
           throw new CommandFailed(`Cannot write ${command.out}: ${(error as Error).message}`);
         }
@@ -121,7 +120,7 @@ export async function digest(command: DigestCommand, io: CliIo): Promise<number>
           throw new CommandFailed(`No channel named “${command.channel}” (see authwatch channels list).`);
         const timeZone =
           command.zone ??
-          ctx.mirror.getAlertSettings().timeZone ??
+          ctx.app.alertSettings().timeZone ??
           Intl.DateTimeFormat().resolvedOptions().timeZone;
         const saved = await failsInWords(() =>
           ctx.app.saveDigest({
@@ -150,7 +149,7 @@ export async function digest(command: DigestCommand, io: CliIo): Promise<number>
         return 0;
       }
       case 'show': {
-        const accounts = selectAccounts(ctx.mirror, command.label).map((a) => a.id);
+        const accounts = selectAccounts(ctx.app, command.label).map((a) => a.id);
         const list = (await ctx.app.listDigests()).filter((d) => accounts.includes(d.accountId));
         if (command.json) {
           io.stdout.write(JSON.stringify(list, null, 2) + '\n');

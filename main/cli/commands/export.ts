@@ -11,10 +11,10 @@ export async function exportCommand(
 ): Promise<number> {
   const ctx = openContext(options, io);
   try {
-    const ids = new Set(selectAccounts(ctx.mirror, options.label).map((a) => a.id));
+    const ids = new Set(selectAccounts(ctx.app, options.label).map((a) => a.id));
     // Domains that left the account's list are exported too, marked by removed_at: their history is kept.
-    const rows = ctx.mirror
-      .overview(undefined, { includeRemoved: true })
+    const rows = ctx.app
+      .domainPostures({ includeRemoved: true })
       .filter((r) => ids.has(r.accountId))
       .map(exportRecord);
     const text =

@@ -46,7 +46,7 @@ export async function maintenance(command: MaintenanceCommand, io: CliIo): Promi
             durationMinutes: Math.round(ms / 60_000),
             timeZone:
               command.zone ??
-              ctx.mirror.getAlertSettings().timeZone ??
+              ctx.app.alertSettings().timeZone ??
               Intl.DateTimeFormat().resolvedOptions().timeZone,
             matchers: {
               ...(m.domain ? { domain: m.domain } : {}),
@@ -54,7 +54,7 @@ export async function maintenance(command: MaintenanceCommand, io: CliIo): Promi
               ...(m.rule ? { rule: m.rule } : {}),
               ...(m.protocol ? { protocol: m.protocol } : {}),
               ...(m.severity ? { severities: [m.severity as Severity] } : {}),
-              ...(m.account ? { accountId: selectAccounts(ctx.mirror, m.account)[0]!.id } : {}),
+              ...(m.account ? { accountId: selectAccounts(ctx.app, m.account)[0]!.id } : {}),
             },
           });
           io.stdout.write(

@@ -33,11 +33,10 @@ export async function silences(command: SilencesCommand, io: CliIo): Promise<num
       }
       case 'add': {
         const now = Date.now();
-        const zone =
-          ctx.mirror.getAlertSettings().timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+        const zone = ctx.app.alertSettings().timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
         const endsAt = endOf(command, now, zone);
         const accountId =
-          command.account === undefined ? undefined : selectAccounts(ctx.mirror, command.account)[0]!.id;
+          command.account === undefined ? undefined : selectAccounts(ctx.app, command.account)[0]!.id;
         const s = await inWords(
           ctx.app.saveSilence({
             matchers: {

@@ -70,20 +70,16 @@ function domainStatus(rows: readonly OverviewRow[]) {
 export async function status(options: CommonOptions & { json: boolean }, io: CliIo): Promise<number> {
   const ctx = openContext(options, io);
   try {
-    const ids = new Set(selectAccounts(ctx.mirror, options.label).map((a) => a.id));
+    const ids = new Set(selectAccounts(ctx.app, options.label).map((a) => a.id));
     const all = await ctx.app.syncStatus();
     const accounts = all.accounts.filter((a) => ids.has(a.accountId));
     const openAlerts = (await ctx.app.listAlerts({ open: true, limit: 10_000 })).filter((a) =>
       ids.has(a.accountId),
     );
     // Domains that left an account's list stay in the mirror with their history and alerts: say so.
-    const rows = ctx.mirror.overview();
+    const rows = ctx.app.domainPostures();
     const domainsOf = (accountId: number) => domainStatus(rows.filter((r) => r.accountId === accountId));
-    const removedDomains = (accountId: number) =>
-      ctx.mirror
-        .listDomains(accountId, { includeRemoved: true })
-        .filter((d) => d.removedAt !== null)
-        .map((d) => ({ domainId: d.domainId, fqdn: d.fqdn, removedAt: d.removedAt! }));
+    const removedDomains = (accountId: number) => ctx.app.removedDomains(accountId);
     const dnsWatch = await ctx.app.dnsWatchStatus();
     if (options.json) {
       const out = accounts.map((a) => ({
