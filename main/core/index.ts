@@ -44,7 +44,7 @@ export {
 export type { PassResult } from './sync/accountSyncer.ts';
 export { alertJson, EXPORT_COLUMNS, exportRecord } from './export/records.ts';
 export { toCsv } from './export/csv.ts';
-export type { Account, Alert, Mirror, OverviewRow } from './mirror/types.ts';
+export type { Account, Alert, Mirror, MirrorOverviewRow } from './mirror/types.ts';
 export type { Severity } from './alerts/types.ts';
 export type { ChannelDraft } from './delivery/channelDraft.ts';
 export { DeliveryError } from './delivery/deliveryError.ts';

@@ -39,15 +39,24 @@ const incidentAlertSchema = alertSchema.extend({ recordChange: recordChangeSchem
 export type IncidentAlert = z.infer<typeof incidentAlertSchema>;
 
 export const incidentSchema = z.object({
+  /** The id of its first alert (stable: later alerts join, the first never changes). */
   id: z.number(),
   accountId: z.number(),
+  /** Remote domain id, null for account-level incidents. */
   domainId: z.number().nullable(),
   fqdn: z.string().nullable(),
+  /** The loudest of its open alerts (of all its alerts once none is open). */
   severity,
+  /** True while any of its alerts is unresolved. */
   open: z.boolean(),
+  /** What happened, in words ("DMARC and SPF disconnected; score dropped from 8.1 to 6.9"). */
   title: z.string(),
   firstSeenAt: z.string(),
   lastSeenAt: z.string(),
+  /** Its alerts, criticals first, then in the order they were raised. */
   alerts: z.array(incidentAlertSchema),
 });
 export type Incident = z.infer<typeof incidentSchema>;
+
+/** An incident over alerts of type A: main groups the mirror's rows, then adds each one's record change. */
+export type IncidentOf<A> = Omit<Incident, 'alerts'> & { alerts: A[] };

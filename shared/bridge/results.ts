@@ -348,6 +348,7 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
+/** An account as shells see it: never the token, only whether one is stored. */
 export const accountViewSchema = z.object({
   id: z.number(),
   label: z.string(),
@@ -357,6 +358,7 @@ export const accountViewSchema = z.object({
 });
 export type AccountView = z.infer<typeof accountViewSchema>;
 
+/** Who a token belongs to, from GET /auth/me (all but the scopes may be null: the shape is inferred). */
 export const accountIdentitySchema = z.object({
   userName: z.string().nullable(),
   userEmail: z.string().nullable(),

@@ -46,12 +46,12 @@ export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
   return lines.join('\n') + '\n';
 }
 
-import { portfolioCounts, type OverviewRow } from '../../core/index.ts';
+import { portfolioCounts, type MirrorOverviewRow } from '../../core/index.ts';
 
 const MARK = { problem: '✕', warning: '!', unknown: '?', good: '✓' } as const;
 
 /** One account's domains by the one status model: counts that add up, then each domain not all clear. */
-function domainStatus(rows: readonly OverviewRow[]) {
+function domainStatus(rows: readonly MirrorOverviewRow[]) {
   const counts = portfolioCounts(rows.map((r) => r.posture));
   const notClear = rows
     .filter((r) => r.posture.verdict.level !== 'good')

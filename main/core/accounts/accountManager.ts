@@ -4,24 +4,12 @@ import { AuthwatchError } from '../app/authwatchError.ts';
 import type { Account, Mirror } from '../mirror/types.ts';
 import type { LooseApi } from '../sync/looseApi.ts';
 import { accountKey } from './accountKey.ts';
-import { parseIdentity, type AccountIdentity } from './identity.ts';
+import { parseIdentity } from './identity.ts';
+import type { AccountIdentity, AccountView, TokenCheck } from '../../../shared/bridge/results.ts';
 import { SecretStoreError, type SecretStore } from './secretStore.ts';
 
 /** Makes an API client for a base URL and token (the facade wires fetch, clock and budgets in). */
 export type ApiFactory = (options: { baseUrl: string; token: TokenProvider; accountId?: number }) => LooseApi;
-
-/** An account as shells see it: never the token, only whether one is stored. */
-export interface AccountView {
-  id: number;
-  label: string;
-  baseUrl: string;
-  createdAt: string;
-  pausedReason: string | null;
-}
-
-/** Result of checking a token with GET /auth/me. */
-export type TokenCheck =
-  { ok: true; identity: AccountIdentity } | { ok: false; code: string; status: number; message: string };
 
 /** Profiles in the mirror, tokens in the SecretStore, checked against the service before saving. */
 export class AccountManager {

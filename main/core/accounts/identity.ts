@@ -1,16 +1,5 @@
 import { z } from 'zod';
-
-/** Who a token belongs to, from GET /auth/me (all but the scopes are optional: the shape is inferred). */
-export interface AccountIdentity {
-  userName: string | null;
-  userEmail: string | null;
-  teamName: string | null;
-  plan: string | null;
-  isTeamOwner: boolean | null;
-  tokenName: string | null;
-  scopes: string[];
-  tokenExpiresAt: string | null;
-}
+import type { AccountIdentity } from '../../../shared/bridge/results.ts';
 
 const authMeSchema = z.looseObject({
   user: z.looseObject({ name: z.string().nullish(), email: z.string().nullish() }).nullish(),

@@ -1,3 +1,4 @@
+import type { IncidentOf } from '../../../shared/bridge/incidents.ts';
 import type { Alert } from '../mirror/types.ts';
 import { isProtocol } from '../signals/primitives.ts';
 import { PROTOCOL_LABELS } from './protocolReading.ts';
@@ -7,26 +8,9 @@ import type { AlertRuleName, Severity } from './types.ts';
  * Alerts that belong together, shown as one incident. An admin who loses SPF and DMARC in one DNS change
  * wants one thing to look at ("DMARC and SPF disconnected"), not two unrelated rows; a registered threat and
  * the score drop it caused are one story. Grouping is computed from the alerts themselves (no stored state),
- * so every alert ever raised groups the same way after a restart.
+ * so every alert ever raised groups the same way after a restart. The shape is the bridge's (IncidentOf).
  */
-export interface Incident {
-  /** The id of its first alert (stable: later alerts join, the first never changes). */
-  id: number;
-  accountId: number;
-  /** Remote domain id, null for account-level incidents. */
-  domainId: number | null;
-  fqdn: string | null;
-  /** The loudest of its open alerts (of all its alerts once none is open). */
-  severity: Severity;
-  /** True while any of its alerts is unresolved. */
-  open: boolean;
-  /** What happened, in words ("DMARC and SPF disconnected; score dropped from 8.1 to 6.9"). */
-  title: string;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  /** Its alerts, criticals first, then in the order they were raised. */
-  alerts: Alert[];
-}
+type MirrorIncident = IncidentOf<Alert>;
 
 /**
  * Alerts of one domain first seen within this span of the incident's FIRST alert are one incident: the
@@ -54,7 +38,7 @@ const CAUSES: ReadonlySet<AlertRuleName> = new Set(['threat_source_appeared', 'p
 const SEVERITY_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 interface Building {
-  incident: Incident;
+  incident: MirrorIncident;
   /** First-seen time of its first alert (ms). */
   first: number;
   /** Latest first-seen time of its alerts (ms). */
@@ -64,7 +48,7 @@ interface Building {
 const t = (iso: string) => Date.parse(iso);
 
 /** True when some alert of the incident was unresolved at `at` (ms). */
-function openAt(incident: Incident, at: number): boolean {
+function openAt(incident: MirrorIncident, at: number): boolean {
   return incident.alerts.some(
     (a) => t(a.firstSeenAt) <= at && (a.resolvedAt === null || t(a.resolvedAt) >= at),
   );
@@ -108,7 +92,7 @@ function link(
 }
 
 /** Groups alerts into incidents (any order in; incidents out in inbox order: see sortIncidents). */
-export function groupIncidents(alerts: readonly Alert[]): Incident[] {
+export function groupIncidents(alerts: readonly Alert[]): MirrorIncident[] {
   const ordered = [...alerts].sort((a, b) => t(a.firstSeenAt) - t(b.firstSeenAt) || a.id - b.id);
   const byAlert = new Map<number, Building>();
   const latestByScope = new Map<string, Building>();
@@ -151,7 +135,7 @@ export function groupIncidents(alerts: readonly Alert[]): Incident[] {
   return sortIncidents(all.map((b) => finish(b.incident)));
 }
 
-function finish(incident: Incident): Incident {
+function finish(incident: MirrorIncident): MirrorIncident {
   const alerts = [...incident.alerts].sort(
     (a, b) =>
       SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
@@ -172,7 +156,7 @@ function finish(incident: Incident): Incident {
 }
 
 /** Inbox order: open incidents first, criticals first among them, then the most recent activity first. */
-function sortIncidents(incidents: Incident[]): Incident[] {
+function sortIncidents(incidents: MirrorIncident[]): MirrorIncident[] {
   return incidents.sort(
     (a, b) =>
       Number(b.open) - Number(a.open) ||
@@ -257,7 +241,10 @@ export interface IncidentFilter {
  * The incidents a filter keeps: open or resolved as a whole, of this severity, with at least one alert of
  * this rule, on a domain whose name contains the text.
  */
-export function filterIncidents(incidents: readonly Incident[], filter: IncidentFilter): Incident[] {
+export function filterIncidents(
+  incidents: readonly MirrorIncident[],
+  filter: IncidentFilter,
+): MirrorIncident[] {
   const domain = (filter.domain ?? '').trim().toLowerCase();
   const state = filter.state ?? 'open';
   return incidents.filter(

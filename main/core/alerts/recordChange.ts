@@ -1,16 +1,7 @@
+import type { RecordChange, RecordSide } from '../../../shared/bridge/incidents.ts';
 import type { Alert } from '../mirror/types.ts';
 import type { RecordObservation } from '../mirror/recordObservations.ts';
 import { isProtocol, type Protocol } from '../signals/primitives.ts';
-
-/** One side of a record change: the record's text, none published, or not known to the app. */
-type RecordSide = { kind: 'record'; value: string } | { kind: 'none' } | { kind: 'unknown' };
-
-/** The record a DNS alert is about, before and after its change. */
-export interface RecordChange {
-  protocol: Protocol;
-  before: RecordSide;
-  after: RecordSide;
-}
 
 const t = (iso: string) => Date.parse(iso);
 // An empty record text (a scan that found nothing may say "") is no record.

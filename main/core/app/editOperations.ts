@@ -17,7 +17,7 @@ export interface EditOperation {
   /** Path template relative to the base URL; {domain_id} is filled from the domain, other ids from params. */
   path: string;
   /** The JSON body's validator, or null when the call sends none. */
-  body: EditBody | null;
+  body: BodyRule | null;
   /** Signals of the same domain re-polled after success (only those the domain tracks). */
   affects: readonly SignalName[];
   /** True when the account's domain list changes (re-polls the `domains` signal). */
@@ -27,14 +27,14 @@ export interface EditOperation {
 }
 
 /** The body of an edit operation, checked by the generated validator of its request schema. */
-export interface EditBody {
+interface BodyRule {
   /** Whether the document requires a body (otherwise it may be left out). */
   required: boolean;
   /** Checks a body; `body` in the answer is what to send (names written as the interface takes them). */
   check(value: unknown): BodyCheck;
 }
 
-function requestBody(name: EditOperationName): EditBody {
+function requestBody(name: EditOperationName): BodyRule {
   const info = requestBodyOf(name);
   if (!info) throw new Error(`${name} takes no body in openapi.yaml`);
   return { required: info.required, check: (value) => checkRequestBody(name, value) };

@@ -1,4 +1,4 @@
-import type { Alert, OverviewRow } from '../mirror/types.ts';
+import type { Alert, MirrorOverviewRow } from '../mirror/types.ts';
 
 /** What `authwatch export` and the app's Export write: one flat record per domain or alert. */
 
@@ -32,7 +32,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 /** An overview row; removedAt is there when the overview was asked to include removed domains. */
-type ExportedRow = Omit<OverviewRow, 'removedAt'> & { removedAt?: string | null };
+type ExportedRow = Omit<MirrorOverviewRow, 'removedAt'> & { removedAt?: string | null };
 /** An alert; why and when it ended are there when it comes from the mirror. */
 type ExportedAlert = Omit<Alert, 'endReason' | 'endedAt'> & Partial<Pick<Alert, 'endReason' | 'endedAt'>>;
 

@@ -10,9 +10,9 @@ import type {
   HistoryKind,
   HistoryQuery,
   HistoryRows,
-  OverviewRow,
+  MirrorOverviewRow,
   SignalAge,
-  WindowOverviewRow,
+  OverviewRow,
 } from './types.ts';
 import { toIsoOrNull } from './isoTime.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
@@ -70,7 +70,7 @@ export class ReadQueries {
   }
 
   /** See Mirror.overview. */
-  overview(accountId: number | undefined, now: number, includeRemoved = false): OverviewRow[] {
+  overview(accountId: number | undefined, now: number, includeRemoved = false): MirrorOverviewRow[] {
     const states = new Map<number, StoredSyncState[]>();
     // Per account: each account's states are kept between calls (the engine reads them every tick).
     const accountIds =
@@ -85,7 +85,7 @@ export class ReadQueries {
     }
     return this.rows(accountId, includeRemoved, (pk) => {
       const data: Partial<Record<SignalName, SignalAge>> = {};
-      let lastError: OverviewRow['lastError'] = null;
+      let lastError: MirrorOverviewRow['lastError'] = null;
       for (const st of states.get(pk) ?? []) {
         data[st.signal] = {
           lastSuccessAt: st.lastSuccessAt,
@@ -107,7 +107,7 @@ export class ReadQueries {
    * Its newest success and newest error come from two aggregate reads of sync_state instead of every
    * signal's state made into objects (40,000 of them at 5,000 domains: most of a cold call's time).
    */
-  windowOverview(accountId: number | undefined): WindowOverviewRow[] {
+  windowOverview(accountId: number | undefined): OverviewRow[] {
     const fresh = this.freshness(accountId);
     return this.rows(accountId, false, (pk) => fresh.get(pk) ?? { dataAt: null, lastError: null });
   }
@@ -115,10 +115,10 @@ export class ReadQueries {
   /** Each domain's newest success of any signal and its newest error (with its signal), by domain pk. */
   private freshness(
     accountId: number | undefined,
-  ): Map<number, { dataAt: string | null; lastError: WindowOverviewRow['lastError'] }> {
+  ): Map<number, { dataAt: string | null; lastError: OverviewRow['lastError'] }> {
     const filter = accountId === undefined ? '' : 'AND account_id = ?';
     const args = accountId === undefined ? [] : [accountId];
-    const out = new Map<number, { dataAt: string | null; lastError: WindowOverviewRow['lastError'] }>();
+    const out = new Map<number, { dataAt: string | null; lastError: OverviewRow['lastError'] }>();
     // The index sync_state_success (domain_id, last_success_at) answers this without reading the table.
     const newest = prepared(
       this.db,
@@ -144,11 +144,11 @@ export class ReadQueries {
   }
 
   /** The overview's rows; `fresh` adds how fresh each domain's data is (per signal or as one time). */
-  private rows<Fresh extends { lastError: OverviewRow['lastError'] }>(
+  private rows<Fresh extends { lastError: MirrorOverviewRow['lastError'] }>(
     accountId: number | undefined,
     includeRemoved: boolean,
     fresh: (pk: number) => Fresh,
-  ): (Omit<OverviewRow, 'data' | 'lastError'> & Fresh)[] {
+  ): (Omit<MirrorOverviewRow, 'data' | 'lastError'> & Fresh)[] {
     const filter = accountId === undefined ? '' : 'AND d.account_id = ?';
     const args = accountId === undefined ? [] : [accountId];
     const domains = prepared(

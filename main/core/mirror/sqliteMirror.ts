@@ -51,14 +51,14 @@ import type {
   RowChanges,
   RowCursor,
   MuteDomainInput,
-  OverviewRow,
+  MirrorOverviewRow,
   RaiseAccountAlertInput,
   RecordSyncErrorInput,
   SyncErrorInput,
   SetNextDueInput,
   SyncState,
   WriteResult,
-  WindowOverviewRow,
+  OverviewRow,
   WriteSignalInput,
 } from './types.ts';
 import { SilenceStore } from './silenceStore.ts';
@@ -413,11 +413,11 @@ export class SqliteMirror implements Mirror {
     return this.syncStates.find(accountId, pk, signal)?.lastSuccessAt ?? null;
   }
 
-  overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[] {
+  overview(accountId?: number, options?: { includeRemoved?: boolean }): MirrorOverviewRow[] {
     return this.reads.overview(accountId, this.clock.now(), options?.includeRemoved ?? false);
   }
 
-  windowOverview(accountId?: number): WindowOverviewRow[] {
+  windowOverview(accountId?: number): OverviewRow[] {
     return this.reads.windowOverview(accountId);
   }
 

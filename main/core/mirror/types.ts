@@ -8,7 +8,7 @@ import type { MaintenanceStore } from './maintenanceStore.ts';
 import type { AckEntry } from './ackStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
 import type { ApexReading } from '../alerts/rules/domainStoppedResolving.ts';
-import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
+import type { AccountAlertKind, AlertSettings } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import type { JournalEntry } from './changeJournal.ts';
@@ -16,6 +16,7 @@ import type { RecordObservation } from './recordObservations.ts';
 import type { SenderPoll, SenderSummary } from './senderHistory.ts';
 import type { Expectation } from '../status/index.ts';
 import type { z } from 'zod';
+import type { listAlertsArgs, muteArgs } from '../../../shared/bridge/args.ts';
 import type {
   accountViewSchema,
   alertSchema,
@@ -24,7 +25,7 @@ import type {
   HistoryRows,
   mirrorDomainSchema,
   MirrorOverviewRow,
-  OverviewRow as BridgeOverviewRow,
+  OverviewRow,
   signalAgeSchema,
   syncErrorSchema,
   syncStateSchema,
@@ -147,11 +148,9 @@ export interface SetNextDueInput {
 /** How fresh one signal of a domain is (ageSeconds: since lastSuccessAt at query time). */
 export type SignalAge = z.infer<typeof signalAgeSchema>;
 
-/** One domain of the overview, with its one status (main/core/status) and each signal's age. */
-export type OverviewRow = MirrorOverviewRow;
-
-/** One domain of the window's overview: its data age as one time (`dataAt`), not each signal's. */
-export type WindowOverviewRow = BridgeOverviewRow;
+// One name, one row: MirrorOverviewRow carries each signal's age (engine, CLI, export, metrics); the
+// bridge's OverviewRow is the window's, with its data age as one time (`dataAt`).
+export type { MirrorOverviewRow, OverviewRow };
 
 /** Everything the mirror holds about one domain, for the domain screen: the stored answers, typed. */
 export type DomainDetail = z.infer<typeof domainDetailSchema>;
@@ -181,32 +180,20 @@ export interface RowCursor {
 export type RowChanges<T> =
   { full: true; rows: T[]; cursor: RowCursor | null } | { full: false; rows: T[]; cursor: RowCursor };
 
-/** Filter of listAlerts; rows come newest first. */
-export interface ListAlertsQuery {
-  accountId?: number;
-  /** Remote domain id (with accountId). */
-  domainId?: number;
-  open?: boolean;
-  rule?: AlertRuleName;
-  /**
-   * Only alerts raised or resolved at or after this instant (the weekly digest's week): older alerts still
-   * open are left out too.
-   */
+/**
+ * Filter of listAlerts, rows newest first: the bridge's arguments (shared/bridge/args.ts), plus what only the
+ * engine asks. `since`: only alerts raised or resolved at or after this instant (the weekly digest's week);
+ * older alerts still open are left out too. `limit`: how many of the newest, default 100; `'all'` for every
+ * alert of the filter (an export, the digest's week: a week at 1,000 domains raises ~10,200 alerts, and a cap
+ * would silently drop the week's first ones).
+ */
+export type ListAlertsQuery = Omit<NonNullable<z.infer<typeof listAlertsArgs>>, 'limit'> & {
   since?: string;
-  /**
-   * How many of the newest: default 100; `'all'` for every alert of the filter (an export, the digest's week:
-   * a week at 1,000 domains raises ~10,200 alerts, and a cap would silently drop the week's first ones).
-   */
   limit?: number | 'all';
-}
+};
 
-/** Input of muteDomain. */
-export interface MuteDomainInput {
-  accountId: number;
-  domainId: number;
-  /** Until when; null: until unmuted. */
-  until: Instant | null;
-}
+/** Input of muteDomain (until null: until unmuted), as the bridge takes it. */
+export type MuteDomainInput = z.infer<typeof muteArgs>;
 
 /** Input of writeDnsWatch: the latest answers for some records of one domain. */
 export interface DnsWatchWrite {
@@ -294,12 +281,12 @@ export interface Mirror {
    * Every domain with its posture, open alerts and data age; all accounts when no id. Domains that left
    * the list only with includeRemoved (their history is kept), marked by removedAt.
    */
-  overview(accountId?: number, options?: { includeRemoved?: boolean }): OverviewRow[];
+  overview(accountId?: number, options?: { includeRemoved?: boolean }): MirrorOverviewRow[];
   /**
    * The overview as the window shows it (listed domains only): each domain's data age as one time, the
    * newest success of any of its signals (null: none yet), instead of every signal's age.
    */
-  windowOverview(accountId?: number): WindowOverviewRow[];
+  windowOverview(accountId?: number): OverviewRow[];
   /**
    * One screen of the window's overview: the headline over every listed domain of the scope and the rows
    * from `offset` in the table's order (search, filters and sort over all of them); only those rows carry

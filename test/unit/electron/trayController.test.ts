@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createTrayController, type TrayFacade } from '../../../main/electron/tray.ts';
 import { domainStatus } from '../../../main/core/status/index.ts';
-import type { OverviewRow } from '../../../main/core/mirror/types.ts';
+import type { MirrorOverviewRow } from '../../../main/core/mirror/types.ts';
 
 const AT = '2026-06-15T10:00:00Z';
-function row(fqdn: string, spfRemoved: boolean): OverviewRow {
+function row(fqdn: string, spfRemoved: boolean): MirrorOverviewRow {
   const posture = domainStatus({
     evidence: [
       { protocol: 'dmarc', source: 'service_scan', at: AT, finding: 'valid', record: 'v=DMARC1; p=reject' },
@@ -23,7 +23,7 @@ function row(fqdn: string, spfRemoved: boolean): OverviewRow {
     ],
     openAlerts: [],
   });
-  return { fqdn, posture } as OverviewRow;
+  return { fqdn, posture } as MirrorOverviewRow;
 }
 
 function fakeTray() {

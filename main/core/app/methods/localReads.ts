@@ -2,7 +2,7 @@ import type { AlertSettings } from '../../alerts/types.ts';
 import { digestContent, type DigestContent } from '../../delivery/digest.ts';
 import type { AckEntry } from '../../mirror/ackStore.ts';
 import type { ActiveHold } from '../../mirror/silenceStore.ts';
-import type { Account, Alert, ListAlertsQuery, OverviewRow } from '../../mirror/types.ts';
+import type { Account, Alert, ListAlertsQuery, MirrorOverviewRow } from '../../mirror/types.ts';
 import type { Wiring } from '../wiring.ts';
 
 /**
@@ -16,7 +16,7 @@ export interface LocalReads {
   /** Saves an account whose token the caller has just checked (GET /auth/me); the token is not stored here. */
   rememberAccount(input: { label: string; baseUrl: string }): Account;
   /** Each domain's posture by the status model, per account; `includeRemoved` keeps domains that left. */
-  domainPostures(options?: { includeRemoved?: boolean }): OverviewRow[];
+  domainPostures(options?: { includeRemoved?: boolean }): MirrorOverviewRow[];
   /** The domains that left an account's list, still mirrored with their history and alerts. */
   removedDomains(accountId: number): { domainId: number; fqdn: string; removedAt: string }[];
   /** The mirror's alert rows (with why each ended), newest first. */

@@ -14,7 +14,7 @@ import {
 } from '../../../../shared/bridge/overviewFilter.ts';
 import type { OverviewPageArgs } from '../../../../shared/bridge/overviewPage.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
-import type { OverviewRow } from '../../../../main/core/mirror/types.ts';
+import type { MirrorOverviewRow } from '../../../../main/core/mirror/types.ts';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,9 +92,9 @@ const query = (patch: Partial<OverviewPageArgs> = {}): OverviewPageArgs => ({
   ...patch,
 });
 
-const parked = (r: OverviewRow) => r.status === 'parked' || /parked/i.test(r.group?.name ?? '');
+const parked = (r: MirrorOverviewRow) => r.status === 'parked' || /parked/i.test(r.group?.name ?? '');
 const names = (rows: { fqdn: string }[]) => rows.map((r) => r.fqdn);
-const byName = (a: OverviewRow, b: OverviewRow) => a.fqdn.localeCompare(b.fqdn);
+const byName = (a: MirrorOverviewRow, b: MirrorOverviewRow) => a.fqdn.localeCompare(b.fqdn);
 
 describe('the overview a page at a time', () => {
   it('lists the listed domains by name, parked ones only when shown, each row as the full overview says', () => {
@@ -141,7 +141,7 @@ describe('the overview a page at a time', () => {
     expect(page.rows).toHaveLength(2);
     expect(page.headline.byPolicy).toMatchObject({ quarantine: 2, none: 1, missing: 1, unknown: 1 });
     const scored = visible.filter((r) => r.score);
-    const states = (r: OverviewRow) => Object.values(r.posture.protocols).map((p) => p.state);
+    const states = (r: MirrorOverviewRow) => Object.values(r.posture.protocols).map((p) => p.state);
     expect(page.headline).toEqual({
       total: visible.length,
       byPolicy: Object.fromEntries(
@@ -166,7 +166,7 @@ describe('the overview a page at a time', () => {
   it('sorts every domain on each column both ways, ties by name', () => {
     const { mirror } = portfolio();
     const visible = mirror.overview().filter((r) => !parked(r));
-    const value: Record<string, (r: OverviewRow) => number | string> = {
+    const value: Record<string, (r: MirrorOverviewRow) => number | string> = {
       score: (r) => r.score?.score ?? -1,
       alerts: (r) => r.openAlerts,
       result: (r) => ['problem', 'warning', 'unknown', 'good'].indexOf(r.posture.verdict.level),
@@ -188,7 +188,7 @@ describe('the overview a page at a time', () => {
       }
     }
     // DMARC: not scanned, then missing, then p=none, quarantine and reject last; ties by name.
-    const rank = (r: OverviewRow) => DMARC_RANK[dmarcState(r.posture).state];
+    const rank = (r: MirrorOverviewRow) => DMARC_RANK[dmarcState(r.posture).state];
     const dmarc = [...visible].sort((a, b) => rank(a) - rank(b) || a.fqdn.localeCompare(b.fqdn));
     expect(names(mirror.overviewPage(query({ sort: 'dmarc' })).rows)).toEqual(names(dmarc));
     expect(names(dmarc).slice(0, 3)).toEqual(['kilo.example', 'echo.example', 'charlie.example']);
@@ -203,7 +203,7 @@ describe('the overview a page at a time', () => {
     const { mirror } = portfolio();
     const visible = mirror.overview().filter((r) => !parked(r));
     const only = (patch: Partial<OverviewPageArgs>) => names(mirror.overviewPage(query(patch)).rows);
-    const want = (test: (r: OverviewRow) => boolean) => names(visible.filter(test).sort(byName));
+    const want = (test: (r: MirrorOverviewRow) => boolean) => names(visible.filter(test).sort(byName));
 
     expect(only({ search: ' PAY ' })).toEqual(['juliet-pay.example']);
     expect(only({ search: 'shops' })).toEqual(want((r) => r.group?.name === 'Shops'));

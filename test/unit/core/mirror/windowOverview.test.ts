@@ -4,7 +4,7 @@
  * it must say what the full overview's per-signal ages say.
  */
 import { describe, expect, it } from 'vitest';
-import type { Mirror, OverviewRow } from '../../../../main/core/mirror/types.ts';
+import type { Mirror, MirrorOverviewRow } from '../../../../main/core/mirror/types.ts';
 import { DOMAIN_ID, dnsEvent, health, mirrorWithDomain, write } from './payloads.ts';
 
 const error = (code: string) => ({
@@ -17,7 +17,7 @@ const error = (code: string) => ({
 
 /** The window row of the full overview: its newest success of any signal (what windowOverview promises). */
 function fromFullOverview(mirror: Mirror, accountId: number) {
-  return mirror.overview(accountId).map(({ data, ...row }: OverviewRow) => {
+  return mirror.overview(accountId).map(({ data, ...row }: MirrorOverviewRow) => {
     const times = Object.values(data)
       .map((a) => a?.lastSuccessAt)
       .filter((t): t is string => !!t)
