@@ -32,6 +32,11 @@ export default tseslint.config(
     languageOptions: { parserOptions: { parser: tseslint.parser }, globals: { ...globals.browser } },
   },
   {
+    // DESIGN.md: no page or component over 300 lines — split it (a section, a row, a dialog of its own).
+    files: ['renderer/src/**/*.svelte'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
+  },
+  {
     // DESIGN.md's import map: main/core imports neither electron nor service/ nor the shells; the renderer
     // only shared/ (no Node built-ins); service/ and shared/ nothing of main/; nothing outside test/ imports
     // test/. Only main/electron may import Electron. See scripts/eslint/layering.js.

@@ -2,6 +2,7 @@ import type { PanelData, PanelResult } from '../../../shared/bridge/panelData.ts
 import type { PanelName } from '../../../shared/bridge/panels.ts';
 import { api } from './bridge.svelte.ts';
 import { errorText } from './errorText.ts';
+import { LatestRequest } from './latestRequest.ts';
 
 /** Arguments of one read of the loader's panel (see shared/bridge/panels.ts). */
 export interface PanelRequest {
@@ -20,7 +21,7 @@ export class PanelLoader<P extends PanelName> {
   result = $state.raw<PanelResult<P> | null>(null);
   loading = $state(false);
   failure = $state<string | null>(null);
-  private generation = 0;
+  private readonly requests = new LatestRequest();
 
   /** The panel this loader reads; its data is typed from the operation's answer in openapi.yaml. */
   constructor(readonly panel: P) {}
@@ -43,20 +44,20 @@ export class PanelLoader<P extends PanelName> {
   }
 
   async load(request: PanelRequest, mode: 'auto' | 'refresh' = 'auto'): Promise<void> {
-    const generation = ++this.generation;
+    const current = this.requests.begin();
     this.failure = null;
     try {
       const cached = await api.readPanel({ ...request, panel: this.panel, mode: 'cache' });
-      if (generation !== this.generation) return;
+      if (!current()) return;
       if (cached.fetchedAt) this.result = cached;
       this.loading = true;
       const live = await api.readPanel({ ...request, panel: this.panel, mode });
-      if (generation !== this.generation) return;
+      if (!current()) return;
       this.result = live;
     } catch (error) {
-      if (generation === this.generation) this.failure = errorText(error);
+      if (current()) this.failure = errorText(error);
     } finally {
-      if (generation === this.generation) this.loading = false;
+      if (current()) this.loading = false;
     }
   }
 }

@@ -12,6 +12,7 @@ import type {
   OverviewPageRow,
 } from '../../../../shared/bridge/overviewPage.ts';
 import { api } from '../bridge.svelte.ts';
+import { LatestRequest } from '../latestRequest.ts';
 
 /** Rows asked for as the user scrolls: a few screens of the table at a time. */
 const PAGE = 60;
@@ -50,7 +51,7 @@ class OverviewView {
   /** The first row in view: a reload keeps the view where it is. */
   topRow = 0;
 
-  private generation = 0;
+  private readonly requests = new LatestRequest();
   private loadedKey: string | null = null;
   private accountId: number | undefined = undefined;
   /** Where the pages being fetched start (each covers PAGE rows). */
@@ -83,12 +84,12 @@ class OverviewView {
    */
   async load(accountId: number | undefined, fromTop = false): Promise<void> {
     if (fromTop) this.topRow = 0;
-    const generation = ++this.generation;
+    const current = this.requests.begin();
     const key = this.keyOf(accountId);
     this.fetching.clear();
     const asked = this.args(accountId, this.topRow, firstScreen());
     const answer = await api.overviewPage(asked);
-    if (generation !== this.generation) return;
+    if (!current()) return;
     this.loadedKey = key;
     this.accountId = accountId;
     this.shownOrder = { sort: asked.sort, descending: asked.descending };
@@ -101,10 +102,10 @@ class OverviewView {
     const from = this.firstHole(first, last);
     if (from === null || [...this.fetching].some((f) => from >= f && from < f + PAGE)) return;
     this.fetching.add(from);
-    const generation = this.generation;
+    const current = this.requests.current();
     void api.overviewPage(this.args(this.accountId, from)).then((answer) => {
       this.fetching.delete(from);
-      if (generation !== this.generation) return;
+      if (!current()) return;
       // The portfolio changed between the pages: start again from here rather than mix two orders.
       if (answer.shown !== this.page?.shown) return void this.load(this.accountId);
       this.show(answer, this.rows);
