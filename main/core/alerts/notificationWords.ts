@@ -1,6 +1,6 @@
 import type { Alert } from '../../../shared/bridge/results.ts';
 import { timeInWords, type TimeWordsOptions } from '../../../shared/time/timeWords.ts';
-import { alertWords } from '../status/alertWords.ts';
+import { alertWords } from './alertWords.ts';
 
 /** When an alert was first seen, in the app's one format, for text without hover ("5 minutes ago (…)"). */
 export function notificationWhen(now: () => number, options: TimeWordsOptions = {}): (iso: string) => string {

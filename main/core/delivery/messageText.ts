@@ -1,4 +1,4 @@
-import { alertWords } from '../status/alertWords.ts';
+import { alertWords } from '../alerts/alertWords.ts';
 import { notificationText, type NotifiedAlert } from '../alerts/notificationWords.ts';
 import { domainsOf, topSeverity, type MessageAlert, type OutgoingMessage } from './message.ts';
 

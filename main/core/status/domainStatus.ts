@@ -1,7 +1,7 @@
 import type { DomainStatusView, ProtocolView } from '../../../shared/bridge/results.ts';
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
 import { byObservation, evidenceRef, type ProtocolEvidence } from './evidence.ts';
-import { dmarcPolicyOf } from './dmarcPolicy.ts';
+import { dmarcPolicyOf } from '../../../shared/email-auth/dmarcPolicy.ts';
 import { pendingView, type PendingChange } from './pending.ts';
 import { protocolStatus, type ProtocolStatus } from './protocolStatus.ts';
 import { verdict, type VerdictAlert } from './verdict.ts';

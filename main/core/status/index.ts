@@ -4,8 +4,6 @@ export * from './evidence.ts';
 export * from './dnsWatchEvidence.ts';
 export * from './protocolStatus.ts';
 export * from './pending.ts';
-export * from './dmarcPolicy.ts';
-export * from './alertWords.ts';
 export * from './verdict.ts';
 export * from './domainStatus.ts';
 export * from './portfolio.ts';

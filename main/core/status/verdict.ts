@@ -1,6 +1,6 @@
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
-import { alertWords } from './alertWords.ts';
-import type { DmarcPolicyView } from './dmarcPolicy.ts';
+import { alertWords } from '../alerts/alertWords.ts';
+import type { DmarcPolicyView } from '../../../shared/email-auth/dmarcPolicy.ts';
 import { type ProtocolStatus } from './protocolStatus.ts';
 import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
 import type { DomainStatusView } from '../../../shared/bridge/results.ts';

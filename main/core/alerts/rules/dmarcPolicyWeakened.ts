@@ -4,7 +4,7 @@ import {
   policyStrength,
   type DmarcPolicy,
 } from '../../../../shared/email-auth/dmarcRecord.ts';
-import { dmarcPolicyOf, type DmarcPolicyView } from '../../status/dmarcPolicy.ts';
+import { dmarcPolicyOf, type DmarcPolicyView } from '../../../../shared/email-auth/dmarcPolicy.ts';
 import type { AlertEvent, AlertRuleFn } from '../types.ts';
 import { alertRule } from '../ruleDefinition.ts';
 import { onLiveDmarcRecord, recordShowsEdit, type AppEdit } from '../ruleWrites.ts';

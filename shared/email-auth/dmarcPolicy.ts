@@ -1,8 +1,11 @@
-import type { DomainStatusView } from '../../../shared/bridge/results.ts';
-import { parseDmarcRecord } from '../../../shared/email-auth/dmarcRecord.ts';
+import { parseDmarcRecord, type DmarcPolicy } from './dmarcRecord.ts';
 
-/** The effective DMARC policy a record asks for, as the status shows it. */
-export type DmarcPolicyView = NonNullable<DomainStatusView['dmarc']>;
+/** The effective DMARC policy a record asks for: p, sp (p when not set) and pct (100 when not set). */
+export interface DmarcPolicyView {
+  policy: DmarcPolicy;
+  subdomainPolicy: DmarcPolicy;
+  pct: number;
+}
 
 /** The policy of a DMARC record, or null when there is no record or it does not parse. */
 export function dmarcPolicyOf(record: string | null): DmarcPolicyView | null {

@@ -1,4 +1,4 @@
-import { ALERT_CATALOGUE } from '../alerts/ruleSet.ts';
+import { ALERT_CATALOGUE } from './ruleSet.ts';
 
 /** An alert as its words are chosen: the rule that raised it, its stored title and details. */
 export interface WordedAlert {
