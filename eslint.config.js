@@ -40,9 +40,16 @@ export default tseslint.config(
     // DESIGN.md's import map: main/core imports neither electron nor service/ nor the shells; the renderer
     // only shared/ (no Node built-ins); service/ and shared/ nothing of main/; nothing outside test/ imports
     // test/. Only main/electron may import Electron. See scripts/eslint/layering.js.
-    // And the shells see main/core only through its public surface, main/core/index.ts.
+    // And the shells see main/core only through its public surface, main/core/index.ts. Inside main/core, the
+    // folders are ordered, lowest first — signals < alerts < alerts/rules < mirror < status < signals/defs <
+    // sync < accounts < delivery < dnswatch < export < network < app < runtime < index.ts — and a folder
+    // imports only folders below it (CORE_ORDER in scripts/eslint/layering.js says why this order).
     plugins: { layering },
-    rules: { 'layering/imports': 'error', 'layering/public-surface': 'error' },
+    rules: {
+      'layering/imports': 'error',
+      'layering/public-surface': 'error',
+      'layering/core-order': 'error',
+    },
   },
   {
     // The CLI is a shell like the others: it talks to the facade (ctx.app), never to runtime.mirror, so what

@@ -52,7 +52,7 @@ export { ChannelInUseError } from './delivery/channelService.ts';
 export { describeChannel } from './delivery/channelWords.ts';
 export { urlCarriesSecret } from './delivery/urlSecrets.ts';
 export { digestHtml } from './delivery/digest.ts';
-export { isTimeZone, parseWeeklyTime, WEEKDAYS } from './delivery/weeklySlot.ts';
+export { isTimeZone, parseWeeklyTime, WEEKDAYS } from './alerts/weeklySlot.ts';
 export { parseDuration, parseUntil } from './alerts/silences.ts';
 export type { SilenceView } from '../../shared/bridge/silences.ts';
 export type { Channel } from './mirror/deliveryTypes.ts';

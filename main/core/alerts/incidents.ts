@@ -1,5 +1,5 @@
 import type { IncidentOf } from '../../../shared/bridge/incidents.ts';
-import type { Alert } from '../mirror/types.ts';
+import type { Alert } from '../../../shared/bridge/results.ts';
 import { isProtocol } from '../signals/primitives.ts';
 import { PROTOCOL_LABELS } from './protocolReading.ts';
 import type { AlertRuleName, Severity } from './types.ts';

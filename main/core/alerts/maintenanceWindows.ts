@@ -1,4 +1,4 @@
-import { latestSlot } from '../delivery/weeklySlot.ts';
+import { latestSlot } from './weeklySlot.ts';
 import type { AlertMatchers } from './matchers.ts';
 
 /**

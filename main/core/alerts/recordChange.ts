@@ -1,7 +1,12 @@
 import type { RecordChange, RecordSide } from '../../../shared/bridge/incidents.ts';
-import type { Alert } from '../mirror/types.ts';
-import type { RecordObservation } from '../mirror/recordObservations.ts';
+import type { Alert } from '../../../shared/bridge/results.ts';
 import { isProtocol, type Protocol } from '../signals/primitives.ts';
+
+/** One value a protocol's record had, and since when (null: no record); the mirror reads them. */
+export interface RecordObservation {
+  at: string;
+  value: string | null;
+}
 
 const t = (iso: string) => Date.parse(iso);
 // An empty record text (a scan that found nothing may say "") is no record.

@@ -1,4 +1,4 @@
-import { instantOf, nextSlot, parseWeeklyTime } from '../delivery/weeklySlot.ts';
+import { instantOf, nextSlot, parseWeeklyTime } from './weeklySlot.ts';
 import { matchesEverything, type AlertMatchers } from './matchers.ts';
 
 /**

@@ -6,7 +6,7 @@ import { DeliveryError, errorWords } from './deliveryError.ts';
 import { testMessage } from './message.ts';
 import { withinDeadline } from './sendDeadline.ts';
 import type { ChannelTransport } from './transport.ts';
-import type { WeeklySlot } from './weeklySlot.ts';
+import type { WeeklySlot } from '../alerts/weeklySlot.ts';
 
 /** A channel saved, with what the user should know (e.g. a secret read from the environment at every run). */
 export interface SavedChannel {

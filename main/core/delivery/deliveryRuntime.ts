@@ -9,7 +9,7 @@ import { DigestRunner, type DigestRunnerOptions } from './digestRunner.ts';
 import { OutboxSender, type OutboxSenderOptions } from './outboxSender.ts';
 import { moveUrlSecret } from './storedUrlSecret.ts';
 import { transportFor } from './transportFactory.ts';
-import { describeSlot } from './weeklySlot.ts';
+import { describeSlot } from '../alerts/weeklySlot.ts';
 import { lifecycleSweep } from './lifecycleRound.ts';
 
 /** How a shell configures delivery beyond the window. */

@@ -5,7 +5,7 @@ import type { TickScheduler } from '../sync/scheduler.ts';
 import { errorWords } from './deliveryError.ts';
 import { digestContent, digestHtml, digestSubject, digestText } from './digest.ts';
 import type { ChannelTransport } from './transport.ts';
-import { latestSlot } from './weeklySlot.ts';
+import { latestSlot } from '../alerts/weeklySlot.ts';
 import { withinDeadline } from './sendDeadline.ts';
 
 const DAY_MS = 86_400_000;

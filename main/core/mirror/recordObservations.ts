@@ -1,12 +1,10 @@
 import type { Database } from 'better-sqlite3';
 import type { Protocol } from '../signals/primitives.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+import type { RecordObservation } from '../alerts/recordChange.ts';
 
 /** A protocol's record as some signal saw it at some time (null: no record published then). */
-export interface RecordObservation {
-  at: string;
-  value: string | null;
-}
+export type { RecordObservation };
 
 /**
  * Every value of a protocol's record the mirror holds, oldest first, whichever signal brought it: DNS events

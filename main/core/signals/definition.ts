@@ -9,8 +9,10 @@ import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
 import type { AlertKind, AnyRuleFn, RuleHandler } from '../alerts/ruleDefinition.ts';
 import type { AlertRuleFn } from '../alerts/types.ts';
-import type { PlanTier } from '../sync/tierAllocation.ts';
 import type { DocumentIssue } from './documentCheck.ts';
+
+/** The role of a signal's jobs in the allocation of the rate budget (sync/tierAllocation.ts). */
+export type PlanTier = 'account' | 'alert' | 'context' | 'history';
 
 /** Where and when a per-domain payload is being stored. */
 export interface RowTarget {

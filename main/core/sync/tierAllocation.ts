@@ -32,8 +32,10 @@
  */
 import type { PlanJob } from './planner.ts';
 
-/** The role of a job in the allocation. */
-export type PlanTier = 'account' | 'alert' | 'context' | 'history';
+import type { PlanTier } from '../signals/definition.ts';
+
+// A job's tier is part of its signal's definition (signals/ sits below sync/ in core's order).
+export type { PlanTier };
 
 /** Alert jobs are never polled more often than this (the service's guard scans are not faster). */
 export const ALERT_PERIOD_FLOOR_MS = 60_000;

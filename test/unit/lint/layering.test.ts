@@ -197,3 +197,70 @@ describe('ESLint public-surface rule', () => {
     for (const [file, code] of allowed) expect(await surfaceMessages(file, code), file).toEqual([]);
   });
 });
+
+/** Inside main/core, a folder imports only folders below it (rule "layering/core-order", CORE_ORDER). */
+describe('ESLint core-order rule', () => {
+  let eslint: ESLint;
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: root });
+  });
+
+  async function orderMessages(file: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'layering/core-order').map((m) => m.message);
+  }
+
+  it.each([
+    {
+      // The storage computing the status model: status derives from what the mirror holds, not the reverse.
+      file: 'main/core/mirror/probe.ts',
+      code: "import { domainStatus } from '../status/index.ts';\nexport const x = domainStatus;\n",
+      from: 'mirror/',
+      to: 'status/',
+    },
+    {
+      // A type counts too: the folders stay apart, not just their run-time code.
+      file: 'main/core/alerts/probe.ts',
+      code: "import type { Mirror } from '../mirror/types.ts';\nexport type X = Mirror;\n",
+      from: 'alerts/',
+      to: 'mirror/',
+    },
+    {
+      file: 'main/core/signals/probe.ts',
+      code: "import { SyncEngine } from '../sync/syncEngine.ts';\nexport const x = SyncEngine;\n",
+      from: 'signals/',
+      to: 'sync/',
+    },
+    {
+      // app.ts is the facade's: the accounts folder below it may not reach it.
+      file: 'main/core/accounts/probe.ts',
+      code: "export { createAuthwatch } from '../app.ts';\n",
+      from: 'accounts/',
+      to: 'app/',
+    },
+  ])('$file may not import $to', async ({ file, code, from, to }) => {
+    const messages = await orderMessages(file, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain(`main/core/${from} must not import main/core/${to}`);
+    expect(messages[0]).toContain('signals < alerts < alerts/rules < mirror < status');
+  });
+
+  it('lets a folder import its own files and the folders below it', async () => {
+    const allowed: [string, string][] = [
+      [
+        'main/core/status/probe.ts',
+        "import type { Mirror } from '../mirror/types.ts';\nimport { alertWords } from '../alerts/alertWords.ts';\nexport const x = alertWords;\nexport type X = Mirror;\n",
+      ],
+      [
+        'main/core/signals/defs/probe.ts',
+        "import { toIso } from '../../mirror/isoTime.ts';\nexport const x = toIso;\n",
+      ],
+      [
+        'main/core/mirror/probe.ts',
+        "import { openMirrorDatabase } from './openMirror.ts';\nexport const x = openMirrorDatabase;\n",
+      ],
+      ['main/core/runtime/probe.ts', "export { createAuthwatch } from '../app.ts';\n"],
+    ];
+    for (const [file, code] of allowed) expect(await orderMessages(file, code), file).toEqual([]);
+  });
+});

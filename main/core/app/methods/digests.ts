@@ -1,7 +1,7 @@
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import { digestRef, saveDigestArgs, type DigestView } from '../../../../shared/bridge/digests.ts';
 import { owedSlot } from '../../delivery/digestRunner.ts';
-import { describeSlot, isTimeZone, nextSlot } from '../../delivery/weeklySlot.ts';
+import { describeSlot, isTimeZone, nextSlot } from '../../alerts/weeklySlot.ts';
 import type { DigestSchedule } from '../../mirror/digestStore.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';

@@ -2,7 +2,7 @@ import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import { maintenanceRef, saveMaintenanceArgs } from '../../../../shared/bridge/maintenance.ts';
 import { describeWindow, windowOpenUntil, type MaintenanceWindow } from '../../alerts/maintenanceWindows.ts';
 import { describeMatchers, matchesEverything } from '../../alerts/matchers.ts';
-import { isTimeZone } from '../../delivery/weeklySlot.ts';
+import { isTimeZone } from '../../alerts/weeklySlot.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
 import { lifecycleActor } from '../lifecycleActor.ts';

@@ -9,7 +9,7 @@ import {
   latestSlot,
   nextSlot,
   parseWeeklyTime,
-} from '../../../../main/core/delivery/weeklySlot.ts';
+} from '../../../../main/core/alerts/weeklySlot.ts';
 
 const iso = (t: number) => new Date(t).toISOString();
 const at = (s: string) => Date.parse(s);
