@@ -1,5 +1,5 @@
 import { dmarcState, type DmarcState } from '../../../shared/bridge/overviewFilter.ts';
-import type { DomainStatus } from '../status/index.ts';
+import type { DomainStatusView as DomainStatus } from '../../../shared/bridge/results.ts';
 import type { Protocol } from '../signals/primitives.ts';
 
 /** What the overview filters, sorts and counts a domain by, taken from its one status. */

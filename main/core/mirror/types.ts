@@ -14,7 +14,6 @@ import type { Protocol } from '../signals/primitives.ts';
 import type { JournalEntry } from './changeJournal.ts';
 import type { RecordObservation } from './recordObservations.ts';
 import type { SenderPoll, SenderSummary } from './senderHistory.ts';
-import type { Expectation } from '../status/index.ts';
 import type { z } from 'zod';
 import type { listAlertsArgs, muteArgs } from '../../../shared/bridge/args.ts';
 import type {
@@ -194,6 +193,17 @@ export type ListAlertsQuery = Omit<NonNullable<z.infer<typeof listAlertsArgs>>, 
 
 /** Input of muteDomain (until null: until unmuted), as the bridge takes it. */
 export type MuteDomainInput = z.infer<typeof muteArgs>;
+
+/**
+ * What an edit expects the protocol's record to become once the service has checked it again (kept with the
+ * pending edit; the status model judges the evidence against it):
+ * - present: published, and when `tags` is given carrying those tag values (a DMARC policy change);
+ * - absent: removed;
+ * - checked: no prediction about the record (an SPF include lives in the hosted record the domain already
+ *   points to): the next scan after the edit settles it.
+ */
+export type Expectation =
+  { kind: 'present'; tags?: Record<string, string> } | { kind: 'absent' } | { kind: 'checked' };
 
 /** Input of writeDnsWatch: the latest answers for some records of one domain. */
 export interface DnsWatchWrite {

@@ -2,16 +2,10 @@ import type { Protocol } from '../signals/primitives.ts';
 import { splitTagList } from '../../../shared/email-auth/tagList.ts';
 import type { ProtocolView } from '../../../shared/bridge/results.ts';
 import { byObservation, evidenceRef, type ProtocolEvidence } from './evidence.ts';
+import type { Expectation } from '../mirror/types.ts';
 
-/**
- * What an edit expects the protocol's record to become once the service has checked it again:
- * - present: published, and when `tags` is given carrying those tag values (a DMARC policy change);
- * - absent: removed;
- * - checked: no prediction about the record (an SPF include lives in the hosted record the domain already
- *   points to): the next scan after the edit settles it.
- */
-export type Expectation =
-  { kind: 'present'; tags?: Record<string, string> } | { kind: 'absent' } | { kind: 'checked' };
+// What an edit expects is stored with the edit by the mirror, which declares its shape; status judges it.
+export type { Expectation };
 
 /** A successful write whose effect the evidence has not shown yet. */
 export interface PendingChange {
