@@ -145,6 +145,22 @@ function visitImports(check) {
   };
 }
 
+/** Visits every import of a file given by path (relative or absolute), with its repository-relative target. */
+function visitPathImports(context, check) {
+  const root = context.cwd;
+  const file = context.filename;
+  return visitImports((source) => {
+    if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+    if (!source.value.startsWith('.') && !source.value.startsWith('/')) return;
+    check(
+      source,
+      relative(root, resolve(dirname(file), source.value))
+        .split(sep)
+        .join('/'),
+    );
+  });
+}
+
 const publicSurface = {
   meta: {
     type: 'problem',
@@ -164,12 +180,7 @@ const publicSurface = {
     const file = context.filename;
     const from = layerOf(relative(root, file));
     if (!SHELLS.includes(from)) return {};
-    return visitImports((source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
-      if (!source.value.startsWith('.') && !source.value.startsWith('/')) return;
-      const target = relative(root, resolve(dirname(file), source.value))
-        .split(sep)
-        .join('/');
+    return visitPathImports(context, (source, target) => {
       if (layerOf(target) !== 'main/core' || CORE_SURFACE.includes(target)) return;
       context.report({ node: source, messageId: 'surface', data: { from, target } });
     });
@@ -255,12 +266,7 @@ const coreOrder = {
     const fromPath = here.slice('main/core/'.length);
     const from = coreFolderOf(fromPath);
     if (!from) return {};
-    return visitImports((source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
-      if (!source.value.startsWith('.')) return;
-      const target = relative(root, resolve(dirname(file), source.value))
-        .split(sep)
-        .join('/');
+    return visitPathImports(context, (source, target) => {
       if (!target.startsWith('main/core/')) return;
       const toPath = target.slice('main/core/'.length);
       const to = coreFolderOf(toPath);
