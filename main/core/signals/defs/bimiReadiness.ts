@@ -13,8 +13,8 @@ const readinessAnswer = z
   })
   .loose();
 
-/** The answer as a part, so a 404 (a domain the service no longer answers for) is null, not a failed read. */
-const readinessSchema = z.object({ readiness: readinessAnswer.nullable() }).loose();
+/** The answer, or null when the call answers 404 (`notFound: 'absent'`: the service has nothing for it). */
+const readinessSchema = readinessAnswer.nullable();
 
 /** What is kept of an answer: whether the logo can be shown, and the checks that keep it from showing. */
 export interface BimiReadiness {
@@ -31,11 +31,11 @@ export interface BimiReadiness {
  */
 const bimiReadiness = extraSignal('bimi_readiness', {
   scope: 'domains:read',
-  fetch: { path: PATH, parts: { readiness: PATH } },
+  fetch: { path: PATH, notFound: 'absent' },
   schema: readinessSchema,
   plan: { role: 'core', tier: 'context', priority: 5, periodSeconds: 7 * 24 * 3600 },
   words: 'Whether mailbox providers can show the brand logo (BIMI readiness)',
-  value: ({ readiness }): BimiReadiness | null => {
+  value: (readiness): BimiReadiness | null => {
     if (!readiness) return null;
     const failing = readiness.checks.filter((c) => !c.passed);
     return {

@@ -7,7 +7,7 @@ import { declareSignal } from '../signalDeclaration.ts';
 /** The DNS records published now, per protocol (GET .../dns/current): read when the domain is opened. */
 const dnsCurrent = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/dns/current' },
+  fetch: { path: '/domains/{domain_id}/dns/current', notFound: 'domain_gone' },
   schema: dnsCurrentSchema,
   plan: { role: 'on_demand', tier: 'history', priority: 4, periodSeconds: 6 * 3600 },
   words: 'The DNS records published now',

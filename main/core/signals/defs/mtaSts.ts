@@ -23,7 +23,11 @@ const mtaStsSchema = z
  */
 const mtaSts = extraSignal('mta_sts', {
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/mta-sts', parts: { policy: '/domains/{domain_id}/mta-sts' } },
+  fetch: {
+    path: '/domains/{domain_id}/mta-sts',
+    parts: { policy: '/domains/{domain_id}/mta-sts' },
+    notFound: 'absent',
+  },
   schema: mtaStsSchema,
   plan: { role: 'core', tier: 'context', priority: 5, periodSeconds: 2 * 24 * 3600 },
   words: 'MTA-STS policy mode',

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rulesReading } from '../../../../main/core/alerts/ruleSet.ts';
 import type { MirrorDomain, SyncState } from '../../../../main/core/mirror/types.ts';
-import { SIGNAL_NAMES, SIGNALS, type SignalName } from '../../../../main/core/signals/catalog.ts';
+import {
+  notFoundMeaning,
+  SIGNAL_NAMES,
+  SIGNALS,
+  type SignalName,
+} from '../../../../main/core/signals/catalog.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -88,6 +93,33 @@ describe('the signal registry', () => {
     expect(
       registeredSignal({ file: 'health.ts', exports: { default: declareSignal('health', health) } }),
     ).toEqual(['health', health]);
+  });
+
+  it('refuses a signal that does not say what a 404 means, naming the cause where the signal is written', () => {
+    const health = SIGNAL_DEFINITIONS.health;
+    const { notFound: _forgotten, ...fetch } = health.fetch;
+    expect(() =>
+      registeredSignal({
+        file: 'health.ts',
+        exports: { default: declareSignal('health', { ...health, fetch } as typeof health) },
+      }),
+    ).toThrow(
+      "signal file main/core/signals/defs/health.ts (health) does not say what a 404 from its calls means: declare `fetch.notFound`, 'absent' (the domain has not set it up: the answer is null) or 'domain_gone' (the service no longer knows the domain: the domain list is fetched again)",
+    );
+    // Absent is a null answer: a signal of one call must have a schema that takes it.
+    expect(() =>
+      registeredSignal({
+        file: 'health.ts',
+        exports: {
+          default: declareSignal('health', { ...health, fetch: { ...fetch, notFound: 'absent' } }),
+        },
+      }),
+    ).toThrow(
+      "(health) declares a 404 absent (`fetch.notFound: 'absent'`) but its schema refuses the null that stands for it",
+    );
+    for (const name of SIGNAL_NAMES) {
+      expect(['absent', 'domain_gone'], name).toContain(notFoundMeaning(name));
+    }
   });
 
   it('names every signal so the bridge carries it (the registry is the only list of names)', () => {
