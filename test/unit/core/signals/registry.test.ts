@@ -23,6 +23,8 @@ import {
   ON_DEMAND_SIGNALS,
 } from '../../../../main/core/sync/syncJobs.ts';
 import { signalName } from '../../../../shared/bridge/results.ts';
+import { decodeSignal } from '../../../../main/core/signals/decode.ts';
+import { answersFile, recordedCases } from '../../../support/recordedAnswers.ts';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const domain: MirrorDomain = {
@@ -119,6 +121,21 @@ describe('the signal registry', () => {
     );
     for (const name of SIGNAL_NAMES) {
       expect(['absent', 'domain_gone'], name).toContain(notFoundMeaning(name));
+    }
+  });
+
+  // The service's answers are recorded, not written by hand (scripts/recordAnswer.ts); the fake services of
+  // the sync tests answer a signal they do not model with its first case (test/support/recordedAnswers.ts).
+  it.each(SIGNAL_NAMES)('%s has the reference service’s answer recorded, and it decodes', (name) => {
+    const cases = recordedCases(name);
+    expect(
+      cases,
+      `signal ${name} has no recorded answer (${answersFile(name)}): record one with \`npm run record:answer -- ${name}\``,
+    ).not.toBeNull();
+    expect(Object.keys(cases ?? {}).length, `${answersFile(name)} holds no case`).toBeGreaterThan(0);
+    for (const [key, data] of Object.entries(cases ?? {})) {
+      const decoded = decodeSignal(name, data);
+      expect(decoded.ok ? null : decoded.error.message, `${answersFile(name)}, case ${key}`).toBeNull();
     }
   });
 
