@@ -18,8 +18,8 @@ const mtaStsSchema = z
 
 /**
  * The MTA-STS policy mode, polled every two days (the mode is edited by people, rarely): in the context tier,
- * so it never takes budget from the alert-bearing reads. At 1,000 domains that is 0.35 reads a minute (0.6 %
- * of the 60/min budget); with BIMI readiness weekly, the two extra checks stay under 1 %. Its rule is below.
+ * so it never takes budget from the alert-bearing reads (what that tier costs is computed from the plans by
+ * test/unit/core/signals/contextBudget.test.ts). Its rule is below.
  */
 const mtaSts = extraSignal('mta_sts', {
   scope: 'domains:read',
