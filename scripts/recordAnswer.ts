@@ -85,9 +85,7 @@ async function main(): Promise<void> {
     if (!decoded.ok) throw new Error(`the service's answer does not decode: ${decoded.error.message}`);
 
     const file = join(root, 'test', 'fixtures', 'answers', signalFileName(signal).replace(/\.ts$/, '.json'));
-    const cases = existsSync(file)
-      ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)
-      : {};
+    const cases = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
     const name = values.as ?? domain?.fqdn ?? 'account';
     cases[name] = data;
     const text = await format(JSON.stringify(cases), {
