@@ -59,3 +59,10 @@ export type { Channel } from './mirror/deliveryTypes.ts';
 
 // The one status model, as the tray and `authwatch status` show it.
 export { portfolioCounts, TRAY_STATUSES, trayStatus, type TrayStatus } from './status/index.ts';
+
+// Recording a signal's answers from the reference service as fixtures (scripts/recordAnswer.ts).
+export { isSignalName, SIGNAL_NAMES, SIGNALS } from './signals/catalog.ts';
+export { decodeSignal } from './signals/decode.ts';
+export { signalFileName } from './signals/registry.ts';
+export { fetchAnswer } from './sync/signalFetcher.ts';
+export type { LooseApi } from './sync/looseApi.ts';

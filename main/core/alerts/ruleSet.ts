@@ -47,7 +47,26 @@ export function signalCarriedRules(
   );
 }
 
+/**
+ * Refuses a rule whose signals are all read only for domains someone opened (plan role `on_demand`, e.g.
+ * `dns_current`'s panel): it would run for those few domains and stay silently dead for every other one.
+ * Its file is named, as for a rule that never runs at all.
+ */
+export function polledRule(
+  [id, definition]: [string, RuleDefinition],
+  signals: Readonly<Record<string, SignalDefinition>>,
+): [string, RuleDefinition] {
+  const read = Object.keys(definition.on ?? {});
+  if (read.length > 0 && read.every((signal) => signals[signal]?.plan.role === 'on_demand')) {
+    throw new Error(
+      `alert rule ${id} reads only ${read.join(', ')}, which ${read.length > 1 ? 'are' : 'is'} read only for domains someone opened (plan.role 'on_demand'): it would never run for the other domains — read a signal polled for every domain (role 'core' or 'history')`,
+    );
+  }
+  return [id, definition];
+}
+
 const FILE_RULES = RULE_FILES.map(registeredRule);
+const SIGNALS_BY_NAME = SIGNAL_DEFINITIONS as Readonly<Record<string, SignalDefinition>>;
 
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { critical: 0, warning: 1, info: 2 };
 const loudest = (d: RuleDefinition): number =>
@@ -58,13 +77,9 @@ const loudest = (d: RuleDefinition): number =>
  * a disconnection before the score drop it causes); ties in file order.
  */
 export const RULE_DEFINITIONS: Readonly<Record<string, RuleDefinition>> = Object.fromEntries(
-  [
-    ...FILE_RULES,
-    ...signalCarriedRules(
-      SIGNAL_DEFINITIONS as Readonly<Record<string, SignalDefinition>>,
-      new Set(FILE_RULES.map(([id]) => id)),
-    ),
-  ].sort(([, a], [, b]) => loudest(a) - loudest(b)),
+  [...FILE_RULES, ...signalCarriedRules(SIGNALS_BY_NAME, new Set(FILE_RULES.map(([id]) => id)))]
+    .map((rule) => polledRule(rule, SIGNALS_BY_NAME))
+    .sort(([, a], [, b]) => loudest(a) - loudest(b)),
 );
 
 /** The registry name of a rule (its file's name). */

@@ -248,8 +248,9 @@ export class SqliteMirror implements Mirror {
       }
       const definition = SIGNAL_DEFINITIONS[input.signal] as DomainSignalDefinition<unknown>;
       const payload = input.payload as SignalPayloads[Exclude<SignalName, 'domains'>];
-      // Answers that name the domain let a renamed domain be seen; others (lists, composed parts) do not.
-      const named = Array.isArray(payload) ? undefined : (payload as { fqdn?: unknown }).fqdn;
+      // Answers that name the domain let a renamed domain be seen; others (lists, composed parts, the null of
+      // a 404 declared absent) do not.
+      const named = Array.isArray(payload) ? undefined : (payload as { fqdn?: unknown } | null)?.fqdn;
       const fqdn = typeof named === 'string' ? named : undefined;
       const domain = this.domains.resolve(account.id, input.domainId, fqdn, at);
       const ctx = this.context(account, domain, at);

@@ -4,6 +4,8 @@
  * hand per signal: a signal is added by its definition alone.
  */
 import type { z } from 'zod';
+import type { SignalDefinition } from './definition.ts';
+import type { NotFoundMeaning } from './notFound.ts';
 import { SIGNAL_DEFINITIONS, type SignalName, type SignalRegistry } from './registry.ts';
 
 export type { SignalName } from './registry.ts';
@@ -82,4 +84,24 @@ export function isSignalName(name: string): name is SignalName {
 /** The signals whose plan has this role, in registry order. */
 export function signalsWithRole(role: Definitions[SignalName]['plan']['role']): SignalName[] {
   return SIGNAL_NAMES.filter((name) => SIGNAL_DEFINITIONS[name].plan.role === role);
+}
+
+/**
+ * What a 404 not_found from the signal's calls means, as its definition declares it (./notFound.ts). The
+ * fetcher and the tests' fake services read it here alike; the domain list has no domain to be gone, and its
+ * 404 is a failure like any other.
+ */
+export function notFoundMeaning(name: SignalName): NotFoundMeaning {
+  const d: SignalDefinition = SIGNAL_DEFINITIONS[name];
+  return d.per === 'domain' ? d.fetch.notFound : 'domain_gone';
+}
+
+/** The signal one of whose calls is GET `path` (a path template), or null. */
+export function signalOfPath(path: string): SignalName | null {
+  return (
+    SIGNAL_NAMES.find((name) => {
+      const meta = SIGNALS[name];
+      return meta.path === path || Object.values(meta.parts ?? {}).includes(path);
+    }) ?? null
+  );
 }

@@ -70,7 +70,8 @@ export function decodeSignal<S extends SignalName>(
 /** The document's bounds on a decoded payload; a composed signal checks each part against its own call. */
 function boundIssues(name: SignalName, value: unknown): DecodeIssue[] {
   const meta = SIGNALS[name];
-  if (!meta.parts) return documentIssues(meta.path, value);
+  // A call declared `notFound: 'absent'` that answered 404 is null, which has no bounds.
+  if (!meta.parts) return value === null ? [] : documentIssues(meta.path, value);
   const parts = value as Record<string, unknown>;
   // A part not fetched or answered 404 is absent (null), which the decoder allows.
   return Object.entries(meta.parts).flatMap(([key, path]) =>

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { AlertKind, AnyRuleFn, RuleHandler } from '../alerts/ruleDefinition.ts';
 import type { AlertRuleFn } from '../alerts/types.ts';
 import type { DocumentIssue } from './documentCheck.ts';
+import type { NotFoundMeaning } from './notFound.ts';
 
 /** The role of a signal's jobs in the allocation of the rate budget (sync/tierAllocation.ts). */
 export type PlanTier = 'account' | 'alert' | 'context' | 'history';
@@ -45,6 +46,16 @@ export interface SignalFetch {
    * from the signal's own last successful read (`last_read`, for series the health polls also write).
    */
   incremental?: 'newest_held' | 'last_read';
+}
+
+/** A per-domain signal's calls: what they fetch, and what their 404 means. */
+export interface DomainSignalFetch extends SignalFetch {
+  /**
+   * What a 404 `not_found` from its call (or one of its parts) means: `absent` (not set up: null, so the
+   * schema or the part must accept null) or `domain_gone` (the domain list is fetched again). Required, with
+   * no default: ./notFound.ts says why.
+   */
+  notFound: NotFoundMeaning;
 }
 
 /**
@@ -101,6 +112,7 @@ export interface AccountSignalDefinition<P> extends SignalBase<P> {
 /** A signal read per domain. */
 export interface DomainSignalDefinition<P, S = unknown> extends SignalBase<P> {
   per: 'domain';
+  fetch: DomainSignalFetch;
   /** Stores the payload in the mirror's tables (inside the write's transaction). */
   store(db: Database, payload: P, target: RowTarget): void;
   /**

@@ -9,7 +9,8 @@
  * The order is the order jobs are built in — the domain list, the core signals, the history series, then the
  * panels a user opened; within a role, most urgent first, then by name — which the planner keeps among equals.
  */
-import type { SignalDefinition } from './definition.ts';
+import type { DomainSignalDefinition, SignalDefinition } from './definition.ts';
+import { isNotFoundMeaning, NOT_FOUND_MEANINGS } from './notFound.ts';
 import { isSignalDeclaration, type SignalName, type SignalRegistry } from './signalDeclaration.ts';
 import { SIGNAL_FILES, type SignalFile } from './signalFiles.ts';
 
@@ -37,25 +38,39 @@ export function registeredSignal({ file, exports }: SignalFile): [string, Signal
   if (signalFileName(name) !== file) {
     throw new Error(`${where} declares signal ${name}: its file must be ${signalFileName(name)}`);
   }
-  const d = definition as Partial<SignalDefinition> & { extra?: { name?: string } };
-  const problem =
-    typeof d.fetch?.path !== 'string'
-      ? 'says nothing to fetch (`fetch.path`)'
-      : typeof d.schema?.safeParse !== 'function'
-        ? 'has no schema'
-        : !d.plan
-          ? 'has no plan'
-          : typeof d.words !== 'string'
-            ? 'has no words for people'
-            : d.per === 'domain' && typeof d.store !== 'function'
-              ? 'is per domain but stores nothing (`store`)'
-              : d.per !== 'domain' && d.per !== 'account'
-                ? 'is neither per domain nor per account'
-                : d.extra && d.extra.name !== name
-                  ? `stores its values under ${String(d.extra.name)}, not its name`
-                  : null;
+  const problem = definitionProblem(definition as Partial<SignalDefinition>, name);
   if (problem) throw new Error(`${where} (${name}) ${problem}`);
   return [name, definition as SignalDefinition];
+}
+
+/** What a declared definition lacks or gets wrong, in words; null when nothing. */
+function definitionProblem(
+  d: Partial<SignalDefinition> & { extra?: { name?: string } },
+  name: string,
+): string | null {
+  if (typeof d.fetch?.path !== 'string') return 'says nothing to fetch (`fetch.path`)';
+  if (typeof d.schema?.safeParse !== 'function') return 'has no schema';
+  if (!d.plan) return 'has no plan';
+  if (typeof d.words !== 'string') return 'has no words for people';
+  if (d.per !== 'domain' && d.per !== 'account') return 'is neither per domain nor per account';
+  if (d.extra && d.extra.name !== name)
+    return `stores its values under ${String(d.extra.name)}, not its name`;
+  if (d.per === 'account') return null;
+  return domainProblem(d as Partial<DomainSignalDefinition<unknown>>);
+}
+
+/** What a per-domain definition lacks or gets wrong beyond the common parts. */
+function domainProblem(d: Partial<DomainSignalDefinition<unknown>>): string | null {
+  if (typeof d.store !== 'function') return 'is per domain but stores nothing (`store`)';
+  const notFound: unknown = d.fetch?.notFound;
+  if (!isNotFoundMeaning(notFound)) {
+    const meanings = Object.entries(NOT_FOUND_MEANINGS).map(([m, words]) => `'${m}' (${words})`);
+    return `does not say what a 404 from its calls means: declare \`fetch.notFound\`, ${meanings.join(' or ')}`;
+  }
+  if (notFound === 'absent' && !d.fetch?.parts && !d.schema?.safeParse(null).success) {
+    return "declares a 404 absent (`fetch.notFound: 'absent'`) but its schema refuses the null that stands for it";
+  }
+  return null;
 }
 
 const ROLE_ORDER: Readonly<Record<SignalDefinition['plan']['role'], number>> = {

@@ -1,12 +1,14 @@
-import { ApiError, isApiError } from '../../../shared/api/apiError.ts';
+import { ApiError } from '../../../shared/api/apiError.ts';
 import {
   decodeSignal,
+  notFoundMeaning,
   SIGNAL_NAMES,
   SIGNALS,
   type SignalName,
   type SignalPayload,
 } from '../signals/index.ts';
 import { setApartBadDomainRows } from '../signals/domainRows.ts';
+import { isNotFoundAnswer } from '../signals/notFound.ts';
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { BudgetPriority } from '../../../shared/api/rateBudget.ts';
 import type { LooseApi, LooseCallInit } from './looseApi.ts';
@@ -89,11 +91,15 @@ export function fetchWindow(
   return { start: utcDate(now - DEFAULT_WINDOW_DAYS * DAY_MS), end };
 }
 
-/** Fetches one signal of one domain (all pages, all parts), decodes it, and throws ApiError on any failure. */
-export async function fetchSignal<S extends SignalName>(
-  signal: S,
+/**
+ * The answer to one signal's calls as the fetcher hands it to the decoder: every page of a list, each part of
+ * a composed signal by its key, null for a 404 the definition declares absent. Undecoded: what
+ * `npm run record:answer` keeps as a fixture (scripts/recordAnswer.ts).
+ */
+export async function fetchAnswer(
+  signal: SignalName,
   ctx: FetchContext,
-): Promise<FetchedSignal<S>> {
+): Promise<{ data: unknown; window?: { start: string; end: string } }> {
   const meta = SIGNALS[signal];
   const pathParams = ctx.domainId === null ? undefined : { domain_id: ctx.domainId };
   const window = meta.windowed ? fetchWindow(signal, ctx.now, ctx.lastSeen) : undefined;
@@ -107,29 +113,49 @@ export async function fetchSignal<S extends SignalName>(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
 
+  // What a 404 means is the definition's (signals/notFound.ts): `absent` is a null answer (or part); any
+  // other 404 is thrown, and the job runner checks whether the domain left the account's list.
+  const notFound = notFoundMeaning(signal);
+  const orAbsent = async (call: () => Promise<unknown>): Promise<unknown> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (notFound === 'absent' && isNotFoundAnswer(error)) return null;
+      throw error;
+    }
+  };
+
   let data: unknown;
   if (meta.parts) {
     const composed: Record<string, unknown> = {};
     for (const [key, path] of Object.entries(meta.parts)) {
-      try {
-        composed[key] = (
-          await ctx.api.get(path, { ...init(pathParams), params: { path: pathParams ?? {} } })
-        ).data;
-      } catch (error) {
-        // A part the domain has not set up answers 404 not_found; the summary keeps it as null. A 404
-        // without the interface's error envelope (a truncated body, a proxy's page) is not that answer.
-        if (isApiError(error) && error.status === 404 && error.code === 'not_found') composed[key] = null;
-        else throw error;
-      }
+      composed[key] = await orAbsent(
+        async () =>
+          (await ctx.api.get(path, { ...init(pathParams), params: { path: pathParams ?? {} } })).data,
+      );
     }
     data = composed;
   } else if (meta.paginated) {
-    const items: unknown[] = [];
-    for await (const item of ctx.api.paginate(meta.path, init(pathParams), { limit: 100 })) items.push(item);
-    data = items;
+    data = await orAbsent(async () => {
+      const items: unknown[] = [];
+      for await (const item of ctx.api.paginate(meta.path, init(pathParams), { limit: 100 }))
+        items.push(item);
+      return items;
+    });
   } else {
-    data = (await ctx.api.get(meta.path, init(pathParams))).data;
+    data = await orAbsent(async () => (await ctx.api.get(meta.path, init(pathParams))).data);
   }
+  return { data, ...(window ? { window } : {}) };
+}
+
+/** Fetches one signal of one domain (all pages, all parts), decodes it, and throws ApiError on any failure. */
+export async function fetchSignal<S extends SignalName>(
+  signal: S,
+  ctx: FetchContext,
+): Promise<FetchedSignal<S>> {
+  const meta = SIGNALS[signal];
+  const { data: answer, window } = await fetchAnswer(signal, ctx);
+  let data = answer;
 
   let skipped: FetchedSignal['skipped'];
   if (signal === 'domains' && Array.isArray(data)) {

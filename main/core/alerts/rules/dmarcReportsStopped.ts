@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseDmarcRecord } from '../../../../shared/email-auth/dmarcRecord.ts';
 import { alertRule } from '../ruleDefinition.ts';
 import { onLiveDmarcRecord, recordShowsEdit, type AppEdit } from '../ruleWrites.ts';
-import type { AlertRuleFn } from '../types.ts';
+import { domainCondition } from '../transition.ts';
 
 /** Where a scan's live DMARC record asks receivers to send aggregate reports, and when it was scanned. */
 interface ReportAddresses {
@@ -23,39 +23,7 @@ function reportAddresses(record: string | null, at: string, edit: AppEdit = null
   return { rua: parsed.rua ?? [], at, userSetIt: recordShowsEdit(edit, at, tags) };
 }
 
-/**
- * dmarc_reports_stopped: between two health scans the live DMARC record stopped asking for aggregate reports
- * (its rua tag is gone or empty). Those reports are what the mail figures, the senders and the threat alerts
- * come from, so without them the domain goes quiet rather than looking wrong. One episode per domain; it
- * resolves when a scan's record asks for reports again. The first scan is a baseline, a record that is gone
- * or does not parse says nothing here (the protocol's own alerts tell that), and neither does a record the
- * user published themselves through this app's edit forms.
- */
-export const dmarcReportsStopped: AlertRuleFn<ReportAddresses | null, ReportAddresses | null> = (
-  previous,
-  next,
-  ctx,
-) => {
-  const domain = ctx.domain;
-  if (!domain || !next || (previous && previous.at === next.at)) return [];
-  const key = `dmarc_reports_stopped:${ctx.accountId}:${domain.fqdn}`;
-  if (ctx.openAlerts.has(key)) return next.rua.length > 0 ? [{ type: 'resolve', dedupeKey: key }] : [];
-  if (!previous || previous.rua.length === 0 || next.rua.length > 0 || next.userSetIt) return [];
-  return [
-    {
-      type: 'raise',
-      rule: 'dmarc_reports_stopped',
-      severity: 'warning',
-      dedupeKey: key,
-      domain,
-      title: `DMARC reports for ${domain.fqdn} stopped`,
-      body: `The live DMARC record of ${domain.fqdn} no longer asks receivers for aggregate reports (it asked ${previous.rua.join(', ')}): mail volume, senders and threats sending as the domain will no longer be seen.`,
-      details: { ruaBefore: [...previous.rua], scannedAt: next.at },
-    },
-  ];
-};
-
-export default alertRule({
+const rule = domainCondition({
   alerts: {
     dmarc_reports_stopped: {
       label: 'DMARC reports stopped',
@@ -66,7 +34,29 @@ export default alertRule({
       words: 'DMARC reports stopped',
     },
   },
-  run: dmarcReportsStopped,
+  kind: 'dmarc_reports_stopped',
+  readAt: (reading: ReportAddresses) => reading.at,
+  // A record the user published themselves through this app says nothing (they know).
+  judge: ({ rua, userSetIt }) => (rua.length > 0 ? 'ok' : userSetIt ? null : 'bad'),
+  raise: (now, before, domain) => ({
+    title: `DMARC reports for ${domain.fqdn} stopped`,
+    body: `The live DMARC record of ${domain.fqdn} no longer asks receivers for aggregate reports (it asked ${before!.rua.join(', ')}): mail volume, senders and threats sending as the domain will no longer be seen.`,
+    details: { ruaBefore: [...before!.rua], scannedAt: now.at },
+  }),
+});
+
+/**
+ * dmarc_reports_stopped: between two health scans the live DMARC record stopped asking for aggregate reports
+ * (its rua tag is gone or empty). Those reports are what the mail figures, the senders and the threat alerts
+ * come from, so without them the domain goes quiet rather than looking wrong. One episode per domain; it
+ * resolves when a scan's record asks for reports again. The first scan is a baseline, a record that is gone
+ * or does not parse says nothing here (the protocol's own alerts tell that), and neither does a record the
+ * user published themselves through this app's edit forms.
+ */
+export const dmarcReportsStopped = rule.run;
+
+export default alertRule({
+  ...rule,
   on: {
     health: onLiveDmarcRecord(reportAddresses),
   },

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { domainCondition } from '../../alerts/transition.ts';
+import type { ExtraReading } from '../definition.ts';
 import { extraSignal } from '../extraSignal.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 
@@ -13,8 +15,8 @@ const readinessAnswer = z
   })
   .loose();
 
-/** The answer as a part, so a 404 (a domain the service no longer answers for) is null, not a failed read. */
-const readinessSchema = z.object({ readiness: readinessAnswer.nullable() }).loose();
+/** The answer, or null when the call answers 404 (`notFound: 'absent'`: the service has nothing for it). */
+const readinessSchema = readinessAnswer.nullable();
 
 /** What is kept of an answer: whether the logo can be shown, and the checks that keep it from showing. */
 export interface BimiReadiness {
@@ -31,11 +33,11 @@ export interface BimiReadiness {
  */
 const bimiReadiness = extraSignal('bimi_readiness', {
   scope: 'domains:read',
-  fetch: { path: PATH, parts: { readiness: PATH } },
+  fetch: { path: PATH, notFound: 'absent' },
   schema: readinessSchema,
   plan: { role: 'core', tier: 'context', priority: 5, periodSeconds: 7 * 24 * 3600 },
   words: 'Whether mailbox providers can show the brand logo (BIMI readiness)',
-  value: ({ readiness }): BimiReadiness | null => {
+  value: (readiness): BimiReadiness | null => {
     if (!readiness) return null;
     const failing = readiness.checks.filter((c) => !c.passed);
     return {
@@ -60,7 +62,7 @@ const bimiReadiness = extraSignal('bimi_readiness', {
      * providers stop showing its logo. One episode per domain, resolved when a read shows it ready again; the
      * first read is a baseline, and a domain that was never ready says nothing here.
      */
-    bimiReadinessLost: {
+    bimiReadinessLost: domainCondition({
       alerts: {
         bimi_readiness_lost: {
           label: 'BIMI readiness lost',
@@ -71,28 +73,19 @@ const bimiReadiness = extraSignal('bimi_readiness', {
           words: 'Brand logo (BIMI) no longer shown',
         },
       },
-      run: (previous, next, ctx) => {
-        const domain = ctx.domain;
-        if (!domain || !next || (previous && previous.fetchedAt === next.fetchedAt)) return [];
-        const key = `bimi_readiness_lost:${ctx.accountId}:${domain.fqdn}`;
-        if (next.value?.ready) return ctx.openAlerts.has(key) ? [{ type: 'resolve', dedupeKey: key }] : [];
-        // No answer says nothing either way (the alert stays as it is).
-        if (!next.value || !previous?.value?.ready || ctx.openAlerts.has(key)) return [];
-        const failing = next.value.failing.join('; ');
-        return [
-          {
-            type: 'raise',
-            rule: 'bimi_readiness_lost',
-            severity: 'info',
-            dedupeKey: key,
-            domain,
-            title: `BIMI of ${domain.fqdn} no longer ready: ${failing}`,
-            body: `Mailbox providers stop showing the logo of ${domain.fqdn}: ${failing} (readiness ${next.value.score}/100).`,
-            details: { failing: next.value.failing, score: next.value.score, readAt: next.fetchedAt },
-          },
-        ];
+      kind: 'bimi_readiness_lost',
+      readAt: (reading: NonNullable<ExtraReading<BimiReadiness | null>>) => reading.fetchedAt,
+      // No answer says nothing either way (the alert stays as it is).
+      judge: ({ value }) => (!value ? null : value.ready ? 'ok' : 'bad'),
+      raise: ({ value, fetchedAt }, _before, domain) => {
+        const { failing, score } = value!;
+        return {
+          title: `BIMI of ${domain.fqdn} no longer ready: ${failing.join('; ')}`,
+          body: `Mailbox providers stop showing the logo of ${domain.fqdn}: ${failing.join('; ')} (readiness ${score}/100).`,
+          details: { failing, score, readAt: fetchedAt },
+        };
       },
-    },
+    }),
   },
 });
 

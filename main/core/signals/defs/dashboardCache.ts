@@ -8,7 +8,7 @@ import { declareSignal } from '../signalDeclaration.ts';
 /** The service's precomputed mail summary of a window (GET .../dashboard-cache): read when opened. */
 const dashboardCache = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/dashboard-cache', windowed: true },
+  fetch: { path: '/domains/{domain_id}/dashboard-cache', windowed: true, notFound: 'domain_gone' },
   schema: dashboardCacheSchema,
   crossCheck: (value, out) => windowIssues(value, out),
   plan: { role: 'on_demand', tier: 'history', priority: 5, periodSeconds: 6 * 3600 },

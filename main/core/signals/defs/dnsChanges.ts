@@ -18,6 +18,7 @@ const dnsChanges = domainSignal({
     paginated: true,
     windowed: true,
     incremental: 'newest_held',
+    notFound: 'domain_gone',
   },
   schema: dnsChangesSchema,
   plan: { role: 'core', tier: 'history', priority: 1, periodSeconds: 5 * 60, keptPeriodMs: 7 * DAY_MS },

@@ -8,7 +8,12 @@ import { declareSignal } from '../signalDeclaration.ts';
 /** Earlier values of the DMARC and SPF records (GET .../dns/history, every page): read when opened. */
 const dnsHistory = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/dns/history', paginated: true, windowed: true },
+  fetch: {
+    path: '/domains/{domain_id}/dns/history',
+    paginated: true,
+    windowed: true,
+    notFound: 'domain_gone',
+  },
   schema: dnsHistorySchema,
   plan: { role: 'on_demand', tier: 'history', priority: 5, periodSeconds: 6 * 3600 },
   words: 'Earlier values of the DNS records',

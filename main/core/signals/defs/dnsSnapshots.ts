@@ -8,7 +8,12 @@ import { declareSignal } from '../signalDeclaration.ts';
 /** Daily copies of the DMARC and SPF records (GET .../dns/snapshots): read when the domain is opened. */
 const dnsSnapshots = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/dns/snapshots', windowed: true, limitOnly: true },
+  fetch: {
+    path: '/domains/{domain_id}/dns/snapshots',
+    windowed: true,
+    limitOnly: true,
+    notFound: 'domain_gone',
+  },
   schema: dnsSnapshotsSchema,
   plan: { role: 'on_demand', tier: 'history', priority: 5, periodSeconds: 6 * 3600 },
   words: 'Daily copies of the DNS records',

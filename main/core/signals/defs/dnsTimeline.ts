@@ -8,7 +8,12 @@ import { declareSignal } from '../signalDeclaration.ts';
 /** The DNS timeline (GET .../dns/timeline): events plus a per-protocol summary; read when opened. */
 const dnsTimeline = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/dns/timeline', windowed: true, limitOnly: true },
+  fetch: {
+    path: '/domains/{domain_id}/dns/timeline',
+    windowed: true,
+    limitOnly: true,
+    notFound: 'domain_gone',
+  },
   schema: dnsTimelineSchema,
   plan: { role: 'on_demand', tier: 'history', priority: 4, periodSeconds: 6 * 3600 },
   words: 'When each protocol connected or disconnected',

@@ -11,7 +11,12 @@ import { declareSignal } from '../signalDeclaration.ts';
  */
 const failedSources = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/failed-sources', windowed: true, limitOnly: true },
+  fetch: {
+    path: '/domains/{domain_id}/failed-sources',
+    windowed: true,
+    limitOnly: true,
+    notFound: 'domain_gone',
+  },
   schema: failedSourcesSchema,
   crossCheck: (value, out) => sourceIssues(value.failed_sources, 'failed_sources.', out),
   plan: { role: 'core', tier: 'alert', priority: 3, periodSeconds: 3600 },

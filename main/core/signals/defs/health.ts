@@ -14,7 +14,7 @@ import { declareSignal } from '../signalDeclaration.ts';
  */
 const health = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/health' },
+  fetch: { path: '/domains/{domain_id}/health', notFound: 'domain_gone' },
   schema: healthSnapshotSchema,
   crossCheck: (value, out) => passingIssues(value, '', out),
   plan: { role: 'core', tier: 'alert', priority: 2, periodSeconds: 15 * 60 },

@@ -19,6 +19,7 @@ const healthHistory = domainSignal({
     paginated: true,
     windowed: true,
     incremental: 'last_read',
+    notFound: 'domain_gone',
   },
   schema: healthHistorySchema,
   crossCheck: (value, out) => rows(value).forEach((row, i) => passingIssues(row, `${i}.`, out)),

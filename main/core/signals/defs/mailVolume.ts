@@ -8,7 +8,7 @@ import { declareSignal } from '../signalDeclaration.ts';
 /** Daily mail volume from DMARC aggregate reports (GET .../mail-volume): read when the domain is opened. */
 const mailVolume = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/mail-volume', windowed: true },
+  fetch: { path: '/domains/{domain_id}/mail-volume', windowed: true, notFound: 'domain_gone' },
   schema: mailVolumeSchema,
   crossCheck(value, out) {
     windowIssues(value, out);

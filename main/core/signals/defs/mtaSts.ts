@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { domainCondition } from '../../alerts/transition.ts';
+import type { ExtraReading } from '../definition.ts';
 import { extraSignal } from '../extraSignal.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 
 const MODES = ['none', 'testing', 'enforce'] as const;
 /** The policy mode of the hosted MTA-STS policy, or null when MTA-STS is not set up (the call answers 404). */
 type MtaStsMode = (typeof MODES)[number] | null;
+/** One read of it, as its rule compares them. */
+type MtaStsReading = NonNullable<ExtraReading<MtaStsMode>>;
 
 /** GET /domains/{id}/mta-sts, as a part so a 404 (not provisioned) is null rather than a failed read. */
 const mtaStsSchema = z
@@ -18,12 +22,16 @@ const mtaStsSchema = z
 
 /**
  * The MTA-STS policy mode, polled every two days (the mode is edited by people, rarely): in the context tier,
- * so it never takes budget from the alert-bearing reads. At 1,000 domains that is 0.35 reads a minute (0.6 %
- * of the 60/min budget); with BIMI readiness weekly, the two extra checks stay under 1 %. Its rule is below.
+ * so it never takes budget from the alert-bearing reads (what that tier costs is computed from the plans by
+ * test/unit/core/signals/contextBudget.test.ts). Its rule is below.
  */
 const mtaSts = extraSignal('mta_sts', {
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/mta-sts', parts: { policy: '/domains/{domain_id}/mta-sts' } },
+  fetch: {
+    path: '/domains/{domain_id}/mta-sts',
+    parts: { policy: '/domains/{domain_id}/mta-sts' },
+    notFound: 'absent',
+  },
   schema: mtaStsSchema,
   plan: { role: 'core', tier: 'context', priority: 5, periodSeconds: 2 * 24 * 3600 },
   words: 'MTA-STS policy mode',
@@ -36,7 +44,7 @@ const mtaSts = extraSignal('mta_sts', {
      * unverified connections. One episode per domain; it resolves when a read shows `enforce` again. The
      * first read is a baseline, and a policy that was never enforced says nothing here.
      */
-    mtaStsLowered: {
+    mtaStsLowered: domainCondition({
       alerts: {
         mta_sts_lowered: {
           label: 'MTA-STS mode lowered',
@@ -52,28 +60,18 @@ const mtaSts = extraSignal('mta_sts', {
           words: 'MTA-STS no longer enforced',
         },
       },
-      run: (previous, next, ctx) => {
-        const domain = ctx.domain;
-        if (!domain || !next || (previous && previous.fetchedAt === next.fetchedAt)) return [];
-        const key = `mta_sts_lowered:${ctx.accountId}:${domain.fqdn}`;
-        if (next.value === 'enforce')
-          return ctx.openAlerts.has(key) ? [{ type: 'resolve', dedupeKey: key }] : [];
-        if (previous?.value !== 'enforce' || ctx.openAlerts.has(key)) return [];
-        const now = next.value ?? 'not set up';
-        return [
-          {
-            type: 'raise',
-            rule: 'mta_sts_lowered',
-            severity: 'warning',
-            dedupeKey: key,
-            domain,
-            title: `MTA-STS of ${domain.fqdn} lowered from enforce to ${now}`,
-            body: `The MTA-STS policy of ${domain.fqdn} no longer enforces encrypted delivery (now: ${now}): senders may deliver to it over connections that are not encrypted or not verified.`,
-            details: { modeBefore: 'enforce', modeNow: next.value, readAt: next.fetchedAt },
-          },
-        ];
+      kind: 'mta_sts_lowered',
+      readAt: (reading: MtaStsReading) => reading.fetchedAt,
+      judge: (reading) => (reading.value === 'enforce' ? 'ok' : 'bad'),
+      raise: (now, _before, domain) => {
+        const mode = now.value ?? 'not set up';
+        return {
+          title: `MTA-STS of ${domain.fqdn} lowered from enforce to ${mode}`,
+          body: `The MTA-STS policy of ${domain.fqdn} no longer enforces encrypted delivery (now: ${mode}): senders may deliver to it over connections that are not encrypted or not verified.`,
+          details: { modeBefore: 'enforce' as const, modeNow: now.value, readAt: now.fetchedAt },
+        };
       },
-    },
+    }),
   },
 });
 

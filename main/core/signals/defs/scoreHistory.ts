@@ -16,6 +16,7 @@ const scoreHistory = domainSignal({
     windowed: true,
     limitOnly: true,
     incremental: 'last_read',
+    notFound: 'domain_gone',
   },
   schema: scoreHistorySchema,
   crossCheck(value, out) {

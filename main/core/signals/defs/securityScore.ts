@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
  */
 const securityScore = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/security-score' },
+  fetch: { path: '/domains/{domain_id}/security-score', notFound: 'domain_gone' },
   schema: securityScoreSchema,
   plan: { role: 'core', tier: 'context', priority: 3, periodSeconds: 3600, keptPeriodMs: 7 * DAY_MS },
   words: 'Each domain’s security score',

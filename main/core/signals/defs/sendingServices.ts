@@ -7,7 +7,12 @@ import { declareSignal } from '../signalDeclaration.ts';
 /** The services sending as the domain (GET .../sending-services): read when the domain is opened. */
 const sendingServices = domainSignal({
   scope: 'domains:read',
-  fetch: { path: '/domains/{domain_id}/sending-services', windowed: true, limitOnly: true },
+  fetch: {
+    path: '/domains/{domain_id}/sending-services',
+    windowed: true,
+    limitOnly: true,
+    notFound: 'domain_gone',
+  },
   schema: sendingServicesSchema,
   crossCheck: (value, out) => sourceIssues(value.services, 'services.', out),
   plan: { role: 'on_demand', tier: 'history', priority: 4, periodSeconds: 6 * 3600 },

@@ -10,6 +10,7 @@ const tlsRpt = domainSignal({
   fetch: {
     path: '/domains/{domain_id}/tls-rpt',
     parts: { config: '/domains/{domain_id}/tls-rpt', failures: '/domains/{domain_id}/tls-rpt/failures' },
+    notFound: 'absent',
   },
   schema: tlsRptSummarySchema,
   plan: { role: 'on_demand', tier: 'history', priority: 5, periodSeconds: 6 * 3600 },

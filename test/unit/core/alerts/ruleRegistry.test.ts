@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 import {
   ALERT_CATALOGUE,
   DEFAULT_RULES,
+  polledRule,
   RULE_DEFINITIONS,
   registeredRule,
   rulesReading,
   signalCarriedRules,
 } from '../../../../main/core/alerts/ruleSet.ts';
 import { SIGNAL_NAMES } from '../../../../main/core/signals/catalog.ts';
+import type { RuleDefinition } from '../../../../main/core/alerts/ruleDefinition.ts';
 import type { SignalDefinition } from '../../../../main/core/signals/definition.ts';
 import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
 
@@ -97,6 +99,23 @@ describe('the rule registry', () => {
       expect(RULE_DEFINITIONS[id], `rule ${id} carried by a signal is not registered`).toBeDefined();
       expect(Object.keys(RULE_DEFINITIONS[id]!.on ?? {})).toHaveLength(1);
     }
+  });
+
+  it('refuses a rule that reads only signals read for opened domains, naming the rule and the signals', () => {
+    const rule = (on: string[]) =>
+      [
+        'tlsRptFailing',
+        { alerts: {}, run: () => [], on: Object.fromEntries(on.map((s) => [s, () => []])) },
+      ] as [string, RuleDefinition];
+    const signals = SIGNAL_DEFINITIONS as Record<string, SignalDefinition>;
+    expect(() => polledRule(rule(['tls_rpt']), signals)).toThrow(
+      "alert rule tlsRptFailing reads only tls_rpt, which is read only for domains someone opened (plan.role 'on_demand'): it would never run for the other domains — read a signal polled for every domain (role 'core' or 'history')",
+    );
+    expect(() => polledRule(rule(['dns_timeline', 'sending_services']), signals)).toThrow(
+      'alert rule tlsRptFailing reads only dns_timeline, sending_services, which are read only for domains someone opened',
+    );
+    // One polled signal among them runs it for every domain (the protocol rules read dns_timeline and health).
+    expect(polledRule(rule(['dns_timeline', 'health']), signals)[0]).toBe('tlsRptFailing');
   });
 
   it('words every alert a rule raises: a label, a sentence, a severity', () => {

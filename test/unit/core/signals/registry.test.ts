@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rulesReading } from '../../../../main/core/alerts/ruleSet.ts';
 import type { MirrorDomain, SyncState } from '../../../../main/core/mirror/types.ts';
-import { SIGNAL_NAMES, SIGNALS, type SignalName } from '../../../../main/core/signals/catalog.ts';
+import {
+  notFoundMeaning,
+  SIGNAL_NAMES,
+  SIGNALS,
+  type SignalName,
+} from '../../../../main/core/signals/catalog.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -18,6 +23,8 @@ import {
   ON_DEMAND_SIGNALS,
 } from '../../../../main/core/sync/syncJobs.ts';
 import { signalName } from '../../../../shared/bridge/results.ts';
+import { decodeSignal } from '../../../../main/core/signals/decode.ts';
+import { answersFile, recordedCases } from '../../../support/recordedAnswers.ts';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const domain: MirrorDomain = {
@@ -88,6 +95,48 @@ describe('the signal registry', () => {
     expect(
       registeredSignal({ file: 'health.ts', exports: { default: declareSignal('health', health) } }),
     ).toEqual(['health', health]);
+  });
+
+  it('refuses a signal that does not say what a 404 means, naming the cause where the signal is written', () => {
+    const health = SIGNAL_DEFINITIONS.health;
+    const { notFound: _forgotten, ...fetch } = health.fetch;
+    expect(() =>
+      registeredSignal({
+        file: 'health.ts',
+        exports: { default: declareSignal('health', { ...health, fetch } as typeof health) },
+      }),
+    ).toThrow(
+      "signal file main/core/signals/defs/health.ts (health) does not say what a 404 from its calls means: declare `fetch.notFound`, 'absent' (the domain has not set it up: the answer is null) or 'domain_gone' (the service no longer knows the domain: the domain list is fetched again)",
+    );
+    // Absent is a null answer: a signal of one call must have a schema that takes it.
+    expect(() =>
+      registeredSignal({
+        file: 'health.ts',
+        exports: {
+          default: declareSignal('health', { ...health, fetch: { ...fetch, notFound: 'absent' } }),
+        },
+      }),
+    ).toThrow(
+      "(health) declares a 404 absent (`fetch.notFound: 'absent'`) but its schema refuses the null that stands for it",
+    );
+    for (const name of SIGNAL_NAMES) {
+      expect(['absent', 'domain_gone'], name).toContain(notFoundMeaning(name));
+    }
+  });
+
+  // The service's answers are recorded, not written by hand (scripts/recordAnswer.ts); the fake services of
+  // the sync tests answer a signal they do not model with its first case (test/support/recordedAnswers.ts).
+  it.each(SIGNAL_NAMES)('%s has the reference service’s answer recorded, and it decodes', (name) => {
+    const cases = recordedCases(name);
+    expect(
+      cases,
+      `signal ${name} has no recorded answer (${answersFile(name)}): record one with \`npm run record:answer -- ${name}\``,
+    ).not.toBeNull();
+    expect(Object.keys(cases ?? {}).length, `${answersFile(name)} holds no case`).toBeGreaterThan(0);
+    for (const [key, data] of Object.entries(cases ?? {})) {
+      const decoded = decodeSignal(name, data);
+      expect(decoded.ok ? null : decoded.error.message, `${answersFile(name)}, case ${key}`).toBeNull();
+    }
   });
 
   it('names every signal so the bridge carries it (the registry is the only list of names)', () => {

@@ -130,6 +130,17 @@ describe('fetchSignal', () => {
     ]);
   });
 
+  it('reads a 404 as the signal’s definition declares it: absent is a null answer, otherwise it is thrown', async () => {
+    // bimi_readiness declares `notFound: 'absent'` (one call, its schema takes null)...
+    const { api } = fakeApi({});
+    const absent = await fetchSignal('bimi_readiness', { api, domainId: 4, now: NOW, lastSeen: null });
+    expect(absent.payload).toBeNull();
+    // ...health `domain_gone`: the 404 goes to the job runner, which asks whether the domain left the list.
+    await expect(fetchSignal('health', { api, domainId: 4, now: NOW, lastSeen: null })).rejects.toMatchObject(
+      { status: 404, code: 'not_found' },
+    );
+  });
+
   it('does not read a 404 without the interface envelope (a proxy page, a cut body) as "not set up"', async () => {
     const page = new ApiError({
       status: 404,

@@ -18,9 +18,9 @@ import type { LooseApi, LooseCallInit } from '../../../../main/core/sync/looseAp
 import { WriteBatch } from '../../../../main/core/sync/writeBatch.ts';
 import { walCommits } from '../../../support/walCommits.ts';
 import { ApiError } from '../../../../shared/api/apiError.ts';
-import { SIGNAL_NAMES, SIGNALS } from '../../../../main/core/signals/catalog.ts';
+import { notFoundMeaning, signalOfPath } from '../../../../main/core/signals/catalog.ts';
+import { recordedAnswer } from '../../../support/recordedAnswers.ts';
 
-const isSignalPath = (path: string) => SIGNAL_NAMES.some((name) => SIGNALS[name].path === path);
 const notSetUp = (path: string) =>
   new ApiError({
     status: 404,
@@ -85,15 +85,27 @@ function fakeService(now: () => number) {
     '/domains/{domain_id}/dns/changes': () => [],
   };
   const idOf = (init?: LooseCallInit) => Number(init?.params?.path?.domain_id ?? 0);
+  /** What this fake could not answer (a signal without a recorded answer), said where the test starts failing. */
+  const problems: string[] = [];
+  const recorded = (signal: NonNullable<ReturnType<typeof signalOfPath>>, path: string, id: number) => {
+    try {
+      return recordedAnswer(signal, path, id, fqdn(id));
+    } catch (error) {
+      problems.push(String(error));
+      throw error;
+    }
+  };
   const api: LooseApi = {
     baseUrl: 'http://service.test/api/v1',
     async get(path, init) {
-      const answer = answers[path];
-      // A polled signal this fake does not model answers as the service does for a feature the domain has
-      // not set up, so a new signal needs no line here.
-      if (!answer && isSignalPath(path)) throw notSetUp(path);
-      if (!answer) throw new Error(`unexpected GET ${path}`);
       const id = idOf(init);
+      const signal = signalOfPath(path);
+      // A polled signal this fake does not model answers as its definition says the service would, so a new
+      // signal needs no line here: 404 for one whose 404 means "not set up" (`fetch.notFound: 'absent'`),
+      // else its recorded answer (a 404 would mean the domain is gone).
+      if (!answers[path] && signal && notFoundMeaning(signal) === 'absent') throw notSetUp(path);
+      const answer = answers[path] ?? (signal ? () => recorded(signal, path, id) : null);
+      if (!answer) throw new Error(`unexpected GET ${path}`);
       if (hangNext === id && path.endsWith('/health')) {
         hangNext = null;
         await new Promise<void>((resolve) => hung.set(id, resolve));
@@ -104,15 +116,18 @@ function fakeService(now: () => number) {
     patch: () => Promise.reject(new Error('no edits here')),
     delete: () => Promise.reject(new Error('no edits here')),
     async *paginate(path, init) {
-      const list = lists[path];
+      const signal = signalOfPath(path);
+      const id = idOf(init);
+      const list = lists[path] ?? (signal ? () => recorded(signal, path, id) as unknown[] : null);
       if (!list) throw new Error(`unexpected list ${path}`);
-      yield* list(idOf(init));
+      yield* list(id);
     },
   };
   return {
     api,
     broken,
     /** The next health read of `id` hangs until released. */
+    problems,
     hang: (id: number) => void (hangNext = id),
     release: (id: number) => hung.get(id)?.(),
   };
@@ -181,6 +196,7 @@ describe('one mirror transaction per sync tick', () => {
     }
     // The last tick read d103's broken health: its alert commits with the tick, and the DNS changes the
     // alert asks for at once are fetched after that commit and stored in a second one.
+    expect(service.problems, 'GETs the fake service could not answer').toEqual([]);
     const last = perTick.pop()!;
     expect(last).toEqual({ commits: 2, stored: 7 });
     // The first tick reads the domain list, commits it, and plans again for the domains it listed (the
@@ -256,6 +272,7 @@ describe('one mirror transaction per sync tick', () => {
       await flushMicrotasks();
       if (!settled) ticking = run;
     }
+    expect(service.problems, 'GETs the fake service could not answer').toEqual([]);
     expect(ticking, 'a tick waits on the hung read').not.toBeNull();
     expect(timer.armed, 'with the signals its other fetches stored waiting').toBe(true);
     const open = () => mirror.listAlerts({ accountId }).filter((a) => a.rule === 'protocol_disconnected');

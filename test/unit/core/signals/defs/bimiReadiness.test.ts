@@ -9,9 +9,9 @@ import { decodeCases } from '../decodeCases.ts';
 // logo, SPF and DMARC at p=reject (ready) and at p=none (one check fails); a domain with nothing set up.
 type Answer = keyof typeof answers;
 
-/** A fixture answer as the poller hands it over (as its one part), decoded like any read. */
+/** A fixture answer as the poller hands it over, decoded like any read. */
 function answer(name: Answer) {
-  const decoded = decodeSignal('bimi_readiness', { readiness: answers[name] });
+  const decoded = decodeSignal('bimi_readiness', answers[name]);
   if (!decoded.ok) throw new Error(`fixture ${name} does not decode: ${decoded.error.message}`);
   return decoded.value;
 }
@@ -32,10 +32,7 @@ function setup(first: Answer) {
 }
 
 describe('bimi_readiness (polled weekly) and its rule bimiReadinessLost', () => {
-  decodeCases('bimi_readiness', answer('ready'), [
-    { readiness: { ...answers.ready, score: 'high' } },
-    'readiness.score',
-  ]);
+  decodeCases('bimi_readiness', answer('ready'), [{ ...answers.ready, score: 'high' }, 'score']);
 
   it('is polled for every domain, weekly, in the context tier (never the alert-bearing reads’ budget)', () => {
     const { plan } = SIGNAL_DEFINITIONS.bimi_readiness;
@@ -43,9 +40,9 @@ describe('bimi_readiness (polled weekly) and its rule bimiReadinessLost', () => 
   });
 
   it('refuses a score the interface bounds (0–100), naming it', () => {
-    const result = decodeSignal('bimi_readiness', { readiness: { ...answers.ready, score: 180 } });
+    const result = decodeSignal('bimi_readiness', { ...answers.ready, score: 180 });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toContain('bimi_readiness: readiness.score');
+    if (!result.ok) expect(result.error.message).toContain('bimi_readiness: score');
   });
 
   it('tells when a ready domain stops being ready (its logo no longer shown), once, and ends when it is ready again', () => {
