@@ -430,7 +430,13 @@ export const accountSyncStatusSchema = z.object({
   ),
   /** What each signal of periods watches, in words for people (from the signal's definition in main). */
   words: z.partialRecord(signalName, z.string()),
-  backfill: z.object({ domainsDone: z.number(), domainsTotal: z.number(), complete: z.boolean() }),
+  backfill: z.object({
+    domainsDone: z.number(),
+    domainsTotal: z.number(),
+    /** Domains whose health and failed sources were read once (absent from a main older than it). */
+    domainsWatched: z.number().optional(),
+    complete: z.boolean(),
+  }),
   requestsSpent: z.number(),
   lastSuccessAt: isoOrNull,
   nextDueAt: isoOrNull,

@@ -16,60 +16,15 @@
  * Each N's table is printed as soon as its days are in (the longest N first); each day's worker tells on
  * stderr how far in simulated time it got, and this process each day that ends.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_RUNS, SMOKE_RUN } from './day/dayPlan.ts';
-import { keptDay } from './day/keptDays.ts';
+import { pool, runWorker } from './day/workers.ts';
 import { dayTable, type DayView } from './day/dayTable.ts';
 import { LIMIT_PER_MINUTE, LOWER_BOUND_FORMULAS, lowerBound } from './day/lowerBound.ts';
 import { requestKindsTable } from './day/requestKinds.ts';
 import { ratioToPeer, spread, summarize, type WorkerDay } from './day/seedSummary.ts';
 import { POLLER_KINDS } from './day/simulatedDay.ts';
 import type { Scale } from './scale.ts';
-
-const worker = fileURLToPath(new URL('./day/dayWorker.ts', import.meta.url));
-
-/** One worker's figures, kept under `args` when BENCH_DAY_KEEP says so; `env` only for its progress line. */
-function runWorker(args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  return keptDay(process.env.BENCH_DAY_KEEP, args, () => spawnWorker(args, env));
-}
-
-function spawnWorker(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, ...env },
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`day worker ${args.join(' ')} exited with ${code}`));
-      else resolve(JSON.parse(out.trim().split('\n').pop()!) as Record<string, unknown>);
-    });
-  });
-}
-
-/** Runs `tasks` at most `width` at a time, keeping their order in the result; `done` as each ends. */
-async function pool<T>(
-  tasks: (() => Promise<T>)[],
-  width: number,
-  done: (i: number, result: T) => void,
-): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < tasks.length) {
-        const i = next++;
-        results[i] = await tasks[i]!();
-        done(i, results[i]!);
-      }
-    }),
-  );
-  return results;
-}
 
 /** One N's table figures from its days. */
 function viewOf(n: number, days: readonly WorkerDay[], plan: { hours: number; seeds: number }): DayView {

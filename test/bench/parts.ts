@@ -4,6 +4,7 @@
  */
 import { benchDay } from './day.bench.ts';
 import { benchDnsWatch } from './dnsWatch.bench.ts';
+import { benchFirstHours } from './firstHours.bench.ts';
 import { benchGrid } from './grid.bench.ts';
 import { benchIngest } from './ingest.bench.ts';
 import { benchLargeReport } from './largeReport.bench.ts';
@@ -31,6 +32,7 @@ export const PARTS: readonly BenchPart[] = [
   { name: 'report', run: benchLargeReport, inDefault: true },
   { name: 'day', run: benchDay, inDefault: true },
   { name: 'grid', run: benchGrid, inDefault: true },
+  { name: 'first-hours', run: benchFirstHours, inDefault: true },
   // After the day: it reads the engine's measured p95 from the bench-results.json the day just wrote.
   { name: 'dns', run: benchDnsWatch, inDefault: true },
   // Its CPU is a week of the engine's requests (about an hour).

@@ -8,7 +8,7 @@
  *                                     (24 h × 5 seeds at 50, 200, 1,000 and 5,000 domains: hours of wall
  *                                     time), the DNS watch at 5,000 domains, the week
  *   npm run bench -- --only=day,tick  only the named parts (planner, tick, mirror, mirror-file, ingest, report,
- *                                     day, grid, dns, week), at the default sizes (with --full: the full ones)
+ *                                     day, grid, first-hours, dns, week), at the default sizes (with --full: the full ones)
  *   npm run bench -- --smoke          each part at its smallest size and one seed, the week included: does
  *                                     it still run? (test/unit/bench/benchSmoke.test.ts runs it in CI)
  *   BENCH_DAY_KEEP=<dir> npm run bench -- --only=grid

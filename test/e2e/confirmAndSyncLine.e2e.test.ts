@@ -5,10 +5,12 @@
  * "waiting for the domain list", then "N of M domains" — seen by holding the service's answers at a proxy,
  * not by sleeping. (The offline line "Last synced … · service unreachable" is status.e2e.test.ts's last test.)
  */
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { ALL_V1_SCOPE_IDS } from '../../service/auth/scopes.ts';
 import { domainChangeForm } from './support/editForms.ts';
+import { SCREENSHOT_DIR } from './support/paths.ts';
 import { startHoldingProxy, type HoldingProxy } from './support/holdingProxy.ts';
 import { demoSuite } from './support/suite.ts';
 import { overviewRow, serviceGet, serviceWrites } from './support/worldReads.ts';
@@ -202,6 +204,51 @@ describe('the first sync of an account', () => {
       expect((await line.innerText()).replace(/\s+/g, ' ')).toMatch(
         /Last synced (just now|\d+ seconds? ago)/,
       );
+    } finally {
+      await app().removeAccount({ accountId: account.id });
+    }
+  });
+});
+
+describe('the history backfill of a watched account (issue 37)', () => {
+  it('says every domain is watched and how many have their history back-filled, then when it last synced', async () => {
+    // Health and failed sources of every domain come first; the histories yield to them. Holding every
+    // history read at the proxy keeps the account there: watched, its history not in yet.
+    proxy ??= await startHoldingProxy(suite.world.service.origin);
+    const historyHeld = /^\/api\/v1\/domains\/\d+\/(health|security-score)\/history/;
+    proxy.hold(historyHeld);
+    const issued = (await suite.world.service.sandbox('POST', '/tokens', {
+      scopes: [...ALL_V1_SCOPE_IDS],
+      name: 'e2e history backfill',
+    })) as { data: { plain_text: string } };
+    const label = 'Third look';
+    const { page } = await suite.window();
+    const { account } = await app().addAccount({
+      label,
+      baseUrl: `${proxy.origin}/api/v1`,
+      token: issued.data.plain_text,
+    });
+    try {
+      const switcher = page.getByRole('combobox', { name: 'Account in view' });
+      await switcher.locator('option', { hasText: label }).waitFor({ state: 'attached' });
+      await switcher.selectOption({ label });
+      const line = page.locator('.sync [data-sync]').filter({ hasText: label });
+      await expect.poll(() => line.getAttribute('data-sync'), { timeout: 30_000 }).toBe('history_backfill');
+      const total = (await app().overview()).filter((r) => r.accountId === suite.world.accountId).length;
+      const text = (await line.innerText()).replace(/\s+/g, ' ');
+      expect(text).toContain(`Watching all ${total} domains`);
+      expect(text).toMatch(new RegExp(`History back-filled for 0 of ${total} domains`));
+      expect(
+        await line.getByRole('progressbar', { name: 'History backfill progress' }).getAttribute('max'),
+      ).toBe(String(total));
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `sync-line-history-backfill-${scheme}.png`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+
+      proxy.release();
+      await expect.poll(() => line.getAttribute('data-sync'), { timeout: 60_000 }).toBe('synced');
     } finally {
       await app().removeAccount({ accountId: account.id });
     }

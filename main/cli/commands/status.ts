@@ -104,7 +104,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
             : 'active';
       io.stdout.write(`${a.label}  ${a.baseUrl}  ${state}\n`);
       io.stdout.write(
-        `  domains backfilled ${a.backfill.domainsDone}/${a.backfill.domainsTotal}; last success ${a.lastSuccessAt ?? 'never'}; ` +
+        `  domains watched ${a.backfill.domainsWatched ?? a.backfill.domainsDone}/${a.backfill.domainsTotal}, history back-filled ${a.backfill.domainsDone}/${a.backfill.domainsTotal}; last success ${a.lastSuccessAt ?? 'never'}; ` +
           `open alerts ${openAlerts.filter((x) => x.accountId === a.accountId).length}\n`,
       );
       const d = domainsOf(a.accountId);

@@ -19,7 +19,7 @@ export const ALERT_RATE_PRIOR = 2;
 /** The least share of the common period's polls any alert signal keeps. */
 export const MIN_ALERT_SHARE = 2 / 3;
 /** The quantile the shares minimise. */
-const QUANTILE = 0.95;
+export const ALERT_SHARE_QUANTILE = 0.95;
 
 /**
  * The share (0, 1] of the common alert period's polls per signal, from how many changes each told of
@@ -35,7 +35,7 @@ export function alertShares(
   const total = weight.reduce((sum, w) => sum + w.count, 0);
   // Most changes first; name order breaks ties so equal histories give the same shares every time.
   weight.sort((a, b) => b.count - a.count || (a.signal < b.signal ? -1 : 1));
-  let need = QUANTILE;
+  let need = ALERT_SHARE_QUANTILE;
   let cost = 0;
   for (const [i, { signal, count }] of weight.entries()) {
     const w = count / total;
@@ -46,7 +46,7 @@ export function alertShares(
     cost += x;
   }
   // Equal shares cost QUANTILE × count for the same p95: skew only when it saves requests.
-  if (cost >= QUANTILE * signals.length - 1e-9) for (const s of signals) shares[s] = 1;
+  if (cost >= ALERT_SHARE_QUANTILE * signals.length - 1e-9) for (const s of signals) shares[s] = 1;
   return shares;
 }
 

@@ -19,9 +19,16 @@
  */
 import type { Mirror, MirrorDomain, RowCursor, SyncState } from '../mirror/types.ts';
 import type { SignalName } from '../signals/catalog.ts';
-import { compareUrgency, isDue, stretchOf, type Stretch } from './planner.ts';
 import {
-  ALERT_PERIOD_FLOOR_MS,
+  compareFresh,
+  compareUrgency,
+  isDue,
+  mayRunEarly,
+  stretchOf,
+  TickSpend,
+  type Stretch,
+} from './planner.ts';
+import {
   allocateClasses,
   annotate,
   classKeyOf,
@@ -32,7 +39,6 @@ import {
   keepCost,
   KEEP_WINDOW_MS,
   sortClasses,
-  TIER_RANK,
   type JobClass,
   type TierAllocation,
 } from './tierAllocation.ts';
@@ -51,17 +57,6 @@ import {
 } from './syncJobs.ts';
 
 type Order = (a: SyncJob, b: SyncJob) => number;
-
-/** compareUrgency's order of two never-fetched jobs (it does not depend on the clock). */
-const freshOrder: Order = (a, b) => {
-  if (a.tier !== undefined && b.tier !== undefined && a.tier !== b.tier)
-    return TIER_RANK[a.tier] - TIER_RANK[b.tier];
-  const da = a.domainId ?? -1;
-  const db = b.domainId ?? -1;
-  if (da !== db) return da - db;
-  if (a.priority !== b.priority) return b.priority - a.priority;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-};
 
 /** Within a class (one period, one weight) the stalest first: last success, then key, as compareUrgency. */
 const staleOrder: Order = (a, b) => {
@@ -142,7 +137,7 @@ export interface BookBackfill {
 export class JobBook {
   private readonly jobs = new Map<string, SyncJob>();
   private readonly buckets = new Map<string, Bucket>();
-  private readonly fresh = new SortedJobs(freshOrder);
+  private readonly fresh = new SortedJobs(compareFresh);
   private readonly held = new Set<SyncJob>();
   private readonly states = new Map<string, SyncState>();
   private readonly active = new Map<number, string>();
@@ -462,8 +457,7 @@ export class JobBook {
     allocation: TierAllocation | null,
   ): SyncJob[] {
     const picked: SyncJob[] = [];
-    let left = Math.floor(spendable);
-    if (left <= 0) return picked;
+    if (Math.floor(spendable) <= 0) return picked;
     const period = (job: SyncJob) => {
       if (allocation) annotate(job, allocation);
       return job;
@@ -480,13 +474,16 @@ export class JobBook {
     heldEarly.sort(cmp);
     const lists = [...this.buckets.values()].filter((b) => b.stale.items.length > 0);
 
-    let keepLeft =
+    const spend = new TickSpend(
+      spendable,
       allocation?.keepRoomPerMinute != null
         ? keepAllowance(allocation.keepRoomPerMinute, this.keepSpent(now))
-        : Number.POSITIVE_INFINITY;
+        : Number.POSITIVE_INFINITY,
+      burst,
+    );
     const take = (sources: Source[]): boolean => {
       for (;;) {
-        if (left <= 0) return true;
+        if (spend.left <= 0) return true;
         let best: Source | null = null;
         for (const s of sources) {
           const head = s.head();
@@ -494,13 +491,9 @@ export class JobBook {
         }
         if (!best) return true;
         const job = best.head()!;
-        const cost = Math.min(Math.max(1, Math.ceil(job.cost)), burst ?? Number.POSITIVE_INFINITY);
-        const held = job.keepRoomPerMinute !== undefined && isKeepTier(job.tier);
-        if (held && keepCost(job) > keepLeft) return true;
-        if (cost > left) return false;
+        const taken = spend.take(job);
+        if (taken !== 'taken') return taken === 'room';
         picked.push(job);
-        left -= cost;
-        if (held) keepLeft -= keepCost(job);
         best.next();
       }
     };
@@ -509,14 +502,14 @@ export class JobBook {
       listSource(heldDue, () => true, period),
       ...lists.map((b) => listSource(b.stale.items, (job) => isDue(job, now, factor), period)),
     ];
-    if (!take(due) || left <= 0) return picked;
+    if (!take(due) || spend.left <= 0) return picked;
     const early: Source[] = [listSource(heldEarly, () => true, period)];
     for (const b of lists) {
       if (b.cls.tier !== 'alert') continue;
       const items = b.stale.items;
       let i = 0;
       while (i < items.length && isDue(items[i]!, now, factor)) i++;
-      early.push(listSource(items.slice(i, i + left), (job) => mayRunEarly(job, now), period, 0));
+      early.push(listSource(items.slice(i, i + spend.left), (job) => mayRunEarly(job, now), period, 0));
     }
     take(early);
     return picked;
@@ -558,17 +551,6 @@ function listSource(
 
 function stoppedAt(job: SyncJob, now: number): boolean {
   return job.scopeMissing && job.notBefore !== null && job.notBefore > now;
-}
-
-/** planner.ts's early rule (an alert job not polled in the last minute, nothing holding it). */
-function mayRunEarly(job: SyncJob, now: number): boolean {
-  return (
-    job.tier === 'alert' &&
-    !job.stopped &&
-    job.lastSuccessAt !== null &&
-    now - job.lastSuccessAt >= ALERT_PERIOD_FLOOR_MS * Math.max(1, 1 / (job.alertShare ?? 1)) &&
-    (job.notBefore === null || job.notBefore <= now)
-  );
 }
 
 function sameShares(

@@ -1,5 +1,5 @@
 import type { SyncContext } from './syncContext.ts';
-import { CORE_SIGNALS, HISTORY_SIGNALS, type SyncJob } from './syncJobs.ts';
+import { ALERT_SIGNALS, CORE_SIGNALS, HISTORY_SIGNALS, type SyncJob } from './syncJobs.ts';
 
 /**
  * Progress and ETA of a backfill (ticks until every domain was fetched once) and of a manual pass, as
@@ -13,16 +13,25 @@ import { CORE_SIGNALS, HISTORY_SIGNALS, type SyncJob } from './syncJobs.ts';
 export function backfillProgress(
   jobs: SyncJob[],
   attempted: ReadonlySet<string> = NONE,
-): { domainsDone: number; domainsTotal: number } {
+): { domainsDone: number; domainsTotal: number; domainsWatched: number } {
   const pending = new Set<number>();
+  const unwatched = new Set<number>();
   const all = new Set<number>();
   for (const job of jobs) {
     if (job.domainId === null || !(CORE_SIGNALS.includes(job.signal) || HISTORY_SIGNALS.includes(job.signal)))
       continue;
     all.add(job.domainId);
-    if (!wasAttempted(job, attempted)) pending.add(job.domainId);
+    if (wasAttempted(job, attempted)) continue;
+    pending.add(job.domainId);
+    // Watched: its alert-bearing reads are in. The rest of its backfill yields to them (tierAllocation.ts),
+    // so a portfolio is watched long before its history is back-filled, and the app says both.
+    if (ALERT_SIGNALS.includes(job.signal)) unwatched.add(job.domainId);
   }
-  return { domainsDone: all.size - pending.size, domainsTotal: all.size };
+  return {
+    domainsDone: all.size - pending.size,
+    domainsTotal: all.size,
+    domainsWatched: all.size - unwatched.size,
+  };
 }
 
 const NONE: ReadonlySet<string> = new Set();

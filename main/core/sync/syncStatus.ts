@@ -20,7 +20,11 @@ export interface AccountSyncStatus {
   periods: Partial<Record<SignalName, { targetSeconds: number; effectiveSeconds: number; jobs: number }>>;
   /** What each signal of `periods` watches, in words for people (its definition's). */
   words: Partial<Record<SignalName, string>>;
-  backfill: { domainsDone: number; domainsTotal: number; complete: boolean };
+  /**
+   * The first sync (and a new domain's): domains whose every core and history signal was read (done), of
+   * those whose alert-bearing reads were (watched); the history backfill fills what the alert reads leave.
+   */
+  backfill: { domainsDone: number; domainsTotal: number; domainsWatched: number; complete: boolean };
   requestsSpent: number;
   lastSuccessAt: string | null;
   nextDueAt: string | null;

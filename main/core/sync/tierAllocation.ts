@@ -30,6 +30,7 @@
  * backfill. A short catch-up (1,000 domains: 6,000 reads, 111 minutes) still runs at once: it delays the
  * alert reads once, by less than that.
  */
+import { ALERT_SHARE_QUANTILE } from './alertShares.ts';
 import type { PlanJob } from './planner.ts';
 
 import type { PlanTier } from '../signals/definition.ts';
@@ -49,6 +50,18 @@ export const KEEP_SHARE_MAX = 0.5;
  * budget, 1 % of every change's wait); the backfill of 5,000 domains takes weeks at this share (README).
  */
 export const LARGE_PORTFOLIO_SHARE = 0.01;
+/**
+ * Any other portfolio's backfill (the first sync's: every domain's score, BIMI, MTA-STS, DNS changes and
+ * histories; a new domain's) yields too, from the moment every domain is watched (issue 37): at the whole
+ * budget it held every alert read back (1,000 domains: 111 minutes without a health poll), so the first
+ * hours were slower than a round-robin over the alert reads alone. Its room is BACKFILL_SLACK_PART of what
+ * the alert shares save (alertShares.ts: leaning to the signal that carries most changes gives the same
+ * p95 for fewer requests), never less than this floor, which bounds how long it takes: 6 reads a domain at
+ * 0.54 a minute (50 domains ~9 h, 200 ~37 h, 1,000 ~7.7 days at most; sooner as the shares lean).
+ */
+export const BACKFILL_FLOOR_SHARE = 0.01;
+/** The part of the alert shares' saving the backfill takes (the rest shortens the alert period). */
+export const BACKFILL_SLACK_PART = 0.5;
 /**
  * A domain's health unread this long leaves a gap in the history derived from it (syncJobs.ts repairs it):
  * a portfolio whose catch-up would hold the alert reads back this long is large, and is shared out instead.
@@ -79,6 +92,11 @@ export interface TierAllocation {
    * after the due alert reads.
    */
   large: boolean;
+  /**
+   * True while another portfolio backfills: context and history keep within the backfill's room
+   * (BACKFILL_FLOOR_SHARE or what the alert shares save), after the due alert reads.
+   */
+  yielding: boolean;
 }
 
 /** An alert job's share of the common period's polls (planner.ts, PlanJob.alertShare), within (0, 1]. */
@@ -161,6 +179,8 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
   let account = 0;
   let keep = 0;
   let alertCost = 0;
+  /** The alert reads' cost at equal shares (what the shares save is the backfill's slack). */
+  let alertCostEqual = 0;
   let alertTargetMs = Number.POSITIVE_INFINITY;
   /** Requests it takes to read every context and history job once (a whole backfill, or every gap repair). */
   let catchUp = 0;
@@ -172,6 +192,7 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
     if (c.tier === 'account') account += c.count * rate(c.cost, c.targetPeriodMs);
     else if (c.tier === 'alert') {
       alertCost += c.count * Math.max(1, c.cost) * c.share;
+      alertCostEqual += c.count * Math.max(1, c.cost);
       alertTargetMs = Math.min(alertTargetMs, c.targetPeriodMs);
     } else {
       keep += c.count * rate(c.cost, c.targetPeriodMs);
@@ -192,10 +213,21 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
   const catchUpMs = (catchUp / Math.max(Number.EPSILON, capacity - account)) * MINUTE_MS;
   const large =
     alertCost > 0 && steadyPeriodMs > alertTargetMs && catchUpMs + steadyPeriodMs >= GAP_REPAIR_MS;
-  const keepRoom = large ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE) : fullRoom;
+  const yielding = !large && backfilling && alertCost > 0;
+  const keepRoom = large
+    ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE)
+    : yielding
+      ? Math.max(
+          capacity *
+            Math.max(BACKFILL_FLOOR_SHARE, BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual)),
+          // A portfolio small enough for its alert reads to hit their floor leaves the rest unspent: it is
+          // the backfill's (8 domains: 16 alert reads a minute, the backfill 38).
+          capacity - account - (alertCost * MINUTE_MS) / ALERT_PERIOD_FLOOR_MS,
+        )
+      : fullRoom;
   const keepFactor = Math.max(1, keep / keepRoom);
   const keepAtPeriods = keep / keepFactor;
-  const keepSpent = large && backfilling ? keepRoom : keepAtPeriods;
+  const keepSpent = (large || yielding) && backfilling ? keepRoom : keepAtPeriods;
   // A large portfolio's domain list is read once an alert period, not more often: a domain added waits for
   // it as a domain watched waits for its next health read (5,000 domains: 50 pages every ~3 h, not hourly).
   const listPeriodMs = large ? alertPeriodAt(keepSpent) : 0;
@@ -219,10 +251,20 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       history,
     },
     backfillPerMinute: keepSpent - keepAtPeriods,
-    keepRoomPerMinute: large ? keepRoom : null,
+    keepRoomPerMinute: large || yielding ? keepRoom : null,
     listPeriodMs,
     large,
+    yielding,
   };
+}
+
+/**
+ * The share of the alert reads' budget the alert shares save: equal shares give a p95 of QUANTILE × their
+ * period, the learned shares the same p95 at their (shorter) period for `cost` requests instead of
+ * QUANTILE × `costEqual` (alertShares.ts); 0 when they do not lean.
+ */
+function sharesSaving(cost: number, costEqual: number): number {
+  return costEqual <= 0 ? 0 : Math.max(0, 1 - cost / (ALERT_SHARE_QUANTILE * costEqual));
 }
 
 /**

@@ -13,6 +13,7 @@ export type SyncLine =
   | { kind: 'unreachable'; lastSuccessAt: string | null; message: string | null }
   | { kind: 'waiting_for_list' }
   | { kind: 'first_sync'; done: number; total: number; etaSeconds: number | null }
+  | { kind: 'history_backfill'; done: number; total: number; etaSeconds: number | null }
   | { kind: 'synced'; lastSuccessAt: string | null };
 
 /** The line for an account from its sync status, its connectivity and the latest progress event. */
@@ -35,7 +36,12 @@ export function syncLine(
     const total = Math.max(progress?.domainsTotal ?? 0, a.backfill.domainsTotal);
     if (total === 0) return { kind: 'waiting_for_list' };
     const done = Math.min(total, Math.max(progress?.domainsDone ?? 0, a.backfill.domainsDone));
-    return { kind: 'first_sync', done, total, etaSeconds: progress?.etaSeconds ?? null };
+    const etaSeconds = progress?.etaSeconds ?? null;
+    // Every domain watched, its history still coming: the backfill yields to the alert reads (hours to
+    // days in a large portfolio), which is said, not shown as a first sync that never ends.
+    if ((a.backfill.domainsWatched ?? 0) >= total)
+      return { kind: 'history_backfill', done, total, etaSeconds };
+    return { kind: 'first_sync', done: a.backfill.domainsWatched ?? done, total, etaSeconds };
   }
   return { kind: 'synced', lastSuccessAt: a.lastSuccessAt };
 }

@@ -2,14 +2,19 @@
  * One poller's simulated day at one N and seed in its own process (the benchmark runs two at a time on two
  * cores): prints the day's figures as one JSON line on stdout.
  * Usage: dayWorker.ts <domains> <hours> <engine|peer|naive> <seed index>  |  dayWorker.ts mirror [domains]
+ *   |  dayWorker.ts first <domains> <hours> <engine|peer> <seed index> (the first hours: firstHours.ts)
  * Progress (how far in simulated time) goes to stderr.
  */
 import { progress, simulated } from '../progress.ts';
 import { mirrorAtScale } from './mirrorAtScale.ts';
 import { dayPlan } from './dayPlan.ts';
+import { FIRST_HOURS_WINDOWS, firstHoursPlan } from './firstHours.ts';
 import { POLLER_KINDS, simulateDay, type PollerKind } from './simulatedDay.ts';
 
-const [what, hoursArg, pollerArg, seedArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+// `first …`: the same day's worker on a first-hours plan (its windows measured apart).
+const first = argv[0] === 'first';
+const [what, hoursArg, pollerArg, seedArg] = first ? argv.slice(1) : argv;
 /** How many seeds this N runs (for the progress line only; not part of the day). */
 const seedsArg = process.env.BENCH_DAY_SEEDS_OF;
 if (what === 'mirror') {
@@ -21,9 +26,14 @@ if (what === 'mirror') {
   const poller = pollerArg as PollerKind;
   if (!POLLER_KINDS.includes(poller)) throw new Error(`dayWorker: unknown poller ${pollerArg}`);
   const seed = Number(seedArg ?? 0);
-  const plan = dayPlan(Number(what), Number(hoursArg), seed);
+  const plan = first
+    ? {
+        ...firstHoursPlan(Number(what), Number(hoursArg), seed),
+        windowsHours: FIRST_HOURS_WINDOWS.filter((w) => w <= Number(hoursArg)),
+      }
+    : dayPlan(Number(what), Number(hoursArg), seed);
   const shown = progress(
-    `day: ${what} domains, ${poller}, seed ${seed + 1}${seedsArg ? ` of ${seedsArg}` : ''}`,
+    `${first ? 'first hours' : 'day'}: ${what} domains, ${poller}, seed ${seed + 1}${seedsArg ? ` of ${seedsArg}` : ''}`,
   );
   const { mirror, figures, ...day } = await simulateDay(plan, poller, (done, total) =>
     shown(simulated(done, total)),

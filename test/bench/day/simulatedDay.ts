@@ -7,6 +7,7 @@ import { changeLatency, type LatencyFigures } from './changeLatency.ts';
 import { changeStream, type Change } from './changeStream.ts';
 import { RECORDS as RECORD_VALUES, startDayService } from './dayService.ts';
 import { startEngine } from './enginePoller.ts';
+import { windowFigures, type WindowFigures } from './firstHours.ts';
 import { firstSyncWatch, type FirstSyncFigures } from './firstSync.ts';
 import { injectFetch, newTally, type RequestTally } from './injectFetch.ts';
 import { EDIT_RESERVE, LIMIT_PER_MINUTE } from './lowerBound.ts';
@@ -31,6 +32,8 @@ export interface DayOptions {
   /** Changes start this long after the start (after the first sync) and stop this long before the end. */
   quietMs: number;
   tailMs: number;
+  /** Windows from the first sync (hours) to measure apart (firstHours.ts); none for the steady-state day. */
+  windowsHours?: readonly number[];
 }
 
 /** Which poller a day runs: each runs in its own process against its own copy of the same seeded day. */
@@ -61,6 +64,8 @@ export interface DayFigures {
   figures: PollerFigures;
   /** The engine's first sync (null for the naive poller, which has no notion of one). */
   firstSync: FirstSyncFigures | null;
+  /** The figures of each of o.windowsHours (firstHours.ts). */
+  windows: WindowFigures[];
   /** The poller's mirror after the day (for the read benchmarks); closed by the caller. */
   mirror: Mirror;
   wallMs: number;
@@ -192,6 +197,7 @@ export async function simulateDay(
       steadyFrom,
     ),
     firstSync,
+    windows: windowFigures(running.mirror, running.accountId, changes, fqdnOf, start, o.windowsHours ?? []),
     mirror: running.mirror,
     wallMs: performance.now() - wall,
   };

@@ -55,6 +55,23 @@ describe('the sidebar sync line', () => {
     ).toEqual({ kind: 'first_sync', done: 3, total: 14, etaSeconds: 40 });
   });
 
+  it('once every domain is watched, says how far the history backfill got instead of a first sync that never ends', () => {
+    // 1,000 domains: health and failed sources of every one read, the score, DNS changes and histories of
+    // 312 (the backfill yields to the alert reads, so this lasts hours to days).
+    const backfill = { domainsDone: 312, domainsTotal: 1000, domainsWatched: 1000, complete: false };
+    expect(
+      syncLine(account({ backfill }), online, { domainsDone: 312, domainsTotal: 1000, etaSeconds: 7200 }),
+    ).toEqual({ kind: 'history_backfill', done: 312, total: 1000, etaSeconds: 7200 });
+    // Still watching: the first sync counts the domains watched, not the ones whose history is in.
+    const watching = { domainsDone: 0, domainsTotal: 1000, domainsWatched: 420, complete: false };
+    expect(syncLine(account({ backfill: watching }), online, undefined)).toEqual({
+      kind: 'first_sync',
+      done: 420,
+      total: 1000,
+      etaSeconds: null,
+    });
+  });
+
   it('a paused account says why; the rate limit is said while reachable', () => {
     expect(syncLine(account({ state: 'paused', pausedReason: 'token_invalid' }), offline, undefined)).toEqual(
       { kind: 'paused', reason: 'token invalid' },

@@ -12,6 +12,7 @@ import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
 import {
   ALERT_PERIOD_FLOOR_MS,
   allocateTiers,
+  BACKFILL_FLOOR_SHARE,
   KEEP_WINDOW_MS,
   LARGE_PORTFOLIO_SHARE,
 } from '../../../../main/core/sync/tierAllocation.ts';
@@ -113,8 +114,9 @@ function simulate(
 
 describe('tier allocation', () => {
   it('gives health and failed sources of every domain one common period from what the weekly score, history and DNS changes and the hourly list leave', () => {
+    // Every job read once (the backfill is done: while it runs it keeps within its room, below).
     for (const domains of [50, 200, 1000]) {
-      const jobs = portfolio(domains);
+      const jobs = portfolio(domains).map((job) => ({ ...job, lastSuccessAt: 0 }));
       const a = allocateTiers(jobs, 54);
       const periodsOf = (signal: SignalName) =>
         new Set(jobs.filter((j) => j.signal === signal).map((j) => j.periodMs));
@@ -134,7 +136,8 @@ describe('tier allocation', () => {
     }
     // 1,000 domains: 2,000 alert polls a period on 54 − 10/60 − 4000/10080 ≈ 53.4 per minute: every 37.4
     // minutes, within 1.2 % of the lower bound 2N/54 = 37.0.
-    expect(allocateTiers(portfolio(1000), 54).alertPeriodMs / MIN).toBeCloseTo(37.4, 0);
+    const synced = portfolio(1000).map((job) => ({ ...job, lastSuccessAt: 0 }));
+    expect(allocateTiers(synced, 54).alertPeriodMs / MIN).toBeCloseTo(37.4, 0);
   });
 
   it('never polls an alert signal more often than once a minute, leaving the rest of a large budget unspent', () => {
@@ -147,8 +150,9 @@ describe('tier allocation', () => {
   it('stretches opened panels and the history alike to half the capacity when reading them all once is short', () => {
     // 10 domains with 200 opened panels (6-hourly) on 1 a minute: 0.56 a minute at their targets, more
     // than half; reading them all once takes 3.3 h, which with the alert period stays under the 6 h that
-    // makes a gap, so the portfolio is not large and half the capacity is theirs.
-    const jobs = portfolio(10);
+    // makes a gap, so the portfolio is not large and half the capacity is theirs (once read: a backfill
+    // keeps within its own room).
+    const jobs = portfolio(10).map((job) => ({ ...job, lastSuccessAt: 0 }));
     for (let p = 0; p < 200; p++)
       jobs.push({
         key: `${(p % 10) + 1}:panel${p}`,
@@ -157,7 +161,7 @@ describe('tier allocation', () => {
         priority: 1,
         targetPeriodMs: 6 * 60 * MIN,
         cost: 1,
-        lastSuccessAt: null,
+        lastSuccessAt: 0,
         notBefore: null,
         tier: 'history',
       });
@@ -355,5 +359,55 @@ describe('latency first: the backfill of a large portfolio waits behind the aler
   it('still runs a short catch-up (1,000 domains: 111 minutes at the whole budget) at once, as the first sync did', () => {
     const a = allocateTiers(portfolio(1000), 54);
     expect(a.large).toBe(false);
+  });
+});
+
+describe('the first sync: every portfolio’s backfill yields to the alert reads (issue 37)', () => {
+  it('keeps every domain’s health at the alert period while 200 domains backfill, the backfill within its room', () => {
+    // At the whole budget the backfill (score, BIMI, MTA-STS, DNS changes, histories: 800 reads here) held
+    // every alert read back ~15 minutes after every domain was watched: twice the alert period, in the
+    // very hours a user judges the app. Now the due alert reads come first and the backfill keeps within
+    // BACKFILL_FLOOR_SHARE of the budget (the alert shares do not lean before any change was told).
+    const refill = budgetShape(60, 6).refillPerMinute;
+    const { sent } = simulate(200, 90);
+    const watchedAt = sent.filter((s) => s.job.tier === 'alert')[399]!.at;
+    const periodMin = 400 / (refill * (1 - BACKFILL_FLOOR_SHARE) - 2 / 60);
+    const healthAt = new Map<string, number[]>();
+    for (const s of sent.filter((s) => s.job.signal === 'health'))
+      healthAt.set(s.job.key, [...(healthAt.get(s.job.key) ?? []), s.at]);
+    for (const times of healthAt.values())
+      for (let i = 1; i < times.length; i++)
+        expect(times[i]! - times[i - 1]!).toBeLessThan(periodMin * 1.1 * MIN);
+    const backfill = sent.filter(
+      (s) => s.at > watchedAt && (s.job.tier === 'context' || s.job.tier === 'history'),
+    );
+    expect(backfill.length).toBeGreaterThan(0);
+    const minutes = (90 * MIN - watchedAt) / MIN;
+    expect(backfill.length / minutes).toBeLessThanOrEqual(refill * BACKFILL_FLOOR_SHARE * 1.1 + 16 / minutes);
+  });
+
+  it('gives the backfill half of what the alert shares save, and to a small portfolio what its alert reads cannot use', () => {
+    const room = (domains: number, shares: Partial<Record<SignalName, number>> = {}) => {
+      const jobs = portfolio(domains).map((job) =>
+        job.tier === 'alert' ? { ...job, lastSuccessAt: 0, alertShare: shares[job.signal] ?? 1 } : job,
+      );
+      return allocateTiers(jobs, 54);
+    };
+    // No lean: the floor, 0.54 a minute.
+    expect(room(200).yielding).toBe(true);
+    expect(room(200).keepRoomPerMinute).toBeCloseTo(54 * BACKFILL_FLOOR_SHARE, 6);
+    // Failed sources polled at 2/3 of the common rate: the same p95 for 1 − (5/3)/(0.95 × 2) = 12.3 % fewer
+    // requests, half of which (3.3 a minute) goes to the backfill.
+    const leaned = room(200, { failed_sources: 2 / 3 });
+    expect(leaned.keepRoomPerMinute!).toBeCloseTo(54 * 0.5 * (1 - 5 / 3 / 1.9), 6);
+    // 8 domains: their 16 alert reads a minute are at the floor period; the backfill gets the rest.
+    expect(room(8).keepRoomPerMinute!).toBeGreaterThan(37);
+    // Once read, the portfolio is not yielding: its score and history keep their targets.
+    const synced = allocateTiers(
+      portfolio(200).map((job) => ({ ...job, lastSuccessAt: 0 })),
+      54,
+    );
+    expect(synced.yielding).toBe(false);
+    expect(synced.keepRoomPerMinute).toBeNull();
   });
 });

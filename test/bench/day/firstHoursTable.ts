@@ -1,0 +1,141 @@
+/**
+ * The first-hours table (firstHours.ts): per N, one row per window from the first sync, the engine's and the
+ * peer's p95 change→alert, min / median / max across seeds, the bound, per alert kind, and whether the
+ * engine met the target (its p95 ≤ the peer's on the seeds' median) — the steady-state grid is the 24 h row.
+ */
+import { ALERT_KINDS, type AlertKind } from './changeLatency.ts';
+import { windowBoundMs, type WindowFigures } from './firstHours.ts';
+import { spread, type Spread } from './seedSummary.ts';
+
+/** What a first-hours worker prints (the fields the table reads). */
+export interface FirstHoursRun {
+  domains: number;
+  seed: number;
+  poller: string;
+  windows: WindowFigures[];
+  figures: { status429: number; busiest60s: number };
+  firstSync: {
+    watchedMs: number | null;
+    backfilledMs: number | null;
+    backfillDone?: number;
+    backfillSignals?: number;
+  } | null;
+  cpuS?: number;
+}
+
+/** One window of one N across the seeds. */
+export interface WindowRow {
+  hours: number;
+  changes: Spread | null;
+  engine: Spread | null;
+  peer: Spread | null;
+  boundMs: number;
+  ratio: Spread | null;
+  /** Median across seeds of each kind's p95: engine, peer. */
+  byKind: Record<AlertKind, { engine: Spread | null; peer: Spread | null }>;
+  met: boolean | null;
+}
+
+const windowOf = (run: FirstHoursRun, hours: number) => run.windows.find((w) => w.hours === hours);
+
+/** The rows of one N from its runs (engine and peer, every seed). */
+export function windowRows(domains: number, runs: readonly FirstHoursRun[]): WindowRow[] {
+  const of = (poller: string) => runs.filter((r) => r.poller === poller && r.domains === domains);
+  const engine = of('engine');
+  const peer = of('peer');
+  const hours = [...new Set(runs.flatMap((r) => r.windows.map((w) => w.hours)))].sort((a, b) => a - b);
+  return hours.map((h) => {
+    const ratio = spread(
+      engine.map((e) => {
+        const p = peer.find((x) => x.seed === e.seed);
+        const a = windowOf(e, h)?.p95Ms ?? null;
+        const b = p ? (windowOf(p, h)?.p95Ms ?? null) : null;
+        return a === null || b === null ? null : a / b;
+      }),
+    );
+    const p95 = (list: readonly FirstHoursRun[], k?: AlertKind) =>
+      spread(list.map((r) => (k ? windowOf(r, h)?.p95ByKindMs[k] : windowOf(r, h)?.p95Ms) ?? null));
+    return {
+      hours: h,
+      changes: spread(engine.map((r) => windowOf(r, h)?.changes ?? null)),
+      engine: p95(engine),
+      peer: p95(peer),
+      boundMs: windowBoundMs(domains),
+      ratio,
+      byKind: Object.fromEntries(
+        ALERT_KINDS.map((k) => [k, { engine: p95(engine, k), peer: p95(peer, k) }]),
+      ) as WindowRow['byKind'],
+      met: ratio === null ? null : ratio.median <= 1,
+    };
+  });
+}
+
+const min = (ms: number) => (ms / 60_000).toFixed(1);
+const three = (s: Spread | null, f: (x: number) => string) =>
+  s === null ? '—' : `${f(s.min)}/${f(s.median)}/${f(s.max)}`;
+
+/** The table of one N (text), with the engine's first-sync figures under it. */
+export function firstHoursTable(
+  domains: number,
+  runs: readonly FirstHoursRun[],
+  firstChangeMs: number,
+): string {
+  const rows = windowRows(domains, runs);
+  const engine = runs.filter((r) => r.poller === 'engine' && r.domains === domains);
+  const seeds = new Set(runs.filter((r) => r.domains === domains).map((r) => r.seed)).size;
+  const cpu = runs.filter((r) => r.domains === domains).reduce((s, r) => s + (r.cpuS ?? 0), 0);
+  const head =
+    `first hours, N = ${domains.toLocaleString('en')} domains × ${seeds} seeds: windows from the account's first sync; ` +
+    `changes from ${min(firstChangeMs)} min (every domain read once at 54/min); CPU ${cpu.toFixed(0)} s`;
+  const cols = [
+    'window',
+    'changes',
+    'engine p95',
+    'peer p95',
+    'bound',
+    'engine ÷ peer',
+    'removed',
+    'restored',
+    'threat',
+    'score drop',
+    'target',
+  ];
+  const kind = (r: WindowRow, k: AlertKind) => {
+    const e = r.byKind[k].engine;
+    const p = r.byKind[k].peer;
+    return e === null && p === null ? '—' : `${e ? min(e.median) : '—'} (${p ? min(p.median) : '—'})`;
+  };
+  const lines = rows.map((r) => [
+    `${r.hours} h`,
+    three(r.changes, (x) => x.toFixed(0)),
+    three(r.engine, min),
+    three(r.peer, min),
+    min(r.boundMs),
+    three(r.ratio, (x) => x.toFixed(2)),
+    ...(['removed', 'restored', 'threat', 'score_drop'] as const).map((k) => kind(r, k)),
+    r.met === null ? 'no change yet' : r.met ? 'met' : 'NOT met',
+  ]);
+  const widths = cols.map((c, i) => Math.max(c.length, ...lines.map((l) => l[i]!.length)) + 2);
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('');
+  const backfill = spread(engine.map((r) => r.firstSync?.backfilledMs ?? null));
+  const open = engine.filter((r) => r.firstSync && r.firstSync.backfilledMs === null);
+  const got = spread(open.map((r) => r.firstSync?.backfillDone ?? null));
+  const backfillLine =
+    `engine's backfill (every domain's score, DNS changes, histories): ` +
+    (backfill ? `in at ${three(backfill, min)} min` : '') +
+    (open.length
+      ? `${backfill ? '; ' : ''}not in by the run's end on ${open.length} seeds (${three(got, (x) => x.toFixed(0))} of ${open[0]!.firstSync?.backfillSignals ?? '?'} signals in)`
+      : '');
+  const limits =
+    `429s engine ${engine.reduce((s, r) => s + r.figures.status429, 0)}, ` +
+    `busiest sliding 60 s engine ${Math.max(0, ...engine.map((r) => r.figures.busiest60s))}`;
+  return [
+    head,
+    "min/median/max across seeds, minutes; per kind the engine's median p95 (the peer's); target: engine ≤ peer (seed median)",
+    line(cols),
+    ...lines.map(line),
+    backfillLine,
+    limits,
+  ].join('\n');
+}

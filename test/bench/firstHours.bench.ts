@@ -1,0 +1,74 @@
+/**
+ * The first hours (issue 37, day/firstHours.ts): the engine and the 30-line round-robin peer from the
+ * account's first sync, p95 change→alert over the 1 h, 3 h and 6 h windows, min / median / max across seeds,
+ * per alert kind, against the bound, with met / NOT met per window (the 24 h window is the day part's grid).
+ *
+ * Default: 5 seeds at 50 and 200 domains, 1 at 1,000; `--full` (or BENCH_FIRST_FULL=1): 5 seeds at 50, 200,
+ * 1,000 and 5,000. BENCH_FIRST_DOMAINS=1000,5000 / BENCH_FIRST_SEEDS=k / BENCH_FIRST_HOURS=h narrow it;
+ * BENCH_FIRST_KEEP=<dir> keeps each run's figures (as BENCH_DAY_KEEP does the day's). Smoke: 50 domains,
+ * the 1 h window, one seed. Every run is its own process, two at a time (BENCH_DAY_WIDTH).
+ */
+import {
+  FIRST_HOURS_DEFAULT,
+  FIRST_HOURS_FULL,
+  FIRST_HOURS_SMOKE,
+  FIRST_HOURS_WINDOWS,
+  firstReadMs,
+} from './day/firstHours.ts';
+import { firstHoursTable, windowRows, type FirstHoursRun } from './day/firstHoursTable.ts';
+import { pool, runWorker } from './day/workers.ts';
+import type { Scale } from './scale.ts';
+
+/** Runs every (N, poller, seed) of the scale and prints each N's table as its runs come in. */
+export async function benchFirstHours(scale: Scale = 'default'): Promise<void> {
+  const env = process.env;
+  const wall = performance.now();
+  const full = scale === 'full' || env.BENCH_FIRST_FULL === '1';
+  const presets = scale === 'smoke' ? [FIRST_HOURS_SMOKE] : full ? FIRST_HOURS_FULL : FIRST_HOURS_DEFAULT;
+  const sizes = env.BENCH_FIRST_DOMAINS
+    ? env.BENCH_FIRST_DOMAINS.split(',').map((n) => ({ domains: Number(n), seeds: 5 }))
+    : presets;
+  const seedsOf = (s: { seeds: number }) => Number(env.BENCH_FIRST_SEEDS ?? 0) || s.seeds;
+  const hours =
+    Number(env.BENCH_FIRST_HOURS ?? 0) ||
+    (scale === 'smoke' ? FIRST_HOURS_SMOKE.hours : Math.max(...FIRST_HOURS_WINDOWS));
+  const seedCount = new Map(sizes.map((s) => [s.domains, seedsOf(s)]));
+  const runs = sizes.flatMap((s) =>
+    Array.from({ length: seedsOf(s) }, (_, seed) =>
+      (['engine', 'peer'] as const).map((poller) => ({ n: s.domains, seed, poller })),
+    ).flat(),
+  );
+  process.stdout.write(
+    `\nfirst hours — engine vs 30-line round-robin peer (health + failed sources at 54/min, list hourly), windows ${FIRST_HOURS_WINDOWS.filter((w) => w <= hours).join(' / ')} h from the first sync\n`,
+  );
+  const done: FirstHoursRun[] = [];
+  const left = new Map<number, number>();
+  for (const r of runs) left.set(r.n, (left.get(r.n) ?? 0) + 1);
+  const verdicts: string[] = [];
+  await pool(
+    runs.map(
+      (r) => () =>
+        runWorker(
+          ['first', String(r.n), String(hours), r.poller, String(r.seed)],
+          { BENCH_DAY_SEEDS_OF: String(seedCount.get(r.n)) },
+          env.BENCH_FIRST_KEEP,
+        ),
+    ),
+    Number(env.BENCH_DAY_WIDTH ?? 0) || 2,
+    (i, result) => {
+      const r = runs[i]!;
+      done.push(result as unknown as FirstHoursRun);
+      left.set(r.n, left.get(r.n)! - 1);
+      if (left.get(r.n)! > 0) return;
+      process.stdout.write(`\n${firstHoursTable(r.n, done, firstReadMs(r.n))}\n`);
+      for (const row of windowRows(r.n, done))
+        verdicts.push(
+          `  N=${r.n}, ${row.hours} h: engine ÷ peer ${row.ratio ? row.ratio.median.toFixed(2) : '—'}× (${row.met === null ? 'no change yet' : row.met ? 'met' : 'NOT met'})`,
+        );
+    },
+  );
+  process.stdout.write(
+    `\nfirst-hours targets: engine p95 ≤ peer (seed median), every window\n${verdicts.join('\n')}\n`,
+  );
+  process.stdout.write(`(first hours: wall ${((performance.now() - wall) / 1000).toFixed(0)} s)\n`);
+}
