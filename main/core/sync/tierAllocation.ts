@@ -31,7 +31,6 @@
  * alert reads once, by less than that.
  */
 import type { PlanJob } from './planner.ts';
-
 import type { PlanTier } from '../signals/definition.ts';
 
 // A job's tier is part of its signal's definition (signals/ sits below sync/ in core's order).
