@@ -259,9 +259,7 @@ const coreOrder = {
     },
   },
   create(context) {
-    const root = context.cwd;
-    const file = context.filename;
-    const here = relative(root, file).split(sep).join('/');
+    const here = relative(context.cwd, context.filename).split(sep).join('/');
     if (!here.startsWith('main/core/')) return {};
     const fromPath = here.slice('main/core/'.length);
     const from = coreFolderOf(fromPath);

@@ -32,7 +32,6 @@
  */
 import { ALERT_SHARE_QUANTILE } from './alertShares.ts';
 import type { PlanJob } from './planner.ts';
-
 import type { PlanTier } from '../signals/definition.ts';
 
 // A job's tier is part of its signal's definition (signals/ sits below sync/ in core's order).
