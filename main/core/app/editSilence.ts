@@ -1,0 +1,42 @@
+import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
+import type { Silence } from '../alerts/silences.ts';
+import type { EditExpectation } from '../status/editExpectation.ts';
+import { lifecycleActor } from './lifecycleActor.ts';
+import type { Wiring } from './wiring.ts';
+
+/**
+ * An edit made through the app's own forms opens a short silence (Settings: "Silence after your own edits",
+ * 30 minutes by default) of the alerts it is expected to cause on that domain: those of the protocol it
+ * changes. Opened before the re-poll, so the alert the edit causes is raised, recorded and shown silenced,
+ * but pages no one; the user sees it on the domain and on the Silences screen and can cancel it (what it
+ * held and is still open is notified then, once). Null when the setting is 0 or the domain is not known.
+ */
+export function openEditSilence(
+  w: Pick<Wiring, 'mirror' | 'options'>,
+  edit: {
+    accountId: number;
+    domainId: number;
+    operation: string;
+    expectation: Pick<EditExpectation, 'protocol' | 'summary'>;
+    /** When the write was sent (epoch ms). */
+    at: number;
+  },
+): Silence | null {
+  const minutes = w.mirror.getAlertSettings().editSilenceMinutes;
+  if (minutes <= 0) return null;
+  const domain = w.mirror.listDomains(edit.accountId).find((d) => d.domainId === edit.domainId);
+  if (!domain) return null;
+  const { protocol, summary } = edit.expectation;
+  const at = new Date(edit.at).toISOString();
+  return w.mirror.silences.add(
+    {
+      matchers: { accountId: edit.accountId, domain: domain.fqdn, protocol },
+      reason: `Opened by your edit of ${PROTOCOL_LABELS[protocol]} (${summary})`,
+      startsAt: at,
+      endsAt: new Date(edit.at + minutes * 60_000).toISOString(),
+    },
+    lifecycleActor(w, [edit.accountId]),
+    at,
+    { kind: 'edit', operation: edit.operation, protocol, summary },
+  );
+}
