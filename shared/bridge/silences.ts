@@ -11,6 +11,7 @@ export const alertMatchersSchema = z
     domain: name.optional(),
     protocol: z.string().trim().min(1).max(40).optional(),
     rule: z.string().trim().min(1).max(80).optional(),
+    rules: z.array(z.string().trim().min(1).max(80)).min(1).max(20).optional(),
     severities: z.array(severity).min(1).max(3).optional(),
   })
   .strict();

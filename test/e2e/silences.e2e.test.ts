@@ -203,7 +203,11 @@ describe('silences', () => {
       expect(opened).toMatchObject({
         state: 'active',
         author: owner,
-        matchers: { accountId: suite.world.accountId, domain: EDITED, protocol: 'dmarc' },
+        matchers: {
+          accountId: suite.world.accountId,
+          domain: EDITED,
+          rules: expect.arrayContaining(['protocol_disconnected', 'health_regressed', 'score_dropped']),
+        },
         origin: { kind: 'edit', operation: 'deleteHostedDmarc', protocol: 'dmarc' },
       });
       const lasts = Date.parse(opened.endsAt) - Date.parse(opened.startsAt);

@@ -17,6 +17,8 @@ export interface SilenceDraft {
   domain: string;
   protocol: string;
   rule: string;
+  /** Any of these rules: kept as it is when an edit's own silence is edited (the form shows them in words). */
+  rules: string[];
   severities: Severity[];
   reason: string;
   /** 'for' a duration from now, or 'until' a local date and time. */
@@ -39,6 +41,7 @@ export interface SilenceSave {
     domain?: string;
     protocol?: string;
     rule?: string;
+    rules?: string[];
     severities?: Severity[];
   };
   reason: string;
@@ -69,6 +72,7 @@ export function newDraft(
     domain: prefill.domain ?? '',
     protocol: '',
     rule: '',
+    rules: [],
     severities: [],
     reason: '',
     endMode: 'for',
@@ -88,6 +92,7 @@ export function draftOf(s: SilenceView): SilenceDraft {
     domain: m.domain ?? '',
     protocol: m.protocol ?? '',
     rule: m.rule ?? '',
+    rules: m.rules ?? [],
     severities: m.severities ?? [],
     reason: s.reason,
     endMode: 'until',
@@ -109,6 +114,7 @@ export function checkDraft(
     ...(d.domain.trim() ? { domain: d.domain.trim().toLowerCase() } : {}),
     ...(d.protocol ? { protocol: d.protocol } : {}),
     ...(d.rule ? { rule: d.rule } : {}),
+    ...(d.rules.length > 0 ? { rules: d.rules } : {}),
     ...(d.severities.length > 0 && d.severities.length < 3 ? { severities: d.severities } : {}),
   };
   if (Object.keys(matchers).length === 0)
@@ -154,6 +160,7 @@ export function draftWords(
 ): string {
   const parts: string[] = [];
   if (d.rule) parts.push(`“${ruleLabel(d.rule)}” alerts`);
+  else if (d.rules.length > 0) parts.push(`${d.rules.map((r) => `“${ruleLabel(r)}”`).join(', ')} alerts`);
   else parts.push('Alerts');
   if (d.protocol) parts.push(`of ${PROTOCOL_LABELS[d.protocol as Protocol] ?? d.protocol}`);
   if (d.severities.length > 0 && d.severities.length < 3) parts.push(`(${d.severities.join(' or ')})`);

@@ -76,6 +76,23 @@ describe('the silence form', () => {
     expect(Date.parse(save!.endsAt)).toBe(Date.parse('2026-06-15T12:00:00Z'));
   });
 
+  it('keeps an edit’s own silence’s rules when it is edited', () => {
+    const draft = draftOf(
+      view({ matchers: { domain: 'a.example', rules: ['protocol_disconnected', 'score_dropped'] } }),
+    );
+    expect(checkDraft(draft, NOW).save?.matchers).toEqual({
+      domain: 'a.example',
+      rules: ['protocol_disconnected', 'score_dropped'],
+    });
+    expect(
+      draftWords(
+        draft,
+        () => '',
+        (r) => r,
+      ),
+    ).toBe('“protocol_disconnected”, “score_dropped” alerts on a.example');
+  });
+
   it('says the matchers in words as they are typed', () => {
     const draft = {
       ...newDraft({ domain: 'acme.example' }, NOW),

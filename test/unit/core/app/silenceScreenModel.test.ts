@@ -173,7 +173,11 @@ describe('the silence an edit in the app opens', () => {
       },
     )!;
     expect(silence).toMatchObject({
-      matchers: { accountId, domain: 'acme.example', protocol: 'spf' },
+      matchers: {
+        accountId,
+        domain: 'acme.example',
+        rules: ['protocol_disconnected', 'health_regressed', 'score_dropped'],
+      },
       origin: { kind: 'edit', operation: 'deleteHostedSpf', protocol: 'spf' },
       reason: 'Opened by your edit of SPF (remove the hosted SPF record)',
       startsAt: '2025-03-01T10:00:00.000Z',
@@ -185,8 +189,15 @@ describe('the silence an edit in the app opens', () => {
     writeSpf(101, false, '2025-03-01T10:01:00Z');
     await sender.flush(5_000);
     expect(disconnections(sent)).toEqual(['alert.raised other.example']);
+    // Nothing of the domain went out: its disconnection, nor the health and score the removal cost.
+    expect(sent.flatMap((s) => s.message.alerts.filter((a) => a.domain === 'acme.example'))).toEqual([]);
     const [shown] = await app.listSilences();
-    expect(shown).toMatchObject({ state: 'active', holding: 1, origin: { kind: 'edit' } });
+    expect(openOn('acme.example')).toBeGreaterThan(1);
+    expect(shown).toMatchObject({
+      state: 'active',
+      holding: openOn('acme.example'),
+      origin: { kind: 'edit' },
+    });
 
     clock.set('2025-03-01T10:02:00Z');
     await app.expireSilence({ id: silence.id });
