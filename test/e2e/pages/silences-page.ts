@@ -30,7 +30,8 @@ export class SilencesPage extends BasePage {
   /** A row's cells as a user reads them, by the table's column names. */
   async cells(row: Locator): Promise<Record<string, string>> {
     const table = row.locator('xpath=ancestor::table');
-    const heads = await table.locator('thead th').allInnerTexts();
+    // The headings' words as written (their style shows them in capitals).
+    const heads = await table.locator('thead th').allTextContents();
     const cells = await row.locator('td').allInnerTexts();
     return Object.fromEntries(heads.map((h, i) => [h.trim(), (cells[i] ?? '').replace(/\s+/g, ' ').trim()]));
   }
