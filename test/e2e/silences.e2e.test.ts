@@ -18,6 +18,7 @@ import { axeViolations, describeViolations } from './support/axe.ts';
 import { domainChangeForm } from './support/editForms.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
+import { DEMO_LABEL } from './support/world.ts';
 import { overviewRow, serviceGet, trayOf } from './support/worldReads.ts';
 
 // Channels send what is due at once: no 20 s group wait to sit through (the app's default).
@@ -145,7 +146,7 @@ describe('silences', () => {
     await row.waitFor();
     const { silenced } = await app().silencedCount();
     expect(await screen.cells(row)).toMatchObject({
-      'Alerts it holds': expect.stringContaining(`domain ${DOMAIN}`),
+      'Alerts it holds': `Alerts on ${DOMAIN} of account ${DEMO_LABEL}`,
       By: owner,
       Until: 'in 2 hours',
       'Open alerts held': `${silenced} ${silenced === 1 ? 'alert' : 'alerts'}`,

@@ -170,6 +170,15 @@ export function draftWords(
   return parts.length === 1 ? 'No alerts yet: choose at least one matcher.' : parts.join(' ');
 }
 
+/** A silence's matchers in words, with the rules' and accounts' names ("“Health regressed” alerts on …"). */
+export function silenceWords(
+  s: SilenceView,
+  accountLabel: (id: number) => string,
+  ruleLabel: (rule: string) => string,
+): string {
+  return draftWords(draftOf(s), accountLabel, ruleLabel);
+}
+
 /**
  * For a silence an edit in the app opened: the protocol the edit changed, what it set, and the edit's time of
  * day ("Opened by your edit of DMARC at 14:02"); null for one a person made.
