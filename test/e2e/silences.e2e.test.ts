@@ -7,14 +7,13 @@
  * raised and shown silenced, no message; cancelled → notified once. Authors are the token's user. The
  * Silences screen at 1280×800, light and dark, with axe finding nothing.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { DomainPage } from './pages/domain-page.ts';
 import { SilencesPage, silenceForm } from './pages/silences-page.ts';
-import { axeViolations, describeViolations } from './support/axe.ts';
+import { shootAccessible } from './support/axe.ts';
 import { domainChangeForm } from './support/editForms.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
@@ -32,16 +31,7 @@ const EDITED = 'shop.acme.example';
 const REASON = 'Moving acme.example to the new DNS provider';
 const SHOTS = join(SCREENSHOT_DIR, 'silences');
 
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SHOTS, `${name}-${scheme}.png`) });
-    const violations = await axeViolations(page);
-    expect(violations, `${name} (${scheme}):\n${describeViolations(violations)}`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shoot = (page: Page, name: string) => shootAccessible(page, SHOTS, name);
 
 describe('silences', () => {
   let hook: WebhookReceiver;

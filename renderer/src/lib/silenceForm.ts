@@ -2,7 +2,8 @@
  * The silence form (Silences screen, a domain's "Planned change…"): what the user typed, checked before it
  * is sent, and the silence the bridge takes; the matchers in words; where a silence came from.
  */
-import type { SilenceView } from '../../../shared/bridge/silences.ts';
+import type { z } from 'zod';
+import type { saveSilenceArgs, SilenceView } from '../../../shared/bridge/silences.ts';
 import { PROTOCOL_LABELS, type Protocol } from '../../../shared/email-auth/protocols.ts';
 
 type Severity = 'critical' | 'warning' | 'info';
@@ -35,15 +36,7 @@ export type SilenceErrors = Partial<Record<SilenceField, string>>;
 /** What saveSilence takes. */
 export interface SilenceSave {
   id?: number;
-  matchers: {
-    accountId?: number;
-    group?: string;
-    domain?: string;
-    protocol?: string;
-    rule?: string;
-    rules?: string[];
-    severities?: Severity[];
-  };
+  matchers: z.input<typeof saveSilenceArgs>['matchers'];
   reason: string;
   endsAt: string;
 }
