@@ -240,4 +240,41 @@ describe('silences', () => {
       });
     },
   );
+
+  it('“Planned change…” adds a weekly maintenance window for the domain too, listed on the Silences screen', async () => {
+    const { domainId } = await overviewRow(suite.world, CONTROL);
+    const { page } = await suite.window(`#/domain/${suite.world.accountId}/${domainId}/summary`);
+    await new DomainPage(page).heading(CONTROL).waitFor();
+    await page.getByRole('button', { name: 'Planned change…' }).click();
+    await page.getByRole('button', { name: 'Every week (maintenance window)' }).click();
+    const form = page.getByRole('form', { name: `Maintenance window for ${CONTROL}` });
+    await form.waitFor();
+    expect(await form.getByLabel('Domain', { exact: true }).inputValue()).toBe(CONTROL);
+    await form.getByLabel('Tue').check();
+    await form.getByLabel('At').fill('03:30');
+    await shoot(page, 'maintenance-form-on-domain');
+    await form.getByRole('button', { name: 'Add window' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Added the maintenance window “Maintenance of ${CONTROL}”.` })
+      .waitFor();
+    expect(await app().listMaintenance()).toMatchObject([
+      {
+        name: `Maintenance of ${CONTROL}`,
+        matchers: { accountId: suite.world.accountId, domain: CONTROL },
+        weekdays: [0, 2],
+        hour: 3,
+        minute: 30,
+        durationMinutes: 120,
+        author: owner,
+      },
+    ]);
+
+    const screen = new SilencesPage(page);
+    await screen.open();
+    const windows = page.getByRole('region', { name: 'Maintenance windows' });
+    await windows.getByRole('row').filter({ hasText: 'Sun, Tue 03:30 for 120 min' }).waitFor();
+    await windows.scrollIntoViewIfNeeded();
+    await shoot(page, 'silences-screen-windows');
+  });
 });
