@@ -251,7 +251,7 @@ describe('silences', () => {
     await form.waitFor();
     expect(await form.getByLabel('Domain', { exact: true }).inputValue()).toBe(CONTROL);
     await form.getByLabel('Tue').check();
-    await form.getByLabel('At').fill('03:30');
+    await form.getByLabel('Opens at').fill('03:30');
     await shoot(page, 'maintenance-form-on-domain');
     await form.getByRole('button', { name: 'Add window' }).click();
     await page
