@@ -23,7 +23,7 @@ export interface MenuApi {
 
 export type TrayFacade = Pick<
   Authwatch,
-  'overview' | 'listAlerts' | 'getSettings' | 'pauseNotifications' | 'on'
+  'overview' | 'listAlerts' | 'getSettings' | 'silencedCount' | 'pauseNotifications' | 'on'
 >;
 
 export const PAUSE_MS = 60 * 60 * 1000;
@@ -72,19 +72,21 @@ export function createTrayController(options: {
 
   const render = async () => {
     // The same verdicts the window's rows and headers show (main/core/status), plus the account alerts.
-    const [rows, open, settings] = await Promise.all([
+    const [rows, open, settings, held] = await Promise.all([
       facade.overview(undefined),
       // Every open alert the bridge gives (its most): the account-level ones are kept below, and the default
       // newest 100 can all be domain alerts, which left an older expired-token alert out of the tray.
       facade.listAlerts({ open: true, limit: OPEN_ALERTS_READ }),
       facade.getSettings(),
+      // The window's header counts the same way (one model: main/core/app/heldAlerts.ts).
+      facade.silencedCount(),
     ]);
     const paused = settings.notificationsPausedUntil;
     const domains = rows.map((r) => ({ fqdn: r.fqdn, verdict: r.posture.verdict }));
     const { status, tooltip } = trayStatus(
       domains,
       open.filter((a) => a.domainId === null),
-      paused,
+      { pausedUntil: paused, silenced: held.silenced },
     );
     tray.setImage(options.icons[status]);
     tray.setToolTip(tooltip);

@@ -23,6 +23,8 @@ export interface HostRunOptions {
   say?: (line: string) => void;
   /** Runs the DNS watch (resolvers of this run in `servers`); absent: no DNS query is sent. */
   dnsWatch?: DnsWatchOptions;
+  /** Channels' group wait (as `sync --watch --group-wait`): new alerts go once none came for this long. */
+  groupWaitMs?: number;
 }
 
 /** How long after listening the engine starts when no window has asked for its first screen yet. */
@@ -70,6 +72,9 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       },
       logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
       ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
+      ...(options.groupWaitMs === undefined
+        ? {}
+        : { delivery: { sender: { gatherQuietMs: options.groupWaitMs } } }),
     });
   } catch (error) {
     if (error instanceof MirrorBusyError) throw new Error(`${error.message} Stop it first.`);

@@ -54,6 +54,9 @@ export const acknowledgeArgs = z.strictObject({ ids: z.array(id).min(1).max(10_0
 export const snoozeArgs = z.strictObject({ id, until: instant });
 export const muteArgs = z.strictObject({ accountId: id, domainId: id, until: instant.nullable() });
 
+/** The longest silence an edit in the app opens by itself (a day: longer is a planned change, said so). */
+export const MAX_EDIT_SILENCE_MINUTES = 1_440;
+
 export const syncSettingsSchema = z.strictObject({
   /** The token's limit (60/minute unless support raised it). */
   ratePerMinute: z.number().int().min(1).max(100_000),
@@ -70,6 +73,7 @@ export const updateSettingsArgs = z
         quietHours: z.strictObject({ startHour: hour, endHour: hour }).nullable().optional(),
         timeZone: z.string().min(1).max(100).nullable().optional(),
         quietHoldsCriticals: z.boolean().optional(),
+        editSilenceMinutes: z.number().int().min(0).max(MAX_EDIT_SILENCE_MINUTES).optional(),
       })
       .optional(),
     sync: syncSettingsSchema

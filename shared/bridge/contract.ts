@@ -19,7 +19,7 @@ import {
 import { acknowledgeAlertArgs, alertIdRef, alertLifecycleSchema } from './acknowledgements.ts';
 import { maintenanceRef, maintenanceViewSchema, saveMaintenanceArgs } from './maintenance.ts';
 import { routeTestArgs, routeTestSchema, routeViewSchema, saveRoutesArgs } from './routes.ts';
-import { saveSilenceArgs, silenceRef, silenceViewSchema } from './silences.ts';
+import { saveSilenceArgs, silencedCountSchema, silenceRef, silenceViewSchema } from './silences.ts';
 import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
 import { overviewPageArgs, overviewPageSchema } from './overviewPage.ts';
 import { incidentSchema, listIncidentsArgs } from './incidents.ts';
@@ -109,6 +109,7 @@ export const BRIDGE_METHODS = {
   listSilences: { args: none, result: z.array(silenceViewSchema) },
   saveSilence: { args: saveSilenceArgs, result: silenceViewSchema },
   expireSilence: { args: silenceRef, result: silenceViewSchema },
+  silencedCount: { args: args.accountScope, result: silencedCountSchema },
   acknowledgeAlert: { args: acknowledgeAlertArgs, result: alertSchema },
   unacknowledgeAlert: { args: alertIdRef, result: alertSchema },
   alertLifecycle: { args: alertIdRef, result: alertLifecycleSchema },

@@ -17,6 +17,8 @@ export const maintenanceViewSchema = z.object({
   author: z.string(),
   /** When the current opening ends, or null while closed. */
   openUntil: z.string().nullable(),
+  /** Open alerts it holds now (0 while closed). */
+  holding: z.number().int().nonnegative(),
 });
 
 export const saveMaintenanceArgs = z.object({

@@ -50,6 +50,7 @@ export const METHOD_NAMES = [
   'listSilences',
   'saveSilence',
   'expireSilence',
+  'silencedCount',
   'acknowledgeAlert',
   'unacknowledgeAlert',
   'alertLifecycle',

@@ -94,3 +94,18 @@ export type PanelName = keyof typeof PANELS;
 
 /** Every panel name. */
 export const PANEL_NAMES = Object.keys(PANELS) as [PanelName, ...PanelName[]];
+
+const sortedEntries = (o: Readonly<Record<string, unknown>> | undefined) =>
+  Object.fromEntries(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * The key a panel's answer is kept under in the mirror: the panel, its path parameters and its query (each
+ * in name order, so the same read is one key however its parameters were written).
+ */
+export function panelRequestKey(
+  panel: PanelName,
+  path?: Readonly<Record<string, unknown>>,
+  query?: Readonly<Record<string, unknown>>,
+): string {
+  return JSON.stringify([panel, sortedEntries(path), sortedEntries(query)]);
+}

@@ -335,6 +335,8 @@ export const alertSettingsSchema = z.object({
   timeZone: z.string().nullable(),
   /** Whether quiet hours hold critical alerts too (the user's explicit choice; off by default). */
   quietHoldsCriticals: z.boolean(),
+  /** Minutes an edit made in the app silences the alerts it is expected to cause (0: none). */
+  editSilenceMinutes: z.number(),
 });
 export type SyncSettings = z.infer<typeof syncSettingsSchema>;
 export type AppPreferences = z.infer<typeof appPreferencesSchema>;

@@ -11,6 +11,7 @@ export const alertMatchersSchema = z
     domain: name.optional(),
     protocol: z.string().trim().min(1).max(40).optional(),
     rule: z.string().trim().min(1).max(80).optional(),
+    rules: z.array(z.string().trim().min(1).max(80)).min(1).max(20).optional(),
     severities: z.array(severity).min(1).max(3).optional(),
   })
   .strict();
@@ -29,6 +30,12 @@ export const silenceViewSchema = z.object({
   expiredAt: z.string().nullable(),
   expiredBy: z.string().nullable(),
   state: z.enum(['pending', 'active', 'expired']),
+  /** Open alerts it holds now (0 unless active). */
+  holding: z.number().int().nonnegative(),
+  /** The edit in the app that opened it ("Opened by your edit of DMARC at 14:02"), or null. */
+  origin: z
+    .object({ kind: z.literal('edit'), operation: z.string(), protocol: z.string(), summary: z.string() })
+    .nullable(),
 });
 export type SilenceView = z.infer<typeof silenceViewSchema>;
 
@@ -42,3 +49,6 @@ export const saveSilenceArgs = z.object({
 });
 
 export const silenceRef = z.object({ id: z.number().int() });
+
+/** The open alerts silenced now, counted once each: the tray and the window's header show this number. */
+export const silencedCountSchema = z.object({ silenced: z.number().int().nonnegative() });

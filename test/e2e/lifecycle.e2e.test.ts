@@ -4,13 +4,12 @@
  * → Notifications shows the routing table and answers "Which route would this alert take?" for that alert.
  * Each screen at 1280×800, light and dark, with axe's WCAG 2 A/AA check finding nothing.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { AlertsPage } from './pages/alerts-page.ts';
-import { axeViolations, describeViolations } from './support/axe.ts';
+import { shootAccessible } from './support/axe.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
 
@@ -19,16 +18,7 @@ const app = () => suite.world.app.run.app;
 const DOMAIN = 'acme.example';
 const SHOTS = join(SCREENSHOT_DIR, 'lifecycle');
 
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SHOTS, `${name}-${scheme}.png`) });
-    const violations = await axeViolations(page);
-    expect(violations, `${name} (${scheme}):\n${describeViolations(violations)}`).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shoot = (page: Page, name: string) => shootAccessible(page, SHOTS, name);
 
 describe('the alert lifecycle', () => {
   let hook: WebhookReceiver;

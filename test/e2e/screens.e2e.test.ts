@@ -69,6 +69,14 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'silences',
+    hash: () => '#/silences',
+    ready: async (page) => {
+      await page.getByRole('heading', { name: 'Silences', level: 1 }).waitFor();
+      await page.getByRole('region', { name: 'Maintenance windows' }).waitFor();
+    },
+  },
+  {
     name: 'audit',
     hash: () => '#/audit',
     ready: async (page) => {

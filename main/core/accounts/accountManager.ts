@@ -3,6 +3,7 @@ import { normalizeBaseUrl } from '../../../shared/api/baseUrl.ts';
 import { AuthwatchError } from '../app/authwatchError.ts';
 import type { Account, Mirror } from '../mirror/types.ts';
 import type { LooseApi } from '../sync/looseApi.ts';
+import { panelRequestKey } from '../../../shared/bridge/panels.ts';
 import { accountKey } from './accountKey.ts';
 import { parseIdentity } from './identity.ts';
 import type { AccountIdentity, AccountView, TokenCheck } from '../../../shared/bridge/results.ts';
@@ -46,10 +47,45 @@ export class AccountManager {
    * not a valid identity fails the check: an account is never saved on the word of a garbage answer.
    */
   async check(baseUrl: string, token: TokenProvider): Promise<TokenCheck> {
+    return (await this.checkAnswer(baseUrl, token)).check;
+  }
+
+  /** check(), with the answer's data when the identity is valid (kept with the account: keepIdentity). */
+  private async checkAnswer(
+    baseUrl: string,
+    token: TokenProvider,
+  ): Promise<{ check: TokenCheck; data?: unknown }> {
+    let answer: unknown;
+    const check = await this.checkToken(baseUrl, token, (data) => (answer = data));
+    return check.ok ? { check, data: answer } : { check };
+  }
+
+  /**
+   * Keeps the token's identity with its account (the mirror's copy of the auth_me panel): who silences and
+   * acknowledgements made in the app are recorded as, and what the Accounts page shows offline.
+   */
+  private keepIdentity(accountId: number, data: unknown): void {
+    this.mirror.putPanel({
+      accountId,
+      requestKey: panelRequestKey('auth_me'),
+      panel: 'auth_me',
+      domainId: null,
+      payload: { data, pagination: null },
+    });
+  }
+
+  private async checkToken(
+    baseUrl: string,
+    token: TokenProvider,
+    keep: (data: unknown) => void,
+  ): Promise<TokenCheck> {
     try {
       const result = await this.makeApi({ baseUrl, token }).get('/auth/me', { priority: 'foreground' });
       const identity = parseIdentity(result.data);
-      if (identity) return { ok: true, identity };
+      if (identity) {
+        keep(result.data);
+        return { ok: true, identity };
+      }
       return {
         ok: false,
         code: 'malformed_response',
@@ -78,7 +114,7 @@ export class AccountManager {
     if (this.mirror.listAccounts().some((a) => a.label === label)) {
       throw new AuthwatchError('conflict', `An account named “${label}” already exists.`);
     }
-    const checked = await this.check(baseUrl, input.token);
+    const { check: checked, data } = await this.checkAnswer(baseUrl, input.token);
     if (!checked.ok) throw rejected(checked);
     const account = this.mirror.upsertAccount({ label, baseUrl });
     try {
@@ -88,13 +124,16 @@ export class AccountManager {
       this.mirror.removeAccount(account.id);
       throw error;
     }
+    this.keepIdentity(account.id, data);
     return { account: view(account), identity: checked.identity };
   }
 
   /** Checks the stored token of an account (GET /auth/me). */
   async test(accountId: number): Promise<TokenCheck> {
     const account = this.get(accountId);
-    return this.check(account.baseUrl, this.tokenProvider(account));
+    const { check, data } = await this.checkAnswer(account.baseUrl, this.tokenProvider(account));
+    if (check.ok) this.keepIdentity(account.id, data);
+    return check;
   }
 
   /**
@@ -116,14 +155,17 @@ export class AccountManager {
     const oldKey = accountKey(before);
     const token = input.token ?? (await this.secrets.get(oldKey));
     let identity: AccountIdentity | null = null;
+    let answer: unknown;
     if (input.token !== undefined || baseUrl !== before.baseUrl) {
       if (!token)
         throw new AuthwatchError('invalid_arguments', 'A token is needed to check the new settings.');
-      const checked = await this.check(baseUrl, token);
+      const { check: checked, data } = await this.checkAnswer(baseUrl, token);
       if (!checked.ok) throw rejected(checked);
       identity = checked.identity;
+      answer = data;
     }
     const after = this.mirror.upsertAccount({ id: before.id, label, baseUrl });
+    if (identity) this.keepIdentity(after.id, answer);
     const newKey = accountKey(after);
     if (token && (newKey !== oldKey || input.token !== undefined)) {
       await this.secrets.set(newKey, token);

@@ -13,6 +13,8 @@ export interface AlertMatchers {
   domain?: string;
   protocol?: string;
   rule?: string;
+  /** Any of these rules (an edit's own silence: the alerts that edit is expected to cause). */
+  rules?: string[];
   /** Any of these severities. */
   severities?: Severity[];
 }
@@ -36,6 +38,7 @@ export function matchesAlert(m: AlertMatchers, f: AlertFacts): boolean {
   if (m.domain !== undefined && !same(f.domain, m.domain)) return false;
   if (m.protocol !== undefined && !same(f.protocol, m.protocol)) return false;
   if (m.rule !== undefined && m.rule !== f.rule) return false;
+  if (m.rules !== undefined && !m.rules.includes(f.rule)) return false;
   if (m.severities !== undefined && !m.severities.includes(f.severity)) return false;
   return true;
 }
@@ -48,6 +51,7 @@ export function matchesEverything(m: AlertMatchers): boolean {
     m.domain === undefined &&
     m.protocol === undefined &&
     m.rule === undefined &&
+    m.rules === undefined &&
     (m.severities === undefined || m.severities.length === 3)
   );
 }
@@ -60,6 +64,7 @@ export function describeMatchers(m: AlertMatchers, accountLabel?: (id: number) =
   if (m.domain !== undefined) parts.push(`domain ${m.domain}`);
   if (m.protocol !== undefined) parts.push(`protocol ${m.protocol}`);
   if (m.rule !== undefined) parts.push(`rule ${m.rule}`);
+  if (m.rules !== undefined) parts.push(`rule ${m.rules.join('|')}`);
   if (m.severities !== undefined) parts.push(`severity ${m.severities.join('|')}`);
   return parts.length === 0 ? 'every alert' : parts.join(', ');
 }

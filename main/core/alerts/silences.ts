@@ -17,6 +17,22 @@ export interface Silence {
   /** When someone ended it early (endsAt is then that moment too), and who. */
   expiredAt: string | null;
   expiredBy: string | null;
+  /** Null when a person made it; the edit that opened it otherwise (see SilenceOrigin). */
+  origin: SilenceOrigin | null;
+}
+
+/**
+ * An edit made through the app's own forms opens a short silence of the alerts it is expected to cause on
+ * its domain (the protocol it changes): the user planned that change, so its alert must not page anyone.
+ */
+export interface SilenceOrigin {
+  kind: 'edit';
+  /** The edit operation (updateDmarcPolicy, deleteHostedSpf …). */
+  operation: string;
+  /** The protocol it changes (dmarc, spf …). */
+  protocol: string;
+  /** What it set, in words ("p=reject", "hosted record removed"). */
+  summary: string;
 }
 
 /** What a new or edited silence is made of. */

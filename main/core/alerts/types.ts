@@ -68,6 +68,11 @@ export interface AlertSettings {
   timeZone: string | null;
   /** Quiet hours hold critical alerts too — only when the user chose so; by default criticals always notify. */
   quietHoldsCriticals: boolean;
+  /**
+   * Minutes an edit made in the app silences the alerts it is expected to cause on its domain (the protocol
+   * it changes); 0: no such silence.
+   */
+  editSilenceMinutes: number;
 }
 
 /** The defaults: step 1.0, floor 5.0 (half the 0–10 scale), no quiet hours. */
@@ -76,6 +81,7 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   scoreFloor: 5,
   quietHours: null,
   quietHoldsCriticals: false,
+  editSilenceMinutes: 30,
   timeZone: null,
 };
 

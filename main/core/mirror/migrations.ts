@@ -655,6 +655,12 @@ CREATE TABLE maintenance_windows (
 );
 `;
 
+// v21: where a silence came from: null when a person made it, or the edit in the app that opened it (the
+// alerts that edit is expected to cause, held for a short while), so every screen can say "Opened by your edit".
+const V21_SILENCE_ORIGIN = `
+ALTER TABLE silences ADD COLUMN origin_json TEXT;
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -677,6 +683,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'routing table', up: (db) => db.exec(V18_ROUTES) },
   { version: 19, name: 'escalations and repeats', up: (db) => db.exec(V19_ROUTE_NOTICES) },
   { version: 20, name: 'maintenance windows', up: (db) => db.exec(V20_MAINTENANCE_WINDOWS) },
+  { version: 21, name: 'silence origin', up: (db) => db.exec(V21_SILENCE_ORIGIN) },
 ];
 
 /** The schema version this code writes. */

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../alerts/types.ts';
+import { MAX_EDIT_SILENCE_MINUTES } from '../../../shared/bridge/args.ts';
 import { MirrorError } from './mirrorError.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
@@ -21,6 +22,7 @@ const alertSettingsSchema = z.object({
   quietHours: z.object({ startHour: hour, endHour: hour }).nullable(),
   timeZone: z.string().refine(isTimeZone, 'not an IANA time zone').nullable(),
   quietHoldsCriticals: z.boolean(),
+  editSilenceMinutes: z.number().int().min(0).max(MAX_EDIT_SILENCE_MINUTES),
 });
 
 /** The settings key holding the alert settings. */

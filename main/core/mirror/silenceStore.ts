@@ -1,7 +1,12 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertFacts, AlertMatchers } from '../alerts/matchers.ts';
 import { matchesAlert } from '../alerts/matchers.ts';
-import { checkSilenceInput, type Silence, type SilenceInput } from '../alerts/silences.ts';
+import {
+  checkSilenceInput,
+  type Silence,
+  type SilenceInput,
+  type SilenceOrigin,
+} from '../alerts/silences.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { Alert } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
@@ -16,6 +21,7 @@ interface SilenceRow {
   created_at: string;
   expired_at: string | null;
   expired_by: string | null;
+  origin_json: string | null;
 }
 
 function toSilence(r: SilenceRow): Silence {
@@ -29,6 +35,7 @@ function toSilence(r: SilenceRow): Silence {
     createdAt: r.created_at,
     expiredAt: r.expired_at,
     expiredBy: r.expired_by,
+    origin: r.origin_json === null ? null : (JSON.parse(r.origin_json) as SilenceOrigin),
   };
 }
 
@@ -79,18 +86,29 @@ export class SilenceStore {
     return row ? toSilence(row) : null;
   }
 
-  /** Creates a silence (checked: a reason, a matcher, an end after its start); audited. */
-  add(input: SilenceInput, author: string, at: string): Silence {
+  /**
+   * Creates a silence (checked: a reason, a matcher, an end after its start); audited. `origin` names the
+   * edit that opened it, when one did.
+   */
+  add(input: SilenceInput, author: string, at: string, origin: SilenceOrigin | null = null): Silence {
     const s = checkSilenceInput(input);
     const id = this.db.transaction(() => {
       const id = Number(
         prepared(
           this.db,
-          `INSERT INTO silences (matchers_json, reason, author, starts_at, ends_at, created_at)
-             VALUES (?, ?, ?, ?, ?, ?)`,
-        ).run(JSON.stringify(s.matchers), s.reason, author, s.startsAt, s.endsAt, at).lastInsertRowid,
+          `INSERT INTO silences (matchers_json, reason, author, starts_at, ends_at, created_at, origin_json)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          JSON.stringify(s.matchers),
+          s.reason,
+          author,
+          s.startsAt,
+          s.endsAt,
+          at,
+          origin === null ? null : JSON.stringify(origin),
+        ).lastInsertRowid,
       );
-      this.audit(at, author, 'silence.created', `silence ${id}`, { ...s });
+      this.audit(at, author, 'silence.created', `silence ${id}`, { ...s, ...(origin ? { origin } : {}) });
       return id;
     })();
     return this.get(id)!;

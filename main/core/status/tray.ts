@@ -19,18 +19,32 @@ export interface TrayAccountAlert {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** What the tray says beside the domains' verdicts. */
+export interface TrayExtras {
+  /** Notifications are paused until then (ISO), or null. */
+  pausedUntil?: string | null;
+  /** Open alerts a silence or an open maintenance window holds now (counted apart: "3 silenced"). */
+  silenced?: number;
+  formatTime?: (iso: string) => string;
+}
+
 /**
  * The tray icon and tooltip from the same verdicts the window shows: a domain with a problem (or a critical
  * account alert) makes it "alerts", a warning "warnings"; the tooltip names a single domain's problem and
- * counts several.
+ * counts several. Silenced alerts are still problems (they are shown, only not notified); the tooltip counts
+ * them apart, as the window's header does.
  */
 export function trayStatus(
   domains: readonly TrayDomain[],
   accountAlerts: readonly TrayAccountAlert[] = [],
-  pausedUntil: string | null = null,
-  formatTime: (iso: string) => string = (iso) =>
-    new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(iso)),
+  extras: TrayExtras = {},
 ): { status: TrayStatus; tooltip: string } {
+  const {
+    pausedUntil = null,
+    silenced = 0,
+    formatTime = (iso: string) =>
+      new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(iso)),
+  } = extras;
   const problems = domains.filter((d) => d.verdict.level === 'problem');
   const warnings = domains.filter((d) => d.verdict.level === 'warning');
   const accountCritical = accountAlerts.filter((a) => a.severity === 'critical');
@@ -54,6 +68,7 @@ export function trayStatus(
       : domains.length === 0
         ? 'no domains yet'
         : `no problems found on ${plural(domains.length, 'domain', 'domains')}`;
+  const held = silenced > 0 ? `; ${silenced} silenced` : '';
   const paused = pausedUntil ? `; notifications paused until ${formatTime(pausedUntil)}` : '';
-  return { status, tooltip: `Authwatch — ${counts}${paused}` };
+  return { status, tooltip: `Authwatch — ${counts}${held}${paused}` };
 }

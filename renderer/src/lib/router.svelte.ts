@@ -3,6 +3,7 @@ export type Route =
   | { name: 'overview' }
   | { name: 'domain'; accountId: number; domainId: number; tab: string }
   | { name: 'alerts' }
+  | { name: 'silences' }
   | { name: 'audit' }
   | { name: 'settings' }
   | { name: 'accounts' }
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   }
   if (
     head === 'alerts' ||
+    head === 'silences' ||
     head === 'audit' ||
     head === 'settings' ||
     head === 'accounts' ||

@@ -47,6 +47,7 @@ export const ROUTES: { [N in Route['name']]: Screen<N> } = {
     key: (r) => `${r.accountId}/${r.domainId}`,
   }),
   alerts: screen({ load: () => import('../pages/AlertsPage.svelte'), props: none }),
+  silences: screen({ load: () => import('../pages/SilencesPage.svelte'), props: none }),
   audit: screen({ load: () => import('../pages/AuditPage.svelte'), props: none }),
   settings: screen({ load: () => import('../pages/SettingsPage.svelte'), props: none }),
   accounts: screen({ load: () => import('../pages/AccountsPage.svelte'), props: () => ({ welcome: false }) }),

@@ -1,4 +1,5 @@
 import type { Settings, SyncStatus } from '../../../shared/bridge/results.ts';
+import { MAX_EDIT_SILENCE_MINUTES } from '../../../shared/bridge/args.ts';
 import { fieldErrorsFromBridge } from './bridgeFieldErrors.ts';
 import { duration, num } from './format.ts';
 
@@ -13,6 +14,8 @@ export interface SettingsForm {
   startHour: string;
   endHour: string;
   timeZone: string;
+  /** Minutes an edit made here silences the alerts it is expected to cause (0: never). */
+  editSilenceMinutes: string;
   ratePerMinute: string;
   headroom: string;
 }
@@ -28,6 +31,7 @@ export interface SettingsUpdate {
     quietHours: { startHour: number; endHour: number } | null;
     timeZone: string | null;
     quietHoldsCriticals: boolean;
+    editSilenceMinutes: number;
   };
   sync: { ratePerMinute: number; headroom: number };
 }
@@ -44,6 +48,7 @@ export function formFromSettings(settings: Settings): SettingsForm {
     startHour: String(a.quietHours?.startHour ?? 22),
     endHour: String(a.quietHours?.endHour ?? 7),
     timeZone: a.timeZone ?? '',
+    editSilenceMinutes: String(a.editSilenceMinutes),
     ratePerMinute: String(settings.sync.ratePerMinute),
     headroom: String(settings.sync.headroom),
   };
@@ -100,6 +105,9 @@ export function validateSettings(form: SettingsForm): {
   const zone = form.timeZone.trim();
   if (zone && !isValidTimeZone(zone))
     errors.timeZone = 'Not a time zone this computer knows: use an IANA name such as Europe/Berlin.';
+  const editSilence = wholeNumber(form.editSilenceMinutes);
+  if (editSilence === null || editSilence > MAX_EDIT_SILENCE_MINUTES)
+    errors.editSilenceMinutes = `A whole number of minutes from 0 (never) to ${num(MAX_EDIT_SILENCE_MINUTES)}.`;
   const rate = wholeNumber(form.ratePerMinute);
   if (rate === null || rate < 1 || rate > 100_000)
     errors.ratePerMinute = 'A whole number of requests per minute, from 1 to 100,000.';
@@ -116,6 +124,7 @@ export function validateSettings(form: SettingsForm): {
         quietHours: quiet,
         timeZone: zone || null,
         quietHoldsCriticals: quiet !== null && form.holdCriticals,
+        editSilenceMinutes: editSilence!,
       },
       sync: { ratePerMinute: rate!, headroom: headroom! },
     },
@@ -130,6 +139,7 @@ const PATHS: Record<string, SettingsField> = {
   'alerts.quietHours.startHour': 'startHour',
   'alerts.quietHours.endHour': 'endHour',
   'alerts.timeZone': 'timeZone',
+  'alerts.editSilenceMinutes': 'editSilenceMinutes',
   'sync.ratePerMinute': 'ratePerMinute',
   ratePerMinute: 'ratePerMinute',
   'sync.headroom': 'headroom',

@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 /** The sidebar's links, by the name a user reads. */
-export type NavLink = 'Overview' | 'Alerts' | 'Manage' | 'Audit log' | 'Settings' | 'Accounts';
+export type NavLink = 'Overview' | 'Alerts' | 'Silences' | 'Manage' | 'Audit log' | 'Settings' | 'Accounts';
 
 export class BasePage {
   readonly nav: Locator;
@@ -38,6 +38,12 @@ export class BasePage {
     const badge = this.nav.getByRole('link', { name: /^Alerts/ }).locator('.count');
     if ((await badge.count()) === 0) return 0;
     return Number(await badge.innerText());
+  }
+
+  /** The silenced count the sidebar shows apart, by "Silences" ("3 silenced"; null when none). */
+  async sidebarSilenced(): Promise<string | null> {
+    const badge = this.nav.getByRole('link', { name: /^Silences/ }).locator('.held');
+    return (await badge.count()) === 0 ? null : (await badge.innerText()).trim();
   }
 
   /** The "last successful contact …" words of the offline banner. */

@@ -25,7 +25,13 @@ export interface DemoSuite {
 }
 
 /** Starts the demo world (with `dns`: the service's zone over DNS and the app's DNS watch) and Chromium. */
-export function demoSuite(options: { world?: boolean; dns?: WorldDns } = {}): DemoSuite {
+export function demoSuite(
+  options: {
+    world?: boolean;
+    dns?: WorldDns;
+    /** Channels' group wait (default the app's 20 s). */ groupWaitMs?: number;
+  } = {},
+): DemoSuite {
   let world: DemoWorld | undefined;
   let browser: Browser | undefined;
   let windows: AppWindow[] = [];
@@ -35,11 +41,10 @@ export function demoSuite(options: { world?: boolean; dns?: WorldDns } = {}): De
     const launching = launchChromium();
     try {
       if (options.world !== false)
-        world = await startDemoWorld(
-          inject('demoSeedDb'),
-          inject('rendererDir'),
-          options.dns ? { dns: options.dns } : {},
-        );
+        world = await startDemoWorld(inject('demoSeedDb'), inject('rendererDir'), {
+          ...(options.dns ? { dns: options.dns } : {}),
+          ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
+        });
     } finally {
       browser = await launching;
     }

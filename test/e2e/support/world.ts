@@ -129,7 +129,7 @@ export interface AppUnderTest {
  */
 export async function startApp(
   rendererDir: string,
-  options: { db?: string; dnsWatch?: DnsWatchOptions } = {},
+  options: { db?: string; dnsWatch?: DnsWatchOptions; groupWaitMs?: number } = {},
 ): Promise<AppUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-'));
   const logs: string[] = [];
@@ -139,6 +139,7 @@ export async function startApp(
     secretStore: memorySecretStore(),
     say: (line) => logs.push(line),
     ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
+    ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
   });
   await run.app.updateSettings({ sync: FAST_SYNC });
   return {
@@ -180,20 +181,20 @@ export interface WorldDns {
 export async function startDemoWorld(
   seedDb: string,
   rendererDir: string,
-  options: { dns?: WorldDns } = {},
+  options: { dns?: WorldDns; groupWaitMs?: number } = {},
 ): Promise<DemoWorld> {
   const service = await startDemoService(seedDb, options.dns ? { dnsTtl: options.dns.ttl } : {});
-  const app = await startApp(
-    rendererDir,
-    service.dns
+  const app = await startApp(rendererDir, {
+    ...(service.dns
       ? {
           dnsWatch: {
             servers: options.dns?.servers ?? [service.dns],
             ...(options.dns?.confirm ? { confirm: options.dns.confirm } : {}),
           },
         }
-      : {},
-  );
+      : {}),
+    ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
+  });
   const { account } = await app.run.app.addAccount({
     label: DEMO_LABEL,
     baseUrl: service.baseUrl,

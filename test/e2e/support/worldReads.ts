@@ -25,6 +25,7 @@ export async function trayOf(world: DemoWorld): Promise<ReturnType<typeof traySt
   return trayStatus(
     (await app.overview()).map((r) => ({ fqdn: r.fqdn, verdict: r.posture.verdict })),
     open.filter((a) => a.domainId === null),
+    { silenced: (await app.silencedCount()).silenced },
   );
 }
 

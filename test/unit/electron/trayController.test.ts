@@ -69,6 +69,7 @@ describe('the tray controller', () => {
       overview: async () => rows,
       listAlerts: async () => [],
       getSettings: async () => ({ notificationsPausedUntil: null }),
+      silencedCount: async () => ({ silenced: 0 }),
       pauseNotifications: async () => undefined,
       on: () => () => undefined,
     } as unknown as TrayFacade;
@@ -97,6 +98,7 @@ describe('the tray controller', () => {
       listAlerts: async (args?: { open?: boolean; limit?: number }) =>
         openAlerts.slice(0, args?.limit ?? 100),
       getSettings: async () => ({ notificationsPausedUntil: null }),
+      silencedCount: async () => ({ silenced: 0 }),
       pauseNotifications: async () => undefined,
       on: () => () => undefined,
     } as unknown as TrayFacade;
@@ -106,6 +108,30 @@ describe('the tray controller', () => {
     expect([tray.image, tray.tooltip]).toEqual([
       'alerts.png',
       'Authwatch — The API token for “Acme” was rejected',
+    ]);
+    controller.dispose();
+  });
+
+  it('counts the silenced alerts apart in the tooltip, from the facade’s one count', async () => {
+    let silenced = 0;
+    const facade = {
+      overview: async () => [row('a.example', true), row('b.example', false)],
+      listAlerts: async () => [],
+      getSettings: async () => ({ notificationsPausedUntil: null }),
+      silencedCount: async () => ({ silenced }),
+      pauseNotifications: async () => undefined,
+      on: () => () => undefined,
+    } as unknown as TrayFacade;
+    const tray = fakeTray();
+    const controller = controllerOn(tray, facade);
+    await controller.refresh();
+    expect(tray.tooltip).toBe('Authwatch — a.example: SPF disconnected');
+    silenced = 3;
+    await controller.refresh();
+    // Still shown as a problem (a silence holds notifications, not the truth), and said apart.
+    expect([tray.image, tray.tooltip]).toEqual([
+      'alerts.png',
+      'Authwatch — a.example: SPF disconnected; 3 silenced',
     ]);
     controller.dispose();
   });

@@ -16,6 +16,7 @@ const SETTINGS: Settings = {
     quietHours: { startHour: 22, endHour: 7 },
     timeZone: null,
     quietHoldsCriticals: false,
+    editSilenceMinutes: 30,
   },
   sync: { ratePerMinute: 60, headroom: 6 },
   app: { startAtLogin: false, notifications: true },
@@ -34,6 +35,7 @@ describe('settings form', () => {
           quietHours: { startHour: 22, endHour: 7 },
           timeZone: null,
           quietHoldsCriticals: false,
+          editSilenceMinutes: 30,
         },
         sync: { ratePerMinute: 60, headroom: 6 },
       },
@@ -50,11 +52,13 @@ describe('settings form', () => {
       startHour: '5',
       endHour: '5',
       timeZone: 'Mars/Olympus',
+      editSilenceMinutes: '2000',
       ratePerMinute: '60',
       headroom: '60',
     });
     expect(update).toBeNull();
     expect(Object.keys(errors).sort()).toEqual([
+      'editSilenceMinutes',
       'endHour',
       'headroom',
       'scoreFloor',
@@ -77,6 +81,7 @@ describe('settings form', () => {
       quietHours: null,
       timeZone: 'Europe/Berlin',
       quietHoldsCriticals: false,
+      editSilenceMinutes: 30,
     });
   });
 

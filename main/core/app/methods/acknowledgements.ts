@@ -24,10 +24,10 @@ export function acknowledgementMethods(w: Wiring): AckMethods {
     acknowledgeAlert: (a) =>
       guard(() => {
         const p = parse(acknowledgeAlertArgs, a);
-        known(p.id);
+        const before = known(p.id);
         const alert = mirror.acknowledge(
           p.id,
-          { actor: lifecycleActor(w), note: p.note || null },
+          { actor: lifecycleActor(w, [before.accountId]), note: p.note || null },
           w.clock.now(),
         );
         changed(alert.accountId);
@@ -36,8 +36,8 @@ export function acknowledgementMethods(w: Wiring): AckMethods {
     unacknowledgeAlert: (a) =>
       guard(() => {
         const { id } = parse(alertIdRef, a);
-        known(id);
-        const alert = mirror.unacknowledge(id, lifecycleActor(w), w.clock.now());
+        const before = known(id);
+        const alert = mirror.unacknowledge(id, lifecycleActor(w, [before.accountId]), w.clock.now());
         changed(alert.accountId);
         return alert;
       }),

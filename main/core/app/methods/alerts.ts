@@ -72,11 +72,18 @@ export function alertMethods(w: Wiring): AlertMethods {
     acknowledgeAlerts: (a) =>
       guard(() => {
         const p = parse(args.acknowledgeArgs, a);
-        for (const id of p.ids) {
-          if (!mirror.getAlert(id)) throw new AuthwatchError('not_found', `No alert with id ${id}.`);
-        }
+        const alerts = p.ids.map((id) => {
+          const alert = mirror.getAlert(id);
+          if (!alert) throw new AuthwatchError('not_found', `No alert with id ${id}.`);
+          return alert;
+        });
         // One by one, so each is in its history and channels told of it hear so.
-        for (const id of p.ids) mirror.acknowledge(id, { actor: lifecycleActor(w), note: null }, clock.now());
+        for (const alert of alerts)
+          mirror.acknowledge(
+            alert.id,
+            { actor: lifecycleActor(w, [alert.accountId]), note: null },
+            clock.now(),
+          );
         w.delivery.outbox.kick();
         w.emit({ type: 'alerts_changed', accountId: null });
         return { acknowledged: p.ids.length };

@@ -11,6 +11,7 @@ import { EDIT_OPERATIONS, EDIT_OPERATION_NAMES, pathParameters } from '../editOp
 import { guard, parse } from '../guard.ts';
 import { editChanges, editSnapshot, type EditSnapshot } from '../editChanges.ts';
 import { editExpectation } from '../../status/editExpectation.ts';
+import { openEditSilence } from '../editSilence.ts';
 import type { Wiring } from '../wiring.ts';
 
 /**
@@ -146,6 +147,15 @@ export function editMethods(w: Wiring): Pick<BridgeMethods, 'editOperations' | '
         if (expectation && domainId !== undefined && mirror.domainDetail(account.id, domainId)) {
           mirror.recordPendingChange({ accountId: account.id, domainId, ...expectation, at: sentAt });
           w.emit({ type: 'changed', accountId: account.id, domainId, signal: 'health' });
+          // Before the re-poll: the alert this planned change causes is raised silenced, paging no one.
+          const held = openEditSilence(w, {
+            accountId: account.id,
+            domainId,
+            operation: name,
+            expectation,
+            at: sentAt,
+          });
+          if (held) w.emit({ type: 'alerts_changed', accountId: account.id });
         }
         if (op.affects.length > 0 && domainId !== undefined && mirror.domainDetail(account.id, domainId)) {
           repolled.push(...(await engine.refresh(account, domainId, op.affects, { priority: 'foreground' })));

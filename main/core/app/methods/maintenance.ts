@@ -1,11 +1,13 @@
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import { maintenanceRef, saveMaintenanceArgs } from '../../../../shared/bridge/maintenance.ts';
 import { describeWindow, windowOpenUntil, type MaintenanceWindow } from '../../alerts/maintenanceWindows.ts';
+import { holdKey } from '../../alerts/heldTally.ts';
 import { describeMatchers, matchesEverything } from '../../alerts/matchers.ts';
 import { isTimeZone } from '../../alerts/weeklySlot.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
-import { lifecycleActor } from '../lifecycleActor.ts';
+import { heldAlerts } from '../heldAlerts.ts';
+import { accountsOfMatchers, lifecycleActor } from '../lifecycleActor.ts';
 import type { Wiring } from '../wiring.ts';
 
 type MaintenanceMethods = Pick<BridgeMethods, 'listMaintenance' | 'addMaintenance' | 'removeMaintenance'>;
@@ -14,7 +16,7 @@ type MaintenanceMethods = Pick<BridgeMethods, 'listMaintenance' | 'addMaintenanc
 export function maintenanceMethods(w: Wiring): MaintenanceMethods {
   const { mirror } = w;
   const nowIso = () => new Date(w.clock.now()).toISOString();
-  const view = (m: MaintenanceWindow) => {
+  const view = (m: MaintenanceWindow, tally = heldAlerts(w)) => {
     const labels = new Map(mirror.listAccounts().map((a) => [a.id, a.label]));
     const until = windowOpenUntil(m, w.clock.now());
     return {
@@ -22,6 +24,7 @@ export function maintenanceMethods(w: Wiring): MaintenanceMethods {
       matches: describeMatchers(m.matchers, (id) => labels.get(id) ?? String(id)),
       when: describeWindow(m),
       openUntil: until === null ? null : new Date(until).toISOString(),
+      holding: until === null ? 0 : (tally.byHold.get(holdKey('maintenance', m.id)) ?? 0),
     };
   };
   const changed = () => {
@@ -29,7 +32,11 @@ export function maintenanceMethods(w: Wiring): MaintenanceMethods {
     w.delivery.outbox.kick();
   };
   return {
-    listMaintenance: () => guard(() => mirror.maintenance.list().map(view)),
+    listMaintenance: () =>
+      guard(() => {
+        const tally = heldAlerts(w);
+        return mirror.maintenance.list().map((m) => view(m, tally));
+      }),
     addMaintenance: (a) =>
       guard(() => {
         const p = parse(saveMaintenanceArgs, a);
@@ -41,7 +48,7 @@ export function maintenanceMethods(w: Wiring): MaintenanceMethods {
             'A maintenance window needs at least one matcher (account, group, domain, protocol, rule or severity).',
           );
         const at = nowIso();
-        const actor = lifecycleActor(w);
+        const actor = lifecycleActor(w, accountsOfMatchers(mirror, p.matchers));
         const saved = mirror.maintenance.add({
           ...p,
           weekdays: [...new Set(p.weekdays)].sort(),
@@ -56,11 +63,13 @@ export function maintenanceMethods(w: Wiring): MaintenanceMethods {
       guard(() => {
         const { id } = parse(maintenanceRef, a);
         const at = nowIso();
-        const removed = mirror.maintenance.remove(id);
-        if (!removed) throw new AuthwatchError('not_found', `No maintenance window ${id}.`);
-        mirror.silences.audit(at, lifecycleActor(w), 'maintenance.removed', `maintenance ${id}`, {});
+        const window = mirror.maintenance.list().find((m) => m.id === id);
+        if (!window || !mirror.maintenance.remove(id))
+          throw new AuthwatchError('not_found', `No maintenance window ${id}.`);
+        const actor = lifecycleActor(w, accountsOfMatchers(mirror, window.matchers));
+        mirror.silences.audit(at, actor, 'maintenance.removed', `maintenance ${id}`, {});
         changed();
-        return { removed };
+        return { removed: true };
       }),
   };
 }

@@ -8,7 +8,7 @@ import {
   type PanelData,
   type PanelResult,
 } from '../../../../shared/bridge/panelData.ts';
-import { PANELS, type PanelName } from '../../../../shared/bridge/panels.ts';
+import { PANELS, panelRequestKey, type PanelName } from '../../../../shared/bridge/panels.ts';
 import { documentIssues } from '../../signals/documentCheck.ts';
 import { missingScope } from '../../sync/requiredScope.ts';
 import { AuthwatchError } from '../authwatchError.ts';
@@ -49,9 +49,6 @@ function liveData<P extends PanelName>(panel: P, path: string, data: unknown): P
   });
 }
 
-const sorted = (o: Record<string, unknown> | undefined) =>
-  Object.fromEntries(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
-
 /**
  * On-demand panels (shared/bridge/panels.ts): fetched live with foreground priority inside the account's
  * budget, kept in the mirror, and answered from the mirror — with their age and the live error — when the
@@ -81,7 +78,7 @@ export function panelMethods(w: Wiring): Pick<BridgeMethods, 'readPanel'> {
           if (!allowed.includes(key))
             throw new AuthwatchError('invalid_arguments', `${p.panel} takes no query parameter “${key}”.`);
 
-        const requestKey = JSON.stringify([p.panel, sorted(path), sorted(p.query)]);
+        const requestKey = panelRequestKey(p.panel, path, p.query);
         const kept = mirror.getPanel(account.id, requestKey);
         const fromCache = (error: PanelResult['error']): PanelResult<P> => {
           const payload = keptPayload(p.panel).safeParse(kept?.payload);

@@ -233,12 +233,16 @@ describe('deliveries', () => {
     expect(() => mirror.setAlertSettings({ scoreStep: 0 })).toThrow(
       expect.objectContaining({ code: 'invalid_input' }),
     );
+    expect(() => mirror.setAlertSettings({ editSilenceMinutes: 1_441 })).toThrow(
+      expect.objectContaining({ code: 'invalid_input' }),
+    );
     expect(mirror.getAlertSettings()).toEqual({
       scoreStep: 1,
       scoreFloor: 5,
       quietHours: null,
       timeZone: null,
       quietHoldsCriticals: false,
+      editSilenceMinutes: 30,
     });
   });
 

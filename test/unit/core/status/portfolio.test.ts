@@ -84,8 +84,8 @@ describe('tray status', () => {
       trayStatus([d('a.example', 'good')], [{ severity: 'critical', title: 'The token was refused' }]).status,
     ).toBe('alerts');
     expect(trayStatus([d('a.example', 'good')], [{ severity: 'info', title: 'n' }]).status).toBe('ok');
-    expect(trayStatus([], [], '2026-06-15T13:00:00Z', () => '13:00').tooltip).toBe(
-      'Authwatch — no domains yet; notifications paused until 13:00',
-    );
+    expect(
+      trayStatus([], [], { pausedUntil: '2026-06-15T13:00:00Z', formatTime: () => '13:00' }).tooltip,
+    ).toBe('Authwatch — no domains yet; notifications paused until 13:00');
   });
 });
