@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEMO_ACCOUNT_ENV, describeStartupError, DNS_SERVERS_ENV } from '../main/core/index.ts';
 import { openWindow, runHost } from '../main/host/run.ts';
-import { demoServiceCommand } from './demoService.ts';
+import { baseUrlLine, spawnDemoService } from './demoService.ts';
 import { electronBinary } from './electronBinary.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -59,21 +59,18 @@ function freePort(wanted: number): Promise<number> {
 }
 
 /** Resolves with the service's base URL and DNS address once it prints them. */
-function startService(port: number): Promise<{ child: ChildProcess; baseUrl: string; dns: string }> {
-  const { args, env } = demoServiceCommand({ port, token, sandboxKey, env: process.env });
+async function startService(port: number): Promise<{ child: ChildProcess; baseUrl: string; dns: string }> {
   // Its zone over real DNS too, on a free port: the app's DNS watch asks it.
-  args.push('--dns-port', '0');
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^(http:\/\/\S+\/api\/v1)$/m.exec(out)?.[1];
+  const { child, found } = await spawnDemoService(
+    root,
+    { port, token, sandboxKey, extraArgs: ['--dns-port', '0'] },
+    (out) => {
+      const url = baseUrlLine(out);
       const dns = /^dns:\/\/(\S+)$/m.exec(out)?.[1];
-      if (url && dns) done({ child, baseUrl: url, dns });
-    });
-    child.once('exit', (code) => fail(new Error(`the reference service exited (${code}) before serving`)));
-  });
+      return url && dns ? { baseUrl: url, dns } : null;
+    },
+  );
+  return { child, ...found };
 }
 
 // A fresh mirror each run: the service's demo data is regenerated too, so old alerts would not match.

@@ -11,7 +11,7 @@
  *
  * Without --domain the first domain of the demo list is used; the domain list itself (`domains`) needs none.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -28,25 +28,16 @@ import {
   signalFileName,
   type LooseApi,
 } from '../main/core/index.ts';
-import { demoServiceCommand } from './demoService.ts';
+import { baseUrlLine, spawnDemoService } from './demoService.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const USAGE = 'usage: npm run record:answer -- SIGNAL [--domain FQDN] [--as CASE]';
 
 /** Starts the reference service with the demo data on a free port; resolves with its base URL. */
-function startService(token: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+async function startService(token: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const sandboxKey = randomBytes(18).toString('base64url');
-  const { args, env } = demoServiceCommand({ port: 0, token, sandboxKey, env: process.env });
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((done, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^(http:\/\/\S+\/api\/v1)$/m.exec(out)?.[1];
-      if (url) done({ child, baseUrl: url });
-    });
-    child.once('exit', (code) => fail(new Error(`the reference service exited (${code}) before serving`)));
-  });
+  const { child, found } = await spawnDemoService(root, { port: 0, token, sandboxKey }, baseUrlLine);
+  return { child, baseUrl: found };
 }
 
 /** The domain to record: the one named, else the first of the list. */
