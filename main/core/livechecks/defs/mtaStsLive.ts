@@ -40,6 +40,7 @@ export default liveCheck('mta_sts_live', {
         : []),
       ...(r.uncoveredMx.length > 0 ? [`MX not covered by the policy: ${r.uncoveredMx.join(', ')}`] : []),
     ],
+    expiries: (r) => (r.certificate ? [{ name: r.host, notAfter: r.certificate.notAfter }] : []),
     details: (r) => [
       {
         label: 'Policy host',

@@ -109,6 +109,8 @@ export default liveCheck('mx_starttls', {
           ? [`${h.host}: certificate expires in ${h.certificate.daysLeft} days`]
           : []),
       ]),
+    expiries: (r) =>
+      r.hosts.flatMap((h) => (h.certificate ? [{ name: h.host, notAfter: h.certificate.notAfter }] : [])),
     details: (r) =>
       r.hosts.map((h) => ({
         label: h.host,
