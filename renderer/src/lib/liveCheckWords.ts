@@ -5,7 +5,7 @@
 import { fieldErrorsFromBridge } from './bridgeFieldErrors.ts';
 import { whole } from './dnsWatchWords.ts';
 import type { LiveChecksStatus } from '../../../shared/bridge/liveChecks.ts';
-import type { Tone } from '../components/StatusBadge.svelte';
+import type { Tone } from '../kit/types.ts';
 
 /** A result's status as a badge. */
 export const CHECK_STATUS: Record<string, { tone: Tone; label: string }> = {
