@@ -74,6 +74,5 @@ export const liveChecksStatusSchema = z.object({
 /** What Settings may change (the rest keeps its value). */
 export const updateLiveChecksArgs = liveCheckSettingsViewSchema.partial().strict();
 
-export type LiveCheckView = z.infer<typeof liveCheckViewSchema>;
 export type DomainLiveChecks = z.infer<typeof domainLiveChecksSchema>;
 export type LiveChecksStatus = z.infer<typeof liveChecksStatusSchema>;
