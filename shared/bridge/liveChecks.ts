@@ -33,13 +33,21 @@ export const domainLiveChecksSchema = z.object({
 
 const noticeSchema = z.object({ check: z.string(), words: z.string(), since: z.string() });
 
+/** Settings → Live checks (main/core/livechecks/liveCheckSettings.ts keeps them under `liveChecks`). */
 export const liveCheckSettingsViewSchema = z.object({
+  /** All live checks on or off. */
   enabled: z.boolean(),
+  /** The port MX hosts are dialed on for STARTTLS (25; a test world's own port). */
   smtpPort: z.number().int().min(1).max(65535),
+  /** The port mta-sts.<domain> is fetched on (443; a test world's own port). */
   httpsPort: z.number().int().min(1).max(65535),
+  /** New connections a minute across every check (SMTP and HTTPS), a politeness cap. */
   connectionsPerMinute: z.number().int().min(1).max(10_000),
+  /** Milliseconds one network step may take (connect, TLS handshake, a reply). */
   timeoutMs: z.number().int().min(500).max(120_000),
+  /** A PEM file of extra authorities for private PKI (beside the network's extra CA); '' for none. */
   extraCaFile: z.string().max(4096),
+  /** Per kind (a check's `settingsKey`): `enabled` and the kind's own options. */
   kinds: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
 

@@ -2,7 +2,8 @@
  * Settings → Live checks (mirror setting `liveChecks`), kept like the DNS watch's (dnswatch/watchSettings.ts):
  * one object, validated with zod, a bad stored value falling back to the defaults.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { liveCheckSettingsViewSchema } from '../../../shared/bridge/liveChecks.ts';
 import type { LiveCheckDefinition } from './definition.ts';
 
 /** The settings key. */
@@ -14,22 +15,8 @@ export const LIVE_CHECK_SETTINGS_KEY = 'liveChecks';
  */
 export const LIVE_CHECK_NOTICES_KEY = 'liveCheckNotices';
 
-export const liveCheckSettingsSchema = z.object({
-  /** All live checks on or off. */
-  enabled: z.boolean(),
-  /** The port MX hosts are dialed on for STARTTLS (25; a test world's own port). */
-  smtpPort: z.number().int().min(1).max(65535),
-  /** The port mta-sts.<domain> is fetched on (443; a test world's own port). */
-  httpsPort: z.number().int().min(1).max(65535),
-  /** New connections a minute across every check (SMTP and HTTPS), a politeness cap. */
-  connectionsPerMinute: z.number().int().min(1).max(10_000),
-  /** Milliseconds one network step may take (connect, TLS handshake, a reply). */
-  timeoutMs: z.number().int().min(500).max(120_000),
-  /** A PEM file of extra authorities for private PKI (beside the network's extra CA); '' for none. */
-  extraCaFile: z.string().max(4096),
-  /** Per kind (a check's `settingsKey`): `enabled` and the kind's own options. */
-  kinds: z.record(z.string(), z.record(z.string(), z.unknown())),
-});
+/** The settings' shape: the bridge's (Settings → Live checks edits exactly these). */
+export const liveCheckSettingsSchema = liveCheckSettingsViewSchema;
 
 export type LiveCheckSettings = z.infer<typeof liveCheckSettingsSchema>;
 
