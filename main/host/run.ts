@@ -1,6 +1,7 @@
 import {
   type Authwatch,
   type DnsWatchOptions,
+  type LiveCheckOptions,
   type Mirror,
   MirrorBusyError,
   openRuntime,
@@ -25,6 +26,8 @@ export interface HostRunOptions {
   dnsWatch?: DnsWatchOptions;
   /** Channels' group wait (as `sync --watch --group-wait`): new alerts go once none came for this long. */
   groupWaitMs?: number;
+  /** Runs the live checks beside the DNS watch (main/core/livechecks). */
+  liveChecks?: LiveCheckOptions;
 }
 
 /** How long after listening the engine starts when no window has asked for its first screen yet. */
@@ -75,6 +78,7 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       ...(options.groupWaitMs === undefined
         ? {}
         : { delivery: { sender: { gatherQuietMs: options.groupWaitMs } } }),
+      ...(options.liveChecks ? { liveChecks: options.liveChecks } : {}),
     });
   } catch (error) {
     if (error instanceof MirrorBusyError) throw new Error(`${error.message} Stop it first.`);

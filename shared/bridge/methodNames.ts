@@ -62,6 +62,9 @@ export const METHOD_NAMES = [
   'removeMaintenance',
   'networkStatus',
   'updateNetwork',
+  'domainLiveChecks',
+  'liveChecksStatus',
+  'updateLiveChecks',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -10,6 +10,7 @@ import type { RateBudgetSnapshot } from '../../../shared/api/rateBudget.ts';
 import type { Severity } from '../alerts/types.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { PROTOCOLS } from '../signals/primitives.ts';
+import { registerLiveCheckMetrics } from './liveCheckMetrics.ts';
 
 /** Failing mail is summed over this many days (the window of a weekly look). */
 const FAILING_DAYS = 7;
@@ -154,6 +155,8 @@ export function createMetrics(sources: MetricsSources): AuthwatchMetrics {
       for (const [id, snap] of sources.budgets()) this.set({ account: labelOf(id) }, snap.capacity);
     },
   });
+
+  registerLiveCheckMetrics(mirror, registers, sources.now);
 
   const requests = new Counter({
     name: 'authwatch_api_requests',

@@ -14,6 +14,7 @@ import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 import { buildService } from '../../../service/app.ts';
 import { openServiceDb } from '../../../service/db/openServiceDb.ts';
 import { startZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
+import { startReferenceWorld, type ReferenceWorld } from '../../../service/tls/referenceWorld.ts';
 
 /** The app's budget for tests: fast enough for the demo's first sync in a few seconds. */
 export const FAST_SYNC = { ratePerMinute: 6000, headroom: 6 };
@@ -29,6 +30,8 @@ export interface DemoService {
   token: string;
   /** The sandbox zone over real DNS on 127.0.0.1 (`HOST:PORT`), when started with `dnsTtl`. */
   dns: string | null;
+  /** The reference world's TLS side (started with `tls`) and its CA file. */
+  tls: { world: ReferenceWorld; caFile: string } | null;
   stopped: boolean;
   /** Calls a sandbox control (README "Sandbox controls"); throws unless it answers 2xx. */
   sandbox(method: string, path: string, body?: unknown): Promise<unknown>;
@@ -44,6 +47,8 @@ export interface DemoService {
 export interface DemoServiceOptions {
   /** Serve the sandbox zone over DNS on a free 127.0.0.1 port with this TTL (seconds), as `--dns-port 0`. */
   dnsTtl?: number;
+  /** Serve the reference world's MTA-STS over HTTPS and its MX with STARTTLS (`--https-port 0 --smtp-port 0`). */
+  tls?: boolean;
 }
 
 /**
@@ -58,8 +63,12 @@ export async function startDemoService(
   const file = join(dir, 'service.sqlite');
   copyFileSync(seedDb, file);
   const db = openServiceDb(file);
+  const tls = options.tls
+    ? await startReferenceWorld({ db, httpsPort: 0, smtpPort: 0, caFile: join(dir, 'ca.pem') })
+    : null;
   const app = buildService({
     db,
+    ...(tls ? { tlsWorld: { tlsWorld: tls.tlsWorld, address: tls.address } } : {}),
     sandboxKey: SANDBOX_KEY,
     rateLimitPerMinute: 100_000,
     publicRateLimitPerMinute: 100_000,
@@ -96,6 +105,7 @@ export async function startDemoService(
     origin,
     token: created.data.plain_text,
     dns: zone ? `127.0.0.1:${zone.port}` : null,
+    tls: tls ? { world: tls, caFile: join(dir, 'ca.pem') } : null,
     stopped: false,
     sandbox,
     async setRecord(fqdn, type, value) {
@@ -108,6 +118,7 @@ export async function startDemoService(
       if (service.stopped) return;
       service.stopped = true;
       await zone?.close();
+      await tls?.close();
       await app.close();
       db.close();
       rmSync(dir, { recursive: true, force: true });
@@ -129,7 +140,7 @@ export interface AppUnderTest {
  */
 export async function startApp(
   rendererDir: string,
-  options: { db?: string; dnsWatch?: DnsWatchOptions; groupWaitMs?: number } = {},
+  options: { db?: string; dnsWatch?: DnsWatchOptions; liveChecks?: boolean; groupWaitMs?: number } = {},
 ): Promise<AppUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-'));
   const logs: string[] = [];
@@ -139,6 +150,7 @@ export async function startApp(
     secretStore: memorySecretStore(),
     say: (line) => logs.push(line),
     ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
+    ...(options.liveChecks ? { liveChecks: {} } : {}),
     ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
   });
   await run.app.updateSettings({ sync: FAST_SYNC });
@@ -171,6 +183,8 @@ export interface WorldDns {
   confirm?: DnsWatchOptions['confirm'];
   /** The resolvers the watch asks instead of the zone (`HOST:PORT` on 127.0.0.1: e.g. one that lies). */
   servers?: string[];
+  /** Also the reference world's TLS side and the app's live checks against it (every check run once). */
+  live?: boolean;
 }
 
 /**
@@ -183,7 +197,10 @@ export async function startDemoWorld(
   rendererDir: string,
   options: { dns?: WorldDns; groupWaitMs?: number } = {},
 ): Promise<DemoWorld> {
-  const service = await startDemoService(seedDb, options.dns ? { dnsTtl: options.dns.ttl } : {});
+  const service = await startDemoService(
+    seedDb,
+    options.dns ? { dnsTtl: options.dns.ttl, ...(options.dns.live ? { tls: true } : {}) } : {},
+  );
   const app = await startApp(rendererDir, {
     ...(service.dns
       ? {
@@ -191,6 +208,7 @@ export async function startDemoWorld(
             servers: options.dns?.servers ?? [service.dns],
             ...(options.dns?.confirm ? { confirm: options.dns.confirm } : {}),
           },
+          ...(options.dns?.live ? { liveChecks: true } : {}),
         }
       : {}),
     ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
@@ -208,6 +226,14 @@ export async function startDemoWorld(
       ceilingSeconds: Math.max(options.dns.ttl, 60),
     });
     await app.run.app.checkDnsOnce();
+  }
+  if (service.tls) {
+    const { world, caFile } = service.tls;
+    await app.run.app.updateLiveChecks({
+      httpsPort: world.https!.port,
+      smtpPort: world.smtp!.port,
+      extraCaFile: caFile,
+    });
   }
   return {
     service,

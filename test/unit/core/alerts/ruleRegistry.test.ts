@@ -14,6 +14,7 @@ import { SIGNAL_NAMES } from '../../../../main/core/signals/catalog.ts';
 import type { RuleDefinition } from '../../../../main/core/alerts/ruleDefinition.ts';
 import type { SignalDefinition } from '../../../../main/core/signals/definition.ts';
 import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
+import { LIVE_CHECKS } from '../../../../main/core/livechecks/registry.ts';
 
 const RULES_DIR = join(import.meta.dirname, '../../../../main/core/alerts/rules');
 const ruleFiles = readdirSync(RULES_DIR).filter((f) => f.endsWith('.ts'));
@@ -36,13 +37,17 @@ describe('the rule registry', () => {
     ).toBe(true);
   });
 
-  it('holds nothing but the rule files and the rules signals carry, and every rule it holds is run by a signal, by every account write or by the DNS watch', () => {
+  it('holds nothing but the rule files and the rules signals and live checks carry, and every rule it holds is run by a signal, by every account write, by the DNS watch or by a live check', () => {
+    const liveCarried = Object.values(LIVE_CHECKS).flatMap((c) => Object.keys(c.rules ?? {}));
     expect(Object.keys(DEFAULT_RULES).sort()).toEqual(
-      [...ruleFiles.map((f) => basename(f, '.ts')), ...carried].sort(),
+      [...ruleFiles.map((f) => basename(f, '.ts')), ...carried, ...liveCarried].sort(),
     );
     const read = new Set<string>(
       Object.keys(RULE_DEFINITIONS).filter(
-        (id) => RULE_DEFINITIONS[id]!.account !== undefined || RULE_DEFINITIONS[id]!.dnsWatch === true,
+        (id) =>
+          RULE_DEFINITIONS[id]!.account !== undefined ||
+          RULE_DEFINITIONS[id]!.dnsWatch === true ||
+          Object.hasOwn(LIVE_CHECKS, RULE_DEFINITIONS[id]!.liveCheck ?? ''),
       ),
     );
     for (const name of SIGNAL_NAMES) for (const rule of rulesReading(name)) read.add(rule);
