@@ -1,0 +1,41 @@
+/**
+ * Where a date stands against its warning thresholds: the tokens' 14 and 3 days, the VMCs' 30, 14 and 3.
+ * Judged from the stored date against the clock (no request), so a warning is raised on the day the threshold
+ * is crossed, not at the next weekly read.
+ */
+
+/** The nearest threshold reached (days before expiry), `expired`, or null while none is reached. */
+export type ExpiryStage = { stage: 'expired' } | { stage: 'soon'; thresholdDays: number } | null;
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from `now` until `expiresAt` (negative once past; fractions round down). */
+export function daysLeft(expiresAt: string, now: number): number {
+  return Math.floor((Date.parse(expiresAt) - now) / DAY_MS);
+}
+
+/** The stage of `expiresAt` at `now` for `thresholds` (days, any order); null for no date or an unreadable one. */
+export function expiryStage(
+  expiresAt: string | null,
+  now: number,
+  thresholds: readonly number[],
+): ExpiryStage {
+  if (!expiresAt || !Number.isFinite(Date.parse(expiresAt))) return null;
+  const ms = Date.parse(expiresAt) - now;
+  if (ms <= 0) return { stage: 'expired' };
+  const reached = [...thresholds].sort((a, b) => a - b).find((d) => ms <= d * DAY_MS);
+  return reached === undefined ? null : { stage: 'soon', thresholdDays: reached };
+}
+
+/** A stage as a key part ("expired", "3d"), so each stage is its own alert episode. */
+export function stageKey(stage: NonNullable<ExpiryStage>): string {
+  return stage.stage === 'expired' ? 'expired' : `${stage.thresholdDays}d`;
+}
+
+/** "in 3 days", "today", "2 days ago": a date relative to now, for titles. */
+export function expiryWords(expiresAt: string, now: number): string {
+  const ms = Date.parse(expiresAt) - now;
+  const days = Math.floor(Math.abs(ms) / DAY_MS);
+  if (ms <= 0) return days === 0 ? 'expired today' : `expired ${days} day${days === 1 ? '' : 's'} ago`;
+  return days === 0 ? 'expires within a day' : `expires in ${days} day${days === 1 ? '' : 's'}`;
+}
