@@ -20,6 +20,7 @@ import { routes as delegations } from './delegations.ts';
 import { routes as scan } from './scan.ts';
 import { routes as reports } from './reports.ts';
 import { routes as vmcRoots } from './vmcRoots.ts';
+import { routes as liveCheckWorld } from './liveCheckWorld.ts';
 
 /** Every sandbox control. */
 export const SANDBOX_ROUTES: SandboxRoute[] = [
@@ -31,6 +32,7 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
   ...delegations,
   ...reports,
   ...vmcRoots,
+  ...liveCheckWorld,
 ];
 
 /** Prefix of the sandbox controls (at the root, outside the API base paths). */

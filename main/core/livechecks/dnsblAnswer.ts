@@ -6,27 +6,15 @@
  * says nothing at all.
  */
 import { isIP } from 'node:net';
+import { reversedIp } from '../../../shared/email-auth/reversedIp.ts';
 import type { Lookup } from '../dnswatch/watchResolver.ts';
 import type { DnsblZone } from './dnsblZones.ts';
 
 /** The name to ask for `ip` under `zone` (RFC 5782 §2.1, §2.4). */
 export function dnsblQueryName(ip: string, zone: string): string {
-  const family = isIP(ip);
-  if (family === 4) return `${ip.split('.').reverse().join('.')}.${zone}`;
-  if (family === 6) {
-    const full = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
-    const [head = '', tail = ''] = full.split('::');
-    const groups = (s: string) => (s ? s.split(':') : []);
-    const missing = 8 - groups(head).length - groups(tail).length;
-    const all = [
-      ...groups(head),
-      ...Array<string>(full.includes('::') ? missing : 0).fill('0'),
-      ...groups(tail),
-    ];
-    const nibbles = all.map((g) => g.padStart(4, '0')).join('');
-    return `${[...nibbles].reverse().join('.')}.${zone}`;
-  }
-  throw new Error(`${ip} is not an IP address`);
+  const reversed = reversedIp(ip);
+  if (reversed === null) throw new Error(`${ip} is not an IP address`);
+  return `${reversed}.${zone}`;
 }
 
 /** What one zone said about one IP. */
