@@ -32,13 +32,19 @@ export const ESM_REQUIRE_BANNER =
 
 /**
  * The registries that are a folder (main/core/alerts/ruleFiles.ts: every file of alerts/rules is a rule;
- * main/core/signals/signalFiles.ts: every file of signals/defs is a polled signal) list that folder when the
+ * main/core/signals/signalFiles.ts: every file of signals/defs is a polled signal; main/core/livechecks/
+ * checkFiles.ts: every file of livechecks/defs is a live check) list that folder when the
  * sources run; a bundle has no folder to list, so here such a module becomes static imports of the files the
  * folder holds at build time — the bundle's registry holds exactly those.
  */
 const FOLDER_REGISTRIES = [
   { module: /[\\/]main[\\/]core[\\/]alerts[\\/]ruleFiles\.ts$/, folder: 'rules', list: 'RULE_FILES' },
   { module: /[\\/]main[\\/]core[\\/]signals[\\/]signalFiles\.ts$/, folder: 'defs', list: 'SIGNAL_FILES' },
+  {
+    module: /[\\/]main[\\/]core[\\/]livechecks[\\/]checkFiles\.ts$/,
+    folder: 'defs',
+    list: 'LIVE_CHECK_FILES',
+  },
 ];
 
 export const folderRegistryPlugin: Plugin = {

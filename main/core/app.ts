@@ -97,10 +97,12 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
       w.delivery.digests.start();
       void metrics.start();
       w.dnsWatch?.start();
+      w.liveChecks?.start();
     },
     async stop() {
       await w.engine.stop();
       await w.dnsWatch?.stop();
+      await w.liveChecks?.stop();
       await w.whenIdle();
       await w.delivery.outbox.stop();
       await w.delivery.digests.stop();

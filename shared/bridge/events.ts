@@ -15,7 +15,7 @@ export const BRIDGE_EVENTS = {
   changed: z.object({
     accountId: z.number().nullable(),
     domainId: z.number().nullable(),
-    what: z.union([signalName, z.enum(['alerts', 'settings', 'panel', 'dns_watch'])]),
+    what: z.union([signalName, z.enum(['alerts', 'settings', 'panel', 'dns_watch', 'live_checks'])]),
   }),
   alert: alertSchema.extend({ notification: z.object({ title: z.string(), body: z.string() }) }),
   'alert-summary': z.object({

@@ -82,6 +82,11 @@ export interface RuleDefinition<F extends AnyRuleFn = AnyRuleFn> {
    * confirmed — no signal of the service carries it.
    */
   dnsWatch?: true;
+  /**
+   * The live check whose results it reads (main/core/livechecks: a check's `rules`): mirror.writeLiveCheck
+   * runs it with the check's reading before and after.
+   */
+  liveCheck?: string;
 }
 
 /** Declares a rule (the default export of its file under ./rules). */

@@ -1,5 +1,6 @@
 import type { AlertKind, AnyRuleFn, RuleDefinition } from './ruleDefinition.ts';
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
+import { LIVE_CHECKS, liveCheckRules } from '../livechecks/registry.ts';
 import type { SignalDefinition } from '../signals/definition.ts';
 import { RULE_FILES, type RuleFile } from './ruleFiles.ts';
 import type { Severity } from './types.ts';
@@ -20,7 +21,10 @@ export function registeredRule({ file, exports }: RuleFile): [string, RuleDefini
       ? `must export its decision function as \`${id}\` and name it as its definition's \`run\``
       : !definition.alerts
         ? 'does not say which alerts it raises (`alerts`)'
-        : !definition.account && !definition.dnsWatch && Object.keys(definition.on ?? {}).length === 0
+        : !definition.account &&
+            !definition.dnsWatch &&
+            !definition.liveCheck &&
+            Object.keys(definition.on ?? {}).length === 0
           ? 'is read by no signal (`on`), is no account rule (`account`) and no DNS watch rule (`dnsWatch`)'
           : null;
   if (problem) throw new Error(`alert rule main/core/alerts/rules/${file} ${problem}: it would never run`);
@@ -48,6 +52,10 @@ export function signalCarriedRules(
 }
 
 const FILE_RULES = RULE_FILES.map(registeredRule);
+const SIGNAL_RULES = signalCarriedRules(
+  SIGNAL_DEFINITIONS as Readonly<Record<string, SignalDefinition>>,
+  new Set(FILE_RULES.map(([id]) => id)),
+);
 
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { critical: 0, warning: 1, info: 2 };
 const loudest = (d: RuleDefinition): number =>
@@ -60,10 +68,8 @@ const loudest = (d: RuleDefinition): number =>
 export const RULE_DEFINITIONS: Readonly<Record<string, RuleDefinition>> = Object.fromEntries(
   [
     ...FILE_RULES,
-    ...signalCarriedRules(
-      SIGNAL_DEFINITIONS as Readonly<Record<string, SignalDefinition>>,
-      new Set(FILE_RULES.map(([id]) => id)),
-    ),
+    ...SIGNAL_RULES,
+    ...liveCheckRules(LIVE_CHECKS, new Set([...FILE_RULES, ...SIGNAL_RULES].map(([id]) => id))),
   ].sort(([, a], [, b]) => loudest(a) - loudest(b)),
 );
 
@@ -77,6 +83,11 @@ export type AlertRules = Readonly<Record<RuleId, AnyRuleFn>>;
 export const DEFAULT_RULES: AlertRules = Object.fromEntries(
   Object.entries(RULE_DEFINITIONS).map(([id, d]) => [id, d.run]),
 );
+
+/** The ids of the rules a live check's writes run, in the registry's order. */
+export function rulesOfLiveCheck(check: string): RuleId[] {
+  return Object.keys(RULE_DEFINITIONS).filter((id) => RULE_DEFINITIONS[id]!.liveCheck === check);
+}
 
 /** The ids of the rules a signal's writes run, in the registry's order. */
 export function rulesReading(signal: string): RuleId[] {

@@ -19,6 +19,8 @@ export function toBridgeEvent(e: AuthwatchEvent): BridgeEvent | null {
       return checkedEvent('changed', { accountId: e.accountId, domainId: e.domainId, what: 'panel' });
     case 'dns_watch_changed':
       return checkedEvent('changed', { accountId: e.accountId, domainId: e.domainId, what: 'dns_watch' });
+    case 'live_check_changed':
+      return checkedEvent('changed', { accountId: e.accountId, domainId: e.domainId, what: 'live_checks' });
     case 'alert_delivered':
       // The browser window notifies with the same words as the desktop's native notification.
       return checkedEvent('alert', { ...e.alert, notification: notificationText(e.alert) });

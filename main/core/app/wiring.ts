@@ -22,6 +22,8 @@ import type { TickScheduler } from '../sync/scheduler.ts';
 import { SyncEngine } from '../sync/syncEngine.ts';
 import { DnsWatchRuntime, type DnsWatchOptions } from '../dnswatch/dnsWatchRuntime.ts';
 import type { NetworkLayer } from '../network/networkLayer.ts';
+import { LiveCheckRuntime, type LiveCheckOptions } from '../livechecks/liveCheckRuntime.ts';
+import { LIVE_CHECKS } from '../livechecks/registry.ts';
 import { ConnectivityTracker } from './connectivity.ts';
 import { createDelivery, type AlertSummary, type Notifier } from './notificationDelivery.ts';
 import { notificationsHeld } from './preferences.ts';
@@ -57,6 +59,11 @@ export interface AuthwatchOptions {
    * when given); absent, no DNS query is ever sent (tests of other parts stay off the network).
    */
   dnsWatch?: DnsWatchOptions;
+  /**
+   * Runs the live checks (main/core/livechecks) with the DNS watch's client: the shells that watch DNS pass
+   * it; absent (or without `dnsWatch`), no live check ever connects anywhere.
+   */
+  liveChecks?: LiveCheckOptions;
   /** Who lifecycle changes (silences, acknowledgements) are recorded as; default the OS user. */
   actor?: () => string;
 }
@@ -72,6 +79,8 @@ export type AuthwatchEvent =
   | { type: 'settings_changed' }
   | { type: 'panel_changed'; accountId: number; domainId: number | null }
   | { type: 'dns_watch_changed'; accountId: number; domainId: number }
+  /** A live check stored a result for the domain (its Checks tab reads again). */
+  | { type: 'live_check_changed'; accountId: number; domainId: number }
   | { type: 'connectivity'; state: Connectivity }
   /** A channel delivered (error null) or failed to (error in words); it keeps the delivery queued. */
   | { type: 'channel_state'; channel: string; error: string | null };
@@ -88,6 +97,8 @@ export interface Wiring {
   engine: SyncEngine;
   /** The DNS watch, or null when the shell did not ask for one. */
   dnsWatch: DnsWatchRuntime | null;
+  /** The live checks, or null when the shell did not ask for them. */
+  liveChecks: LiveCheckRuntime | null;
   connectivity: ConnectivityTracker;
   /** Channels and the outbox sender. */
   delivery: DeliveryRuntime;
@@ -267,6 +278,29 @@ export function createWiring(options: AuthwatchOptions): Wiring {
       })
     : null;
 
+  const liveChecks =
+    options.liveChecks && options.dnsWatch
+      ? new LiveCheckRuntime({
+          checks: Object.values(LIVE_CHECKS),
+          ...options.liveChecks,
+          mirror,
+          clock,
+          dns: options.dnsWatch,
+          networkCa: () => options.network?.smtpTls.ca,
+          onNoticeChanged: () => emit({ type: 'settings_changed' }),
+          afterWrite: async (result, target) => {
+            if (target.domainId !== null)
+              emit({ type: 'live_check_changed', accountId: target.accountId, domainId: target.domainId });
+            if (result.alerts.length > 0 || result.resolved.length > 0) {
+              emit({ type: 'alerts_changed', accountId: target.accountId });
+              delivery.outbox.kick();
+            }
+            await deliver();
+          },
+          ...(logger ? { logger } : {}),
+        })
+      : null;
+
   return {
     options,
     mirror,
@@ -274,6 +308,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     accounts,
     engine,
     dnsWatch,
+    liveChecks,
     connectivity,
     delivery,
     metrics,

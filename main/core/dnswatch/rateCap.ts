@@ -14,6 +14,8 @@ export class QueryBucket {
   constructor(
     private readonly perSecond: number,
     private readonly clock: Pick<ApiClock, 'now' | 'sleep'>,
+    /** The window's length: a second for resolvers; a minute for the live checks' connections. */
+    private readonly windowMs = 1000,
   ) {
     this.sent = new Array<number>(Math.max(1, Math.floor(perSecond))).fill(-Infinity);
   }
@@ -22,10 +24,10 @@ export class QueryBucket {
   take(): Promise<void> {
     const turn = this.waiting.then(async () => {
       // The slot about to be reused holds the oldest of the last `perSecond` sends: it must be a second old.
-      let wait = this.sent[this.next]! + 1000 - this.clock.now();
+      let wait = this.sent[this.next]! + this.windowMs - this.clock.now();
       while (wait > 0) {
         await this.clock.sleep(wait);
-        wait = this.sent[this.next]! + 1000 - this.clock.now();
+        wait = this.sent[this.next]! + this.windowMs - this.clock.now();
       }
       this.sent[this.next] = this.clock.now();
       this.next = (this.next + 1) % this.sent.length;

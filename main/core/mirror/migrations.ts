@@ -655,6 +655,40 @@ CREATE TABLE maintenance_windows (
 );
 `;
 
+// v21: live checks (main/core/livechecks): each check's latest result per domain (or account) and a short
+// history of its changes. `result_json` is the last result a probe could take (an `unknown` attempt keeps it,
+// so the rules' "before" and the Checks tab's "what it saw" survive a resolver's bad minute); `dns_seen` is the
+// DNS watch's record value the check last ran after, so a changed TXT record makes it due at once.
+const V21_LIVE_CHECKS = `
+CREATE TABLE live_check_results (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  check_name TEXT NOT NULL,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+  status TEXT NOT NULL CHECK (status IN ('ok', 'problem', 'not_applicable', 'unknown')),
+  words TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  since TEXT NOT NULL,
+  result_json TEXT,
+  result_at TEXT,
+  dns_seen TEXT
+);
+CREATE UNIQUE INDEX live_check_results_target ON live_check_results (check_name, account_id, ifnull(domain_id, 0));
+CREATE INDEX live_check_results_domain ON live_check_results (domain_id);
+CREATE TABLE live_check_history (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  check_name TEXT NOT NULL,
+  account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  domain_id INTEGER REFERENCES domains(id) ON DELETE CASCADE,
+  status TEXT NOT NULL,
+  words TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  result_json TEXT
+);
+CREATE INDEX live_check_history_target ON live_check_history (check_name, account_id, ifnull(domain_id, 0), id);
+CREATE INDEX live_check_history_domain ON live_check_history (domain_id);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -677,6 +711,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'routing table', up: (db) => db.exec(V18_ROUTES) },
   { version: 19, name: 'escalations and repeats', up: (db) => db.exec(V19_ROUTE_NOTICES) },
   { version: 20, name: 'maintenance windows', up: (db) => db.exec(V20_MAINTENANCE_WINDOWS) },
+  { version: 21, name: 'live checks', up: (db) => db.exec(V21_LIVE_CHECKS) },
 ];
 
 /** The schema version this code writes. */

@@ -2,7 +2,7 @@ import type { OverviewPage } from '../../../shared/bridge/overviewPage.ts';
 import { overviewPage, type OverviewPageQuery } from './overviewPage.ts';
 import type { Database } from 'better-sqlite3';
 import type { RuleHandler } from '../alerts/ruleDefinition.ts';
-import { RULE_DEFINITIONS, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
+import { RULE_DEFINITIONS, rulesOfLiveCheck, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
 import { accountAlertsOnError } from '../alerts/rules/accountAlertsOnError.ts';
 import { accountAlertsOnSuccess } from '../alerts/rules/accountAlertsOnSuccess.ts';
 import { protocolDisconnected } from '../alerts/rules/protocolDisconnected.ts';
@@ -21,6 +21,7 @@ import { SqliteDeliveryStore } from './deliveryStore.ts';
 import { SqliteDigestStore } from './digestStore.ts';
 import { DnsWatchStore, type DnsWatchRecord, type ServiceView } from './dnsWatchStore.ts';
 import { DomainsStore, publicDomain, type DomainRecord } from './domainsStore.ts';
+import { LiveCheckStore, type LiveCheckHistoryEntry, type LiveCheckRow } from './liveCheckStore.ts';
 import { toIso, toIsoOrNull } from './isoTime.ts';
 import { MirrorError } from './mirrorError.ts';
 import { ChangeJournal, type JournalEntry } from './changeJournal.ts';
@@ -39,6 +40,7 @@ import type {
   Alert,
   AlertDelivery,
   DnsWatchWrite,
+  LiveCheckWrite,
   DomainDetail,
   HistoryKind,
   HistoryQuery,
@@ -87,6 +89,7 @@ export class SqliteMirror implements Mirror {
   /** Weekly digest schedules and what each already delivered. */
   readonly digests: SqliteDigestStore;
   private readonly dnsWatch: DnsWatchStore;
+  private readonly liveChecks: LiveCheckStore;
   private readonly journal: ChangeJournal;
   /** Silences, the alerts they hold back, the lifecycle's audit. */
   readonly silences: SilenceStore;
@@ -121,6 +124,7 @@ export class SqliteMirror implements Mirror {
     );
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
+    this.liveChecks = new LiveCheckStore(db);
     this.journal = new ChangeJournal(db);
     this.silences = new SilenceStore(db);
     this.maintenance = new MaintenanceStore(db);
@@ -684,6 +688,62 @@ export class SqliteMirror implements Mirror {
 
   dnsWatchSummary(): ReturnType<Mirror['dnsWatchSummary']> {
     return this.dnsWatch.summary();
+  }
+
+  writeLiveCheck(write: LiveCheckWrite, at?: Instant): WriteResult {
+    const when = this.nowIso(at);
+    return this.write((): WriteResult => {
+      const account = this.accounts.list().find((a) => a.id === write.accountId);
+      const domain = write.domainId === null ? null : this.domains.find(write.accountId, write.domainId);
+      // The domain or account left the mirror while the probe was out.
+      if (!account || (write.domainId !== null && !domain)) return { alerts: [], resolved: [] };
+      const key = { check: write.check, accountId: account.id, domainPk: domain?.pk ?? null };
+      const reading = (row: LiveCheckRow | null) =>
+        row && row.result !== null && row.resultAt !== null
+          ? { result: row.result, checkedAt: row.resultAt }
+          : null;
+      const before = reading(this.liveChecks.get(key));
+      const checked = write.status !== 'unknown';
+      this.liveChecks.put(
+        key,
+        {
+          status: write.status,
+          words: write.words,
+          dnsSeen: write.dnsSeen,
+          ...(checked ? { result: write.result ?? null } : {}),
+        },
+        when,
+      );
+      // An unknown attempt is no evidence: nothing is raised and nothing resolved on it.
+      if (!checked) return { alerts: [], resolved: [] };
+      const after = reading(this.liveChecks.get(key));
+      const ctx = this.context(account, domain ?? null, when);
+      const events = rulesOfLiveCheck(write.check).flatMap((id) =>
+        (this.rules[id] ?? RULE_DEFINITIONS[id]!.run)(before as never, after as never, ctx),
+      );
+      return this.applyAlerts(account.id, domain?.pk ?? null, events, when);
+    });
+  }
+
+  liveCheck(check: string, accountId: number, domainId: number | null): LiveCheckRow | null {
+    const domain = domainId === null ? null : this.domains.find(accountId, domainId);
+    if (domainId !== null && !domain) return null;
+    return this.liveChecks.get({ check, accountId, domainPk: domain?.pk ?? null });
+  }
+
+  liveChecksOfDomain(accountId: number, domainId: number): LiveCheckRow[] {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? this.liveChecks.ofDomain(domain.pk) : [];
+  }
+
+  allLiveChecks(accountId?: number): LiveCheckRow[] {
+    return this.liveChecks.all(accountId);
+  }
+
+  liveCheckHistory(check: string, accountId: number, domainId: number | null): LiveCheckHistoryEntry[] {
+    const domain = domainId === null ? null : this.domains.find(accountId, domainId);
+    if (domainId !== null && !domain) return [];
+    return this.liveChecks.history({ check, accountId, domainPk: domain?.pk ?? null });
   }
 
   close(): void {

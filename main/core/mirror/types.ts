@@ -7,6 +7,7 @@ import type { RouteStore } from './routeStore.ts';
 import type { MaintenanceStore } from './maintenanceStore.ts';
 import type { AckEntry } from './ackStore.ts';
 import type { DnsWatchRecord, ServiceView } from './dnsWatchStore.ts';
+import type { LiveCheckHistoryEntry, LiveCheckRow, LiveCheckStatus } from './liveCheckStore.ts';
 import type { ApexReading } from '../alerts/rules/domainStoppedResolving.ts';
 import type { AccountAlertKind, AlertRuleName, AlertSettings } from '../alerts/types.ts';
 import type { SignalName, SignalPayload } from '../signals/catalog.ts';
@@ -218,6 +219,20 @@ export interface DnsWatchWrite {
   apex?: { before: ApexReading | null; after: ApexReading };
 }
 
+/** Input of writeLiveCheck: one attempt of one live check (main/core/livechecks) on one target. */
+export interface LiveCheckWrite {
+  check: string;
+  accountId: number;
+  /** The domain's remote id; null for per-account checks. */
+  domainId: number | null;
+  status: LiveCheckStatus;
+  words: string;
+  /** What the probe saw (`ok`/`problem`); null when the check no longer applies; absent when `unknown`. */
+  result?: unknown;
+  /** The DNS watch's record value this attempt ran after. */
+  dnsSeen: string | null;
+}
+
 /**
  * The local mirror: every read the UI does and every write the pollers do. All methods are synchronous
  * (better-sqlite3); each write method is one transaction, or one savepoint of it inside `batch` (a sync tick
@@ -410,6 +425,20 @@ export interface Mirror {
     newestCheckedAt: string | null;
     unknown: number;
   };
+
+  /**
+   * Store one live check's attempt; unless it is `unknown` (no evidence), the check's rules run on its
+   * reading before and after, in the same transaction (alerts as any rule raises them).
+   */
+  writeLiveCheck(write: LiveCheckWrite, at?: Instant): WriteResult;
+  /** The latest attempt of one check on one target (domainId null: the account's), or null. */
+  liveCheck(check: string, accountId: number, domainId: number | null): LiveCheckRow | null;
+  /** Every live check's latest result for a domain. */
+  liveChecksOfDomain(accountId: number, domainId: number): LiveCheckRow[];
+  /** Every latest live check result of live domains and accounts (one account's, or all). */
+  allLiveChecks(accountId?: number): LiveCheckRow[];
+  /** The changes of one check on one target, newest first. */
+  liveCheckHistory(check: string, accountId: number, domainId: number | null): LiveCheckHistoryEntry[];
 
   /** Close the database (checkpoints the WAL). */
   close(): void;
