@@ -8,7 +8,7 @@
 import { isIP } from 'node:net';
 import { reversedIp } from '../../../shared/email-auth/reversedIp.ts';
 import type { Lookup } from '../dnswatch/watchResolver.ts';
-import type { DnsblZone } from './dnsblZones.ts';
+import type { DnsblZone } from '../../../shared/email-auth/dnsblZones.ts';
 
 /** The name to ask for `ip` under `zone` (RFC 5782 §2.1, §2.4). */
 export function dnsblQueryName(ip: string, zone: string): string {

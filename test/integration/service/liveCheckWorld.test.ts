@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsQuery } from '../../../main/core/dnswatch/dnsQuery.ts';
 import { WatchResolver } from '../../../main/core/dnswatch/watchResolver.ts';
 import { dnsblQueryName, readDnsblAnswer } from '../../../main/core/livechecks/dnsblAnswer.ts';
-import { dnsblZone } from '../../../main/core/livechecks/dnsblZones.ts';
+import { dnsblZone } from '../../../shared/email-auth/dnsblZones.ts';
 import {
   spfCostChanges,
   spfCostChangeWords,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dnsblQueryName, readDnsblAnswer } from '../../../../main/core/livechecks/dnsblAnswer.ts';
-import { dnsblZone, KNOWN_DNSBL_ZONES } from '../../../../main/core/livechecks/dnsblZones.ts';
+import { dnsblZone, KNOWN_DNSBL_ZONES } from '../../../../shared/email-auth/dnsblZones.ts';
 import type { Lookup } from '../../../../main/core/dnswatch/watchResolver.ts';
 
 const records = (...values: string[]): Lookup => ({
