@@ -5,6 +5,7 @@ import type { Account, Mirror } from '../mirror/types.ts';
 import type { LooseApi } from '../sync/looseApi.ts';
 import { accountKey } from './accountKey.ts';
 import { parseIdentity, type AccountIdentity } from './identity.ts';
+import { recordTokenExpiry } from './tokenExpiryRecord.ts';
 import { SecretStoreError, type SecretStore } from './secretStore.ts';
 
 /** Makes an API client for a base URL and token (the facade wires fetch, clock and budgets in). */
@@ -100,13 +101,16 @@ export class AccountManager {
       this.mirror.removeAccount(account.id);
       throw error;
     }
+    recordTokenExpiry(this.mirror, account.id, checked.identity, Date.now());
     return { account: view(account), identity: checked.identity };
   }
 
   /** Checks the stored token of an account (GET /auth/me). */
   async test(accountId: number): Promise<TokenCheck> {
     const account = this.get(accountId);
-    return this.check(account.baseUrl, this.tokenProvider(account));
+    const checked = await this.check(account.baseUrl, this.tokenProvider(account));
+    if (checked.ok) recordTokenExpiry(this.mirror, accountId, checked.identity, Date.now());
+    return checked;
   }
 
   /**
@@ -145,6 +149,7 @@ export class AccountManager {
     // A new token may hold scopes the old one lacked: signals stopped for a scope are tried at the next
     // tick rather than a day later, and the scope alerts the new token answers are resolved now.
     if (input.token !== undefined && identity) this.mirror.clearScopeHolds(after.id, identity.scopes);
+    if (identity) recordTokenExpiry(this.mirror, after.id, identity, Date.now());
     return view(this.get(after.id));
   }
 
