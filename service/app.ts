@@ -55,6 +55,8 @@ export interface BuildServiceOptions {
   documentFile?: string;
   /** Runs a guard scan of every domain this often (ms) while listening; off when omitted. */
   scanIntervalMs?: number;
+  /** The reference world's TLS servers, for the sandbox's TLS controls (service/sandbox/tls.ts). */
+  tlsWorld?: ServiceContext['tlsWorld'];
 }
 
 /** Builds the service. Call `.listen()` (or `.inject()`) on the result; close it when done. */
@@ -71,7 +73,13 @@ export function buildService(options: BuildServiceOptions): FastifyInstance {
     createCompositeResolver(createSandboxZoneResolver(options.db), createSystemResolver(), (name) =>
       zoneOwns(options.db, name),
     );
-  const ctx: ServiceContext = { db: options.db, clock, resolver, config };
+  const ctx: ServiceContext = {
+    db: options.db,
+    clock,
+    resolver,
+    config,
+    ...(options.tlsWorld ? { tlsWorld: options.tlsWorld } : {}),
+  };
   const runtime = documentRuntime(options.documentFile);
   const tokenLimiter = createRateLimiter(config.rateLimitPerMinute, clock);
   const ipLimiter = createRateLimiter(options.publicRateLimitPerMinute ?? 300, clock);

@@ -13,6 +13,11 @@
  * often (health, score and DNS timeline follow the zone); off by default. `--dns-port` also serves the sandbox
  * zone over real DNS (UDP and TCP, authoritative, every answer with `--dns-ttl` seconds, default 60; 0 picks a
  * free port) and prints a second line `dns://<host>:<port>` — the address to give the app's `--dns-server`.
+ * `--https-port` serves each hosted MTA-STS policy at https://mta-sts.<domain>/.well-known/mta-sts.txt and
+ * `--smtp-port` an MX host with STARTTLS (no mail accepted), both with certificates of a test CA made at start
+ * whose root is written to `--ca-file` (default: authwatch-reference-ca.pem in the temp directory) and printed
+ * as `ca-file <path>`; `https://<host>:<port>` and `smtp://<host>:<port>` lines follow. The zone's policy host
+ * and MX hosts then resolve to --host: give the app `--ca-file <path>` and Settings → Live checks the ports.
  */
 import { parseArgs } from 'node:util';
 import { openServiceDb } from './db/openServiceDb.ts';
@@ -22,11 +27,14 @@ import { demoOwnerId } from './sandbox/tokens.ts';
 import { expiryAfterDays, findTokenBySecret, issueToken } from './auth/tokenStore.ts';
 import { ALL_V1_SCOPE_IDS } from './auth/scopes.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from './dns/zoneDnsServer.ts';
+import { startReferenceWorld, type ReferenceWorld } from './tls/referenceWorld.ts';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const USAGE =
   'usage: npm run service -- [--port 8787] [--host 127.0.0.1] [--seed demo] [--token <value>] ' +
   '[--sandbox-key <value>] [--db <file>] [--rate-limit <n>] [--scan-interval <seconds>] ' +
-  '[--dns-port <port>] [--dns-ttl <seconds>]';
+  '[--dns-port <port>] [--dns-ttl <seconds>] [--https-port <port>] [--smtp-port <port>] [--ca-file <path>]';
 
 /** A secret from the environment, else from its flag (with a word on stderr: the flag shows in `ps`). */
 function secretOption(flag: string | undefined, envName: string, flagName: string): string | undefined {
@@ -52,6 +60,9 @@ async function main(): Promise<void> {
       'scan-interval': { type: 'string' },
       'dns-port': { type: 'string' },
       'dns-ttl': { type: 'string', default: '60' },
+      'https-port': { type: 'string' },
+      'smtp-port': { type: 'string' },
+      'ca-file': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -81,6 +92,16 @@ async function main(): Promise<void> {
   if (!(Number.isInteger(dnsTtl) && dnsTtl >= 0 && dnsTtl <= 86400)) {
     throw new Error(`--dns-ttl must be a whole number of seconds (0-86400)\n${USAGE}`);
   }
+  const portOption = (flag: 'https-port' | 'smtp-port'): number | undefined => {
+    const text = values[flag];
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!(Number.isInteger(n) && n >= 0 && n <= 65535))
+      throw new Error(`--${flag} must be 0-65535\n${USAGE}`);
+    return n;
+  };
+  const httpsPort = portOption('https-port');
+  const smtpPort = portOption('smtp-port');
   if (values.seed !== undefined && values.seed !== 'demo')
     throw new Error(`--seed accepts only "demo"\n${USAGE}`);
 
@@ -104,8 +125,19 @@ async function main(): Promise<void> {
     }
   }
 
+  let world: ReferenceWorld | undefined;
+  if (httpsPort !== undefined || smtpPort !== undefined) {
+    world = await startReferenceWorld({
+      db,
+      address: values.host,
+      ...(httpsPort !== undefined ? { httpsPort } : {}),
+      ...(smtpPort !== undefined ? { smtpPort } : {}),
+      caFile: values['ca-file'] ?? join(tmpdir(), 'authwatch-reference-ca.pem'),
+    });
+  }
   const app = buildService({
     db,
+    ...(world ? { tlsWorld: { tlsWorld: world.tlsWorld, address: world.address } } : {}),
     sandboxKey: sandboxKey ?? null,
     rateLimitPerMinute: rateLimit,
     scanIntervalMs: scanInterval === undefined ? undefined : scanInterval * 1000,
@@ -121,12 +153,17 @@ async function main(): Promise<void> {
     dns = await startZoneDnsServer({ db, host: values.host, port: dnsPort, ttl: dnsTtl });
     process.stdout.write(`dns://${host}:${dns.port}\n`);
   }
+  if (world) {
+    process.stdout.write(`ca-file ${values['ca-file'] ?? join(tmpdir(), 'authwatch-reference-ca.pem')}\n`);
+    if (world.https) process.stdout.write(`https://${host}:${world.https.port}\n`);
+    if (world.smtp) process.stdout.write(`smtp://${host}:${world.smtp.port}\n`);
+  }
 
   let closing = false;
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    Promise.all([app.close(), dns?.close()])
+    Promise.all([app.close(), dns?.close(), world?.close()])
       .then(() => db.close())
       .then(() => process.exit(0))
       .catch(() => process.exit(1));

@@ -35,6 +35,7 @@
  *     getDomain: (req, ctx) => ({ data: presentDomain(requireDomain(ctx, req.auth, req.params.domain_id)) }),
  *   };
  */
+import type { TlsWorld } from '../tls/tlsWorld.ts';
 import type { ServiceDb } from '../db/openServiceDb.ts';
 import type { DnsResolve } from '../../shared/email-auth/dns.ts';
 import type { Pagination } from './pagination.ts';
@@ -90,6 +91,8 @@ export interface ServiceContext {
   /** DNS lookups (sandbox zone first, then the system resolver). */
   resolver: DnsResolve;
   config: ServiceConfig;
+  /** The reference world's TLS servers (`--https-port`/`--smtp-port`), for the sandbox's TLS controls. */
+  tlsWorld?: { tlsWorld: TlsWorld; address: string };
 }
 
 /** What a handler returns. */

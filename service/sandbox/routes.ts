@@ -21,6 +21,7 @@ import { routes as scan } from './scan.ts';
 import { routes as reports } from './reports.ts';
 import { routes as vmcRoots } from './vmcRoots.ts';
 import { routes as liveCheckWorld } from './liveCheckWorld.ts';
+import { routes as tls } from './tls.ts';
 
 /** Every sandbox control. */
 export const SANDBOX_ROUTES: SandboxRoute[] = [
@@ -33,6 +34,7 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
   ...reports,
   ...vmcRoots,
   ...liveCheckWorld,
+  ...tls,
 ];
 
 /** Prefix of the sandbox controls (at the root, outside the API base paths). */
