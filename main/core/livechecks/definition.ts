@@ -97,7 +97,12 @@ export interface ProbeContext<S> {
   /** Read-only access to the mirror (per-account checks read what the sync stored: tokens, VMC analyses). */
   mirror: Pick<
     Mirror,
-    'getSetting' | 'listDomains' | 'listAccounts' | 'serviceSpfCount' | 'reportedSendingIps'
+    | 'getSetting'
+    | 'listDomains'
+    | 'listAccounts'
+    | 'serviceSpfCount'
+    | 'reportedSendingIps'
+    | 'extraSignalValue'
   >;
   now(): number;
   signal: AbortSignal;

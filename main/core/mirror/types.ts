@@ -435,6 +435,12 @@ export interface Mirror {
   liveCheck(check: string, accountId: number, domainId: number | null): LiveCheckRow | null;
   /** The service's newest SPF lookup count for a domain (what the SPF check sets its own count beside). */
   serviceSpfCount(accountId: number, domainId: number): { count: number; at: string } | null;
+  /** A polled extra signal's newest value for a domain (the VMC the expiry check judges daily), or null. */
+  extraSignalValue(
+    accountId: number,
+    domainId: number,
+    signal: string,
+  ): { value: unknown; fetchedAt: string } | null;
   /** The sending IPs the service reports for a domain (TLS-RPT's sending MTAs), for the blocklist check. */
   reportedSendingIps(accountId: number, domainId: number): string[];
   /** Every live check's latest result for a domain. */

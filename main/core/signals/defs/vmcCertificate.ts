@@ -1,7 +1,4 @@
 import { z } from 'zod';
-import type { AlertEvent, RuleContext } from '../../alerts/types.ts';
-import { expiryStage, expiryWords, stageKey } from '../../livechecks/expiryStage.ts';
-import type { ExtraReading } from '../definition.ts';
 import { extraSignal } from '../extraSignal.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 
@@ -36,50 +33,11 @@ export interface VmcFacts {
   problems: string[];
 }
 
-/** RFC-free, but the issuers' reality: a VMC reissue takes weeks (trademark checks), so warn early. */
-export const VMC_THRESHOLD_DAYS = [30, 14, 3] as const;
-
-type Reading = ExtraReading<VmcFacts | null>;
-
-/**
- * The episodes of the VMC's expiry: one per stage (30, 14, 3 days, expired), so each stage notifies once;
- * reaching the next stage ends the previous one, and a renewed certificate (a later valid_to beyond every
- * threshold) ends them all. Judged at the write's time, from the stored date.
- */
-export function vmcExpiryEvents(next: Reading, ctx: RuleContext): AlertEvent[] {
-  const domain = ctx.domain;
-  if (!domain || !next) return [];
-  const prefix = `vmc_expiry:${ctx.accountId}:${domain.fqdn}:`;
-  const facts = next.value;
-  const stage = facts ? expiryStage(facts.validTo, Date.parse(ctx.at), VMC_THRESHOLD_DAYS) : null;
-  const key = stage ? prefix + stageKey(stage) : null;
-  const events: AlertEvent[] = [...ctx.openAlerts.keys()]
-    .filter((k) => k.startsWith(prefix) && k !== key)
-    .map((dedupeKey) => ({ type: 'resolve', dedupeKey }));
-  if (!stage || !facts || !key || ctx.openAlerts.has(key)) return events;
-  const when = expiryWords(facts.validTo, Date.parse(ctx.at));
-  const expired = stage.stage === 'expired';
-  events.push({
-    type: 'raise',
-    rule: expired ? 'vmc_expired' : 'vmc_expiring',
-    // 30 days ahead is news (info); 14 and 3 days is a warning; expired, the logo is gone (critical).
-    severity: expired ? 'critical' : stage.thresholdDays <= 14 ? 'warning' : 'info',
-    dedupeKey: key,
-    domain,
-    title: `VMC of ${domain.fqdn} ${when}`,
-    body: expired
-      ? `The Verified Mark Certificate of ${domain.fqdn} (${facts.subject}) expired on ${facts.validTo.slice(0, 10)}: mailbox providers no longer show the brand logo. Upload the renewed certificate.`
-      : `The Verified Mark Certificate of ${domain.fqdn} (${facts.subject}) ${when} (${facts.validTo.slice(0, 10)}). A reissue takes weeks: start the renewal with the issuer now, or the logo disappears.`,
-    details: { validTo: facts.validTo, stage: stageKey(stage), subject: facts.subject },
-  });
-  return events;
-}
-
-const expiryDetails = z.strictObject({ validTo: z.string(), stage: z.string(), subject: z.string() });
-
 /**
  * The VMC of each domain with BIMI, read weekly in the context tier (a certificate changes at renewal, once a
- * year): 0.1 reads a minute at 1,000 domains. Its rules judge the stored valid_to against the write's time.
+ * year): 0.1 reads a minute at 1,000 domains. Its rule: the chain no longer trusted. Expiry is judged daily
+ * against the clock from the stored valid_to by the live check vmc_expiry (livechecks/defs/vmcExpiry.ts), so
+ * the 3-day warning cannot fall between two weekly reads.
  */
 const vmcCertificate = extraSignal('vmc_certificate', {
   scope: 'domains:read',
@@ -99,27 +57,6 @@ const vmcCertificate = extraSignal('vmc_certificate', {
       !v ? 'none' : `${v.chainOk ? 'trusted' : 'chain invalid'}, valid until ${v.validTo.slice(0, 10)}`,
   },
   rules: {
-    /** vmc_expiring / vmc_expired: 30, 14 and 3 days before valid_to, and once it has passed. */
-    vmcExpiry: {
-      alerts: {
-        vmc_expiring: {
-          label: 'VMC expiring',
-          description:
-            'The Verified Mark Certificate expires within 30, 14 or 3 days; ends when a renewed certificate is read.',
-          severity: 'warning',
-          details: expiryDetails,
-          words: 'Brand logo certificate (VMC) expiring',
-        },
-        vmc_expired: {
-          label: 'VMC expired',
-          description: 'The Verified Mark Certificate has expired; ends when a renewed certificate is read.',
-          severity: 'critical',
-          details: expiryDetails,
-          words: 'Brand logo certificate (VMC) expired',
-        },
-      },
-      run: (_previous, next, ctx) => vmcExpiryEvents(next, ctx),
-    },
     /** vmc_chain_invalid: the VMC's chain is not trusted (or broken); ends when a read shows it trusted. */
     vmcChainInvalid: {
       alerts: {

@@ -37,30 +37,6 @@ describe('vmc_certificate (polled weekly) and its rules', () => {
     });
   });
 
-  it('warns 30, 14 and 3 days before valid_to, each once, critical once expired, and ends on renewal', () => {
-    const { mirror, accountId } = mirrorWithDomain();
-    const read = (at: string, validTo = VALID_TO) =>
-      write(mirror, accountId, 'vmc_certificate', analysis(validTo), at);
-    expect(read(daysBefore(45)).alerts).toEqual([]);
-    const thirty = read(daysBefore(29)).alerts;
-    expect(thirty).toMatchObject([
-      { rule: 'vmc_expiring', severity: 'info', title: 'VMC of example.com expires in 29 days' },
-    ]);
-    expect(read(daysBefore(22)).alerts).toEqual([]);
-    expect(read(daysBefore(13)).alerts).toMatchObject([{ rule: 'vmc_expiring', severity: 'warning' }]);
-    expect(read(daysBefore(2)).alerts).toMatchObject([
-      { rule: 'vmc_expiring', severity: 'warning', title: 'VMC of example.com expires in 2 days' },
-    ]);
-    const expired = read(daysBefore(-1)).alerts;
-    expect(expired).toMatchObject([
-      { rule: 'vmc_expired', severity: 'critical', title: 'VMC of example.com expired 1 day ago' },
-    ]);
-    const open = () => mirror.listAlerts({ accountId, open: true }).map((a) => a.rule);
-    expect(open()).toEqual(['vmc_expired']);
-    read(daysBefore(-2), '2027-12-31T00:00:00.000Z');
-    expect(open()).toEqual([]);
-  });
-
   it('says when the chain is not trusted, and ends when it is', () => {
     const { mirror, accountId } = mirrorWithDomain();
     const chain = write(
