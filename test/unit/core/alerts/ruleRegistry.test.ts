@@ -12,6 +12,7 @@ import {
 import { SIGNAL_NAMES } from '../../../../main/core/signals/catalog.ts';
 import type { SignalDefinition } from '../../../../main/core/signals/definition.ts';
 import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
+import { LIVE_CHECKS } from '../../../../main/core/livechecks/registry.ts';
 
 const RULES_DIR = join(import.meta.dirname, '../../../../main/core/alerts/rules');
 const ruleFiles = readdirSync(RULES_DIR).filter((f) => f.endsWith('.ts'));
@@ -20,6 +21,8 @@ const registered: ReadonlySet<unknown> = new Set(Object.values(DEFAULT_RULES));
 const carried = Object.entries(SIGNAL_DEFINITIONS as Record<string, SignalDefinition>).flatMap(([, d]) =>
   d.per === 'domain' ? Object.keys(d.rules ?? {}) : [],
 );
+/** The rules live checks carry in their own files (main/core/livechecks/defs), by id. */
+const liveCarried = Object.values(LIVE_CHECKS).flatMap((c) => Object.keys(c.rules ?? {}));
 
 // The registry is the folder (main/core/alerts/ruleFiles.ts): a rule file is registered by existing, and one
 // that does not declare itself is refused with its file named — a rule never silently stays dead.
@@ -34,13 +37,16 @@ describe('the rule registry', () => {
     ).toBe(true);
   });
 
-  it('holds nothing but the rule files and the rules signals carry, and every rule it holds is run by a signal, by every account write or by the DNS watch', () => {
+  it('holds nothing but the rule files and the rules signals and live checks carry, and every rule it holds is run by a signal, by every account write, by the DNS watch or by its live check', () => {
     expect(Object.keys(DEFAULT_RULES).sort()).toEqual(
-      [...ruleFiles.map((f) => basename(f, '.ts')), ...carried].sort(),
+      [...ruleFiles.map((f) => basename(f, '.ts')), ...carried, ...liveCarried].sort(),
     );
     const read = new Set<string>(
       Object.keys(RULE_DEFINITIONS).filter(
-        (id) => RULE_DEFINITIONS[id]!.account !== undefined || RULE_DEFINITIONS[id]!.dnsWatch === true,
+        (id) =>
+          RULE_DEFINITIONS[id]!.account !== undefined ||
+          RULE_DEFINITIONS[id]!.dnsWatch === true ||
+          RULE_DEFINITIONS[id]!.liveCheck !== undefined,
       ),
     );
     for (const name of SIGNAL_NAMES) for (const rule of rulesReading(name)) read.add(rule);
