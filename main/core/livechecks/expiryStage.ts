@@ -9,11 +9,6 @@ export type ExpiryStage = { stage: 'expired' } | { stage: 'soon'; thresholdDays:
 
 const DAY_MS = 86_400_000;
 
-/** Whole days from `now` until `expiresAt` (negative once past; fractions round down). */
-export function daysLeft(expiresAt: string, now: number): number {
-  return Math.floor((Date.parse(expiresAt) - now) / DAY_MS);
-}
-
 /** The stage of `expiresAt` at `now` for `thresholds` (days, any order); null for no date or an unreadable one. */
 export function expiryStage(
   expiresAt: string | null,
