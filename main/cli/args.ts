@@ -6,6 +6,7 @@ import {
 } from '../core/index.ts';
 import { parseArgs } from 'node:util';
 import { CHANNELS_USAGE, parseChannelsArgs, type ChannelsCommand } from './channelArgs.ts';
+import { parseChecksArgs, type ChecksCommand } from './checksArgs.ts';
 import { DIGEST_USAGE, parseDigestArgs, type DigestCommand } from './commands/digest.ts';
 import {
   LIFECYCLE_USAGE,
@@ -62,6 +63,7 @@ export type Command =
   | AckCommand
   | RoutesCommand
   | MaintenanceCommand
+  | ChecksCommand
   | { name: 'help' };
 
 const PATIENCE = `${PASS_RATE_LIMIT_PATIENCE_MS / 60_000} min`;
@@ -84,6 +86,9 @@ Commands:
                             sent together once none came for this long (default 20)
   status [--json]           accounts, sync freshness, effective periods and errors, the DNS watch
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
+  checks [--json] [--domain D]
+                            each live check's last result (MTA-STS over HTTPS, MX STARTTLS…): what it
+                            saw, when, and what is wrong, from the local mirror
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
 ${CHANNELS_USAGE}
 ${DIGEST_USAGE}
@@ -114,6 +119,7 @@ const OWN_PARSERS = new Map<string, (argv: readonly string[], env: NodeJS.Proces
   ['ack', parseAckArgs],
   ['routes', parseRoutesArgs],
   ['maintenance', parseMaintenanceArgs],
+  ['checks', parseChecksArgs],
 ]);
 
 /** Options every command takes that carry a value as the next argument (`--db FILE`). */

@@ -6,6 +6,7 @@ import {
   type Authwatch,
   describeStartupError,
   type DnsWatchOptions,
+  type LiveCheckOptions,
   type Mirror,
   MirrorBusyError,
   type Notifier,
@@ -38,7 +39,13 @@ export interface CliContext {
 export function openContext(
   options: CommonOptions,
   io: CliIo,
-  extra: { notifier?: Notifier; writer?: string; dnsWatch?: DnsWatchOptions; groupWaitMs?: number } = {},
+  extra: {
+    notifier?: Notifier;
+    writer?: string;
+    dnsWatch?: DnsWatchOptions;
+    liveChecks?: LiveCheckOptions;
+    groupWaitMs?: number;
+  } = {},
 ): CliContext {
   let runtime: Runtime;
   try {
@@ -52,6 +59,7 @@ export function openContext(
       say: (line) => io.stderr.write(`${line}\n`),
       ...(extra.notifier ? { notifier: extra.notifier } : {}),
       ...(extra.dnsWatch ? { dnsWatch: extra.dnsWatch } : {}),
+      ...(extra.liveChecks ? { liveChecks: extra.liveChecks } : {}),
       ...(extra.groupWaitMs ? { delivery: { sender: { gatherQuietMs: extra.groupWaitMs } } } : {}),
       logger: {
         info: () => undefined,

@@ -9,6 +9,7 @@ import { maintenance } from './commands/maintenance.ts';
 import { silences } from './commands/silences.ts';
 import { exportCommand } from './commands/export.ts';
 import { status } from './commands/status.ts';
+import { checks } from './commands/checks.ts';
 import { syncOnce, syncWatch } from './commands/sync.ts';
 import { CommandFailed, type CliIo } from './io.ts';
 import { safeStream, type OutputKind } from './terminalText.ts';
@@ -30,6 +31,8 @@ export async function runCli(argv: readonly string[], rawIo: CliIo): Promise<num
         return await status(command, io);
       case 'alerts':
         return await alerts(command, io);
+      case 'checks':
+        return await checks(command, io);
       case 'export':
         return await exportCommand(command, io);
       case 'channels':

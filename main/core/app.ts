@@ -6,6 +6,7 @@ import { digestMethods } from './app/methods/digests.ts';
 import { metricsSwitch } from './delivery/metricsSwitch.ts';
 import { dnsWatchMethods } from './app/methods/dnsWatch.ts';
 import { networkMethods } from './app/methods/network.ts';
+import { liveCheckMethods } from './app/methods/liveChecks.ts';
 import { editMethods } from './app/methods/edits.ts';
 import { exportMethods } from './app/methods/exports.ts';
 import { panelMethods } from './app/methods/panels.ts';
@@ -60,6 +61,8 @@ export interface Authwatch extends BridgeMethods {
   serveMetrics(options: Omit<MetricsServerOptions, 'registry' | 'textRegistry'>): Promise<MetricsServer>;
   /** Asks DNS for every record once now (`sync --once --dns-server`); null when this shell runs no watch. */
   checkDnsOnce(): Promise<{ records: number; alerts: number } | null>;
+  /** Runs every enabled live check on every target now (`checks --now`); null when this shell runs none. */
+  checkLiveOnce(): Promise<{ probes: number } | null>;
 }
 
 /** Creates the facade over a mirror and a secret store. Nothing runs until start() or a call. */
@@ -80,6 +83,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     ...exportMethods(w),
     ...dnsWatchMethods(w),
     ...networkMethods(w),
+    ...liveCheckMethods(w),
     ...auditMethods(w),
     ...silenceMethods(w),
     ...acknowledgementMethods(w),
@@ -116,6 +120,7 @@ export function createAuthwatch(options: AuthwatchOptions): Authwatch {
     whenIdle: () => w.whenIdle(),
     deliverPending: () => w.deliver(),
     checkDnsOnce: async () => (w.dnsWatch ? w.dnsWatch.round() : null),
+    checkLiveOnce: async () => (w.liveChecks ? w.liveChecks.round() : null),
   };
   return facade;
 }

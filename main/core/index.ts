@@ -8,6 +8,7 @@ export { MirrorBusyError } from './runtime/writerRole.ts';
 export { defaultDbPath } from './mirror/defaultPath.ts';
 export { describeStartupError } from './app/startupError.ts';
 export type { DnsWatchOptions } from './dnswatch/dnsWatchRuntime.ts';
+export type { LiveCheckOptions } from './livechecks/liveCheckRuntime.ts';
 export { DNS_SERVERS_ENV, dnsServersFromEnv, parseServer } from './dnswatch/watchSettings.ts';
 export { addDemoAccount, DEMO_ACCOUNT_ENV } from './app/demoAccount.ts';
 

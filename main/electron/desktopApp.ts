@@ -159,6 +159,8 @@ export async function startDesktopApp(
     },
     // The DNS watch: the settings' resolvers (else the system's), or those the demo hands over.
     dnsWatch: { servers: dnsServersFromEnv(options.env ?? process.env) },
+    // The live checks share the watch's resolvers (Settings → Live checks turns them off).
+    liveChecks: {},
   });
   const facade = runtime.app;
 

@@ -45,6 +45,7 @@ try {
     ...(port !== undefined ? { port } : {}),
     say,
     dnsWatch: { servers: values['dns-server'] ?? dnsServersFromEnv(process.env) },
+    liveChecks: {},
   });
 } catch (error) {
   // One plain line and a non-zero status, never a stack trace.

@@ -1,6 +1,7 @@
 import {
   type Authwatch,
   type DnsWatchOptions,
+  type LiveCheckOptions,
   type Mirror,
   MirrorBusyError,
   openRuntime,
@@ -23,6 +24,8 @@ export interface HostRunOptions {
   say?: (line: string) => void;
   /** Runs the DNS watch (resolvers of this run in `servers`); absent: no DNS query is sent. */
   dnsWatch?: DnsWatchOptions;
+  /** Runs the live checks beside the DNS watch (main/core/livechecks). */
+  liveChecks?: LiveCheckOptions;
 }
 
 /** How long after listening the engine starts when no window has asked for its first screen yet. */
@@ -70,6 +73,7 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
       },
       logger: { info: () => undefined, warn: () => undefined, error: (m) => say(`authwatch: ${m}`) },
       ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
+      ...(options.liveChecks ? { liveChecks: options.liveChecks } : {}),
     });
   } catch (error) {
     if (error instanceof MirrorBusyError) throw new Error(`${error.message} Stop it first.`);

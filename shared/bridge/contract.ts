@@ -5,6 +5,7 @@ import { auditChangeSchema, auditChangesArgs } from './auditChanges.ts';
 import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from './dnsWatch.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
 import { networkStatusSchema, updateNetworkArgs } from './network.ts';
+import { domainLiveChecksSchema, liveChecksStatusSchema, updateLiveChecksArgs } from './liveChecks.ts';
 import {
   channelRef,
   removeChannelArgs,
@@ -120,6 +121,9 @@ export const BRIDGE_METHODS = {
   removeMaintenance: { args: maintenanceRef, result: z.object({ removed: z.boolean() }) },
   networkStatus: { args: none, result: networkStatusSchema },
   updateNetwork: { args: updateNetworkArgs, result: networkStatusSchema },
+  domainLiveChecks: { args: args.domainRef, result: domainLiveChecksSchema },
+  liveChecksStatus: { args: none, result: liveChecksStatusSchema },
+  updateLiveChecks: { args: updateLiveChecksArgs, result: liveChecksStatusSchema },
 } as const;
 
 /** Name of a bridge method. */

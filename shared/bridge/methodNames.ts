@@ -61,6 +61,9 @@ export const METHOD_NAMES = [
   'removeMaintenance',
   'networkStatus',
   'updateNetwork',
+  'domainLiveChecks',
+  'liveChecksStatus',
+  'updateLiveChecks',
 ] as const;
 
 export const EVENT_NAMES = [

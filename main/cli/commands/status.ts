@@ -3,6 +3,7 @@ import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
 import { formatDuration } from '../progressPrinter.ts';
 import type { DnsWatchStatus } from '../../../shared/bridge/dnsWatch.ts';
+import { liveChecksLines } from './checks.ts';
 import { networkNow, type NetworkStatus } from '../../../shared/bridge/network.ts';
 
 function ago(iso: string | null, now: number): string {
@@ -146,6 +147,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
       }
     }
     if (accounts.length > 0) io.stdout.write(dnsWatchLines(dnsWatch, Date.now()));
+    if (accounts.length > 0) io.stdout.write(liveChecksLines(await ctx.app.liveChecksStatus()));
     io.stdout.write(networkLines(await ctx.app.networkStatus()));
     return 0;
   } finally {

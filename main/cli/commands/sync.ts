@@ -101,6 +101,7 @@ export async function syncWatch(options: SyncOptions, io: CliIo): Promise<number
     notifier: terminalNotifier(io),
     writer: 'authwatch sync --watch',
     dnsWatch: { servers },
+    liveChecks: {},
     ...(options.groupWaitMs !== undefined ? { groupWaitMs: options.groupWaitMs } : {}),
   });
   try {

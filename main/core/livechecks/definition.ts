@@ -31,7 +31,8 @@
  *                    and raise/resolve through the same mirror write path as every rule (inbox, channels,
  *                    silences, status verdict); a rule id must be camelCase and unique among all rules.
  *        shown       { label, text(result) → one line in words, problems(result) → what is wrong, in words
- *                    (empty: all good), details?(result) → [{ label, text }] for the Checks tab }
+ *                    (empty: all good), details?(result) → [{ label, text }] for the Checks tab,
+ *                    expiries?(result) → [{ name, notAfter }] for /metrics' days-to-expiry gauge }
  *   3. Test it against the reference world (service/: `--https-port`, `--smtp-port`, its DNS zone) or with a
  *      fake ProbeContext; the registry test fails naming a file that does not export a valid check.
  *
@@ -117,6 +118,11 @@ export interface LiveCheckShown<R> {
   problems(result: R): string[];
   /** What it saw, as labelled lines (a certificate chain, a policy file). */
   details?(result: R): { label: string; text: string }[];
+  /**
+   * The certificates (or other dated things: a VMC, a token) it saw expire, by the name they are for:
+   * /metrics exports days to expiry of each (authwatch_certificate_days_to_expiry).
+   */
+  expiries?(result: R): { name: string; notAfter: string }[];
 }
 
 /** One rule a check carries: the alerts it raises, and how it decides from the readings before and after. */

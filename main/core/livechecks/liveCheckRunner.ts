@@ -253,13 +253,10 @@ export class LiveCheckRunner {
         : outcome.status === 'not_applicable'
           ? { status: 'not_applicable' as const, words: outcome.words, result: null }
           : { status: 'unknown' as const, words: outcome.words };
-    const result = this.o.mirror.writeLiveCheck({
-      check: check.name,
-      accountId: target.accountId,
-      domainId: target.domainId,
-      dnsSeen,
-      ...write,
-    });
+    const result = this.o.mirror.writeLiveCheck(
+      { check: check.name, accountId: target.accountId, domainId: target.domainId, dnsSeen, ...write },
+      this.o.clock.now(),
+    );
     await this.o.afterWrite(result, target);
   }
 

@@ -90,7 +90,8 @@ function resolverProblem(text: string): string | null {
   return null;
 }
 
-function whole(text: string, min: number, max: number, what: string): number | string {
+/** A whole number within [min, max], or what is wrong with it in words. */
+export function whole(text: string, min: number, max: number, what: string): number | string {
   const n = Number(text.trim());
   if (text.trim() === '' || !Number.isInteger(n)) return `${what} must be a whole number`;
   if (n < min || n > max)

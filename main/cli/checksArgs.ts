@@ -1,0 +1,36 @@
+import { parseArgs } from 'node:util';
+import { defaultDbPath } from '../core/index.ts';
+import type { CommonOptions } from './args.ts';
+import { UsageError } from './args.ts';
+
+/** `authwatch checks [--json] [--domain D]`. */
+export type ChecksCommand = { name: 'checks'; json: boolean; domain?: string } & CommonOptions;
+
+/** Parses the arguments after `checks`. */
+export function parseChecksArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ChecksCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        domain: { type: 'string' },
+        db: { type: 'string' },
+        label: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values;
+  const domain = v.domain?.trim().toLowerCase().replace(/\.$/, '');
+  if (v.domain !== undefined && !domain) throw new UsageError('--domain needs a domain name.');
+  return {
+    name: 'checks',
+    json: v.json === true,
+    ...(domain ? { domain } : {}),
+    db: v.db?.trim() || defaultDbPath(env),
+    ...(v.label ? { label: v.label } : {}),
+  };
+}

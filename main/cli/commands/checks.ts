@@ -1,0 +1,58 @@
+import type { LiveChecksStatus } from '../../../shared/bridge/liveChecks.ts';
+import type { ChecksCommand } from '../checksArgs.ts';
+import { openContext, selectAccounts } from '../context.ts';
+import type { CliIo } from '../io.ts';
+
+const MARK = { ok: '✓', problem: '✕', unknown: '?', not_applicable: '–' } as const;
+
+/** The live checks in one line (and their notices), as `status` prints it. */
+export function liveChecksLines(s: LiveChecksStatus): string {
+  if (!s.settings.enabled) return 'Live checks off (settings)\n';
+  const kinds = s.kinds
+    .map((k) =>
+      k.enabled
+        ? `${k.label}: ${k.counts.ok} ok, ${k.counts.problem} with problems, ${k.counts.unknown} unknown`
+        : `${k.label}: off`,
+    )
+    .join('; ');
+  const lines = [`Live checks ${kinds}; at most ${s.settings.connectionsPerMinute} connections/min`];
+  for (const n of s.notices) lines.push(`  Cannot run here: ${n.words} (since ${n.since})`);
+  if (s.caProblem) lines.push(`  ${s.caProblem}`);
+  return lines.join('\n') + '\n';
+}
+
+/** `authwatch checks [--json] [--domain D]`: every live check's last result, from the mirror. */
+export async function checks(options: ChecksCommand, io: CliIo): Promise<number> {
+  const ctx = openContext(options, io);
+  try {
+    const accounts = selectAccounts(ctx.mirror, options.label);
+    const rows: { accountId: number; domainId: number; fqdn: string }[] = accounts.flatMap((a) =>
+      ctx.mirror
+        .listDomains(a.id)
+        .filter((d) => options.domain === undefined || d.fqdn.toLowerCase() === options.domain)
+        .map((d) => ({ accountId: a.id, domainId: d.domainId, fqdn: d.fqdn })),
+    );
+    if (options.domain !== undefined && rows.length === 0) {
+      io.stderr.write(`authwatch: no domain ${options.domain} in the mirror\n`);
+      return 1;
+    }
+    const out = [];
+    for (const d of rows) out.push({ ...d, ...(await ctx.app.domainLiveChecks(d)) });
+    if (options.json) {
+      io.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      return 0;
+    }
+    if (options.domain === undefined) io.stdout.write(liveChecksLines(await ctx.app.liveChecksStatus()));
+    for (const d of out) {
+      io.stdout.write(`${d.fqdn}\n`);
+      for (const c of d.checks) {
+        const mark = c.status ? MARK[c.status] : ' ';
+        const when = c.checkedAt ? ` (checked ${c.checkedAt})` : '';
+        io.stdout.write(`  ${mark} ${c.label.padEnd(24)} ${c.result ?? 'not checked yet'}${when}\n`);
+      }
+    }
+    return 0;
+  } finally {
+    await ctx.close();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Fetches an MTA-STS policy as a sending MTA does (RFC 8461 §3.3): HTTPS GET of
+ * https://mta-sts.<domain>/.well-known/mta-sts.txt, dialled at the address the live checks' DNS gave, with
+ * SNI and Host the policy host's name; the certificate validated for that name against the trusted
+ * authorities; no redirect followed; at most 64 KiB read; a deadline on the whole exchange. The certificate is
+ * read even when it does not validate (the Checks tab shows what was served), but then the body is not used
+ * as a policy.
+ */
+import { request } from 'node:https';
+import type { TLSSocket } from 'node:tls';
+import { MTA_STS_MAX_POLICY_BYTES } from '../../../shared/email-auth/mtaStsPolicy.ts';
+import { certificateSeen, type CertificateSeen } from './peerCertificate.ts';
+
+/** What the fetch saw. */
+export interface PolicyFetch {
+  status: number | null;
+  /** Why no policy could be used, in words; null when the body is the policy. */
+  error: string | null;
+  certificate: CertificateSeen | null;
+  body: string | null;
+}
+
+const NETWORK_WORDS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+  ETIMEDOUT: 'no answer in time',
+};
+
+/** A socket error in words. */
+export function networkWords(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code && NETWORK_WORDS[code]) ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** GETs the policy of `host` from `address:port`. */
+export function fetchPolicy(o: {
+  host: string;
+  address: string;
+  port: number;
+  ca: readonly string[] | undefined;
+  timeoutMs: number;
+  now: () => number;
+}): Promise<PolicyFetch> {
+  return new Promise((resolve) => {
+    let certificate: CertificateSeen | null = null;
+    let settled = false;
+    const done = (f: Omit<PolicyFetch, 'certificate'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve({ ...f, certificate });
+    };
+    const req = request({
+      host: o.address,
+      port: o.port,
+      servername: o.host,
+      path: '/.well-known/mta-sts.txt',
+      method: 'GET',
+      headers: { host: o.host, accept: 'text/plain', 'user-agent': 'Authwatch live check' },
+      ...(o.ca ? { ca: [...o.ca] } : {}),
+      // Verified below, after the certificate is kept: an invalid one is a finding, not only a failure.
+      rejectUnauthorized: false,
+      agent: false,
+    });
+    const timer = setTimeout(
+      () => done({ status: null, error: `no answer within ${o.timeoutMs / 1000} s`, body: null }),
+      o.timeoutMs,
+    );
+    req.on('socket', (socket) => {
+      socket.on('secureConnect', () => {
+        certificate = certificateSeen(socket as TLSSocket, o.host, o.now());
+      });
+    });
+    req.on('error', (error) => done({ status: null, error: networkWords(error), body: null }));
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if (certificate && !certificate.valid) {
+        done({ status, error: `the certificate does not validate: ${certificate.problem}`, body: null });
+        return;
+      }
+      if (status >= 300 && status < 400) {
+        done({
+          status,
+          error: `it answered a redirect (${status}), which senders do not follow`,
+          body: null,
+        });
+        return;
+      }
+      if (status !== 200) {
+        done({ status, error: `it answered HTTP ${status}`, body: null });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MTA_STS_MAX_POLICY_BYTES) {
+          done({ status, error: 'the policy is larger than 64 KiB, which senders refuse', body: null });
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => done({ status, error: null, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', (error) => done({ status, error: networkWords(error), body: null }));
+    });
+    req.end();
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * The live checks across the bridge (main/core/livechecks): a domain's Checks tab, and Settings → Live checks.
+ */
+import { z } from 'zod';
+
+const checkStatus = z.enum(['ok', 'problem', 'not_applicable', 'unknown']);
+
+/** One check's latest result for a domain, in words, with what it saw and its history of changes. */
+export const liveCheckViewSchema = z.object({
+  check: z.string(),
+  label: z.string(),
+  /** What the check does, for people. */
+  words: z.string(),
+  /** null: not yet checked. */
+  status: checkStatus.nullable(),
+  /** The result in words (what it saw, what is wrong, or why it could not look). */
+  result: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+  since: z.string().nullable(),
+  /** When the last look that saw something was (an `unknown` keeps the one before). */
+  resultAt: z.string().nullable(),
+  /** What it saw: labelled lines (a certificate chain, a policy file, each MX host). */
+  seen: z.array(z.object({ label: z.string(), text: z.string() })),
+  history: z.array(z.object({ status: checkStatus, words: z.string(), checkedAt: z.string() })),
+});
+
+/** A domain's Checks tab. */
+export const domainLiveChecksSchema = z.object({
+  /** False when the live checks are off (settings) or not run by this shell. */
+  running: z.boolean(),
+  checks: z.array(liveCheckViewSchema),
+});
+
+const noticeSchema = z.object({ check: z.string(), words: z.string(), since: z.string() });
+
+export const liveCheckSettingsViewSchema = z.object({
+  enabled: z.boolean(),
+  smtpPort: z.number().int().min(1).max(65535),
+  httpsPort: z.number().int().min(1).max(65535),
+  connectionsPerMinute: z.number().int().min(1).max(10_000),
+  timeoutMs: z.number().int().min(500).max(120_000),
+  extraCaFile: z.string().max(4096),
+  kinds: z.record(z.string(), z.record(z.string(), z.unknown())),
+});
+
+/** Settings → Live checks: the settings, each kind and its counts, the notices, the pace. */
+export const liveChecksStatusSchema = z.object({
+  settings: liveCheckSettingsViewSchema,
+  running: z.boolean(),
+  kinds: z.array(
+    z.object({
+      check: z.string(),
+      settingsKey: z.string(),
+      label: z.string(),
+      words: z.string(),
+      enabled: z.boolean(),
+      /** Days between looks at one target. */
+      periodHours: z.number(),
+      counts: z.object({
+        ok: z.number(),
+        problem: z.number(),
+        not_applicable: z.number(),
+        unknown: z.number(),
+      }),
+    }),
+  ),
+  /** What stops a kind on this network (port 25 blocked), said once. */
+  notices: z.array(noticeSchema),
+  connectionsLastMinute: z.number().int(),
+  /** Why the extra CA file cannot be used, or null. */
+  caProblem: z.string().nullable(),
+});
+
+/** What Settings may change (the rest keeps its value). */
+export const updateLiveChecksArgs = liveCheckSettingsViewSchema.partial().strict();
+
+export type LiveCheckView = z.infer<typeof liveCheckViewSchema>;
+export type DomainLiveChecks = z.infer<typeof domainLiveChecksSchema>;
+export type LiveChecksStatus = z.infer<typeof liveChecksStatusSchema>;

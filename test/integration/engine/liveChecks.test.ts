@@ -1,0 +1,216 @@
+/**
+ * The live checks end to end against the reference world: real DNS over UDP/TCP from the service's zone,
+ * real HTTPS for the MTA-STS policy host and real SMTP STARTTLS for the MX hosts, certificates of the world's
+ * test CA given to the app as its extra CA file. Each alert is raised and resolved by changing the world; a
+ * port 25 that refuses is one notice and no domain alert; a resolver that does not answer raises nothing;
+ * and the live checks spend no API request (the service's own per-token count says so).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNetworkLayer } from '../../../main/core/network/networkLayer.ts';
+import { LIVE_CHECK_NOTICES_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
+import { createManualClock } from '../../support/manualClock.ts';
+import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
+import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
+import { startReferenceWorld, type ReferenceWorld } from '../../../service/tls/referenceWorld.ts';
+import { pointWorldHosts } from '../../../service/tls/worldHosts.ts';
+import {
+  addSyncedAccount,
+  openEngine,
+  publish,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from './engineFixture.ts';
+
+const FQDN = 'sts.example';
+let world: EngineWorld;
+let dns: ZoneDnsServer;
+let ref: ReferenceWorld;
+let engine: TestEngine;
+let caDir: string;
+let accountId: number;
+let closedPort: number;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+async function settings(patch: Parameters<TestEngine['app']['updateLiveChecks']>[0]): Promise<void> {
+  await engine.app.updateLiveChecks(patch);
+}
+
+/** The open alerts of the account, as rule:severity. */
+async function open(): Promise<string[]> {
+  const alerts = await engine.app.listAlerts({ accountId, open: true });
+  return alerts.map((a) => `${a.rule}:${a.severity}`).sort();
+}
+
+async function round(): Promise<void> {
+  const ran = await engine.app.checkLiveOnce();
+  expect(ran).not.toBeNull();
+}
+
+async function remaining(): Promise<number> {
+  const res = await world.svc.call('GET', '/me', { token: world.token });
+  return Number(res.headers.get('x-ratelimit-remaining'));
+}
+
+beforeAll(async () => {
+  // Certificates are judged against the real time by TLS itself, so the world's clock starts at it.
+  world = await startWorld([FQDN], { clock: createManualClock(new Date()) });
+  const id = world.domainIds[FQDN]!;
+  await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
+  const setup = await world.svc.call('POST', `/domains/${id}/mta-sts/setup`, { token: world.token });
+  expect(setup.status).toBe(200);
+  const policy = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
+    token: world.token,
+    body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
+  });
+  expect(policy.status).toBe(200);
+  expect((await world.svc.sandbox('PUT', `/delegations/${FQDN}/mta_sts`, { delegated: true })).status).toBe(
+    200,
+  );
+  caDir = mkdtempSync(join(tmpdir(), 'authwatch-live-'));
+  const caFile = join(caDir, 'ca.pem');
+  ref = await startReferenceWorld({ db: world.svc.db, httpsPort: 0, smtpPort: 0, caFile });
+  dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 0 });
+  closedPort = await freePort();
+  engine = openEngine(world, {
+    network: createNetworkLayer({ env: {}, caFile: { path: caFile, from: '--ca-file' } }),
+    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: manualScheduler() },
+    liveChecks: { scheduler: manualScheduler() },
+  });
+  accountId = await addSyncedAccount(engine, world);
+  await settings({ httpsPort: ref.https!.port, smtpPort: ref.smtp!.port, timeoutMs: 3000 });
+}, 60_000);
+
+afterAll(async () => {
+  await engine?.close();
+  await Promise.all([ref?.close(), dns?.close()]);
+  await world?.close();
+  if (caDir) rmSync(caDir, { recursive: true, force: true });
+});
+
+describe('live checks against the reference world', () => {
+  it('reads the policy over HTTPS and each MX over STARTTLS, all good, for 0 API requests', async () => {
+    const before = await remaining();
+    await round();
+    // Between the two questions of this test the service counted none: the checks spent no request.
+    expect(await remaining()).toBe(before - 1);
+    const rows = engine.mirror.allLiveChecks(accountId);
+    const sts = rows.find((r) => r.check === 'mta_sts_live')!;
+    const mx = rows.find((r) => r.check === 'mx_starttls')!;
+    expect(sts).toMatchObject({ status: 'ok', fqdn: FQDN });
+    expect(sts.words).toMatch(/mode enforce/);
+    expect(mx).toMatchObject({ status: 'ok' });
+    expect(mx.words).toMatch(/mx1\.sts\.example: TLS, certificate until/);
+    expect(ref.smtp!.counts().mail).toBe(0);
+    expect(ref.smtp!.counts().tls).toBeGreaterThanOrEqual(2);
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises the expiring certificate at 21 days, critical at 7 under enforce, and resolves it when renewed', async () => {
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 15 });
+    await round();
+    expect(await open()).toEqual(['mta_sts_certificate_expiring:warning']);
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 5 });
+    await round();
+    expect(await open()).toEqual(['mta_sts_certificate_expiring:critical']);
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises a certificate for another name as invalid (critical under enforce), and resolves it', async () => {
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 90, servedName: 'other.example' });
+    await round();
+    expect(await open()).toEqual(['mta_sts_certificate_invalid:critical']);
+    const row = engine.mirror.liveCheck('mta_sts_live', accountId, world.domainIds[FQDN]!)!;
+    expect(row.words).toMatch(/not for this name/);
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises MX certificates that expire or name another host, and resolves them', async () => {
+    ref.tlsWorld.setPlan('mx2.sts.example', { expiresInDays: 3 });
+    ref.tlsWorld.setPlan('mx1.sts.example', { expiresInDays: 90, servedName: 'mail.elsewhere.example' });
+    await round();
+    expect(await open()).toEqual(['mx_certificate_expiring:critical', 'mx_certificate_invalid:warning']);
+    ref.tlsWorld.setPlan('mx2.sts.example', null);
+    ref.tlsWorld.setPlan('mx1.sts.example', null);
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises an MX the policy does not cover (critical under enforce), and resolves it', async () => {
+    await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mail.other.example');
+    pointWorldHosts(world.svc.db, '127.0.0.1', new Date());
+    await round();
+    expect(await open()).toEqual(['mta_sts_mx_not_covered:critical']);
+    await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises a policy changed while its id did not, and resolves it when a new id is published', async () => {
+    const res = await world.svc.sandbox('POST', `/mta-sts/${FQDN}/policy-without-id`, { mode: 'testing' });
+    expect(res.status).toBe(200);
+    await round();
+    expect(await open()).toEqual(['mta_sts_changed_without_id:warning']);
+    const id = world.domainIds[FQDN]!;
+    world.svc.clock.advance(2000);
+    const patch = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
+      token: world.token,
+      body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
+    });
+    expect(patch.status).toBe(200);
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises an unreachable policy host, and resolves it', async () => {
+    await settings({ httpsPort: closedPort });
+    await round();
+    expect(await open()).toEqual(['mta_sts_policy_unreachable:warning']);
+    await settings({ httpsPort: ref.https!.port });
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('says a refused port 25 once, as a notice, and raises no domain alert', async () => {
+    await settings({ smtpPort: closedPort });
+    await round();
+    expect(await open()).toEqual([]);
+    const notices = engine.mirror.getSetting(LIVE_CHECK_NOTICES_KEY) as Record<string, { words: string }>;
+    expect(Object.keys(notices)).toEqual(['mx_starttls']);
+    expect(notices.mx_starttls!.words).toMatch(/could not be reached for any MX host/);
+    await settings({ smtpPort: ref.smtp!.port });
+    await round();
+    expect(engine.mirror.getSetting(LIVE_CHECK_NOTICES_KEY)).toEqual({});
+  });
+
+  it('raises nothing when the resolver does not answer', async () => {
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 2 });
+    const dead = await freePort();
+    await engine.close();
+    engine = openEngine(world, {
+      network: createNetworkLayer({ env: {}, caFile: { path: join(caDir, 'ca.pem'), from: '--ca-file' } }),
+      dnsWatch: { servers: [`127.0.0.1:${dead}`], scheduler: manualScheduler() },
+      liveChecks: { scheduler: manualScheduler() },
+    });
+    await round();
+    expect(await open()).toEqual([]);
+    const row = engine.mirror.liveCheck('mta_sts_live', accountId, world.domainIds[FQDN]!)!;
+    expect(row.status).toBe('unknown');
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+  });
+});
