@@ -105,5 +105,7 @@ export default liveCheck('vmc_expiry', {
     label: 'VMC expiry',
     text: (r) => `${r.when} (${r.validTo.slice(0, 10)})`,
     problems: (r) => (r.stage ? [`the VMC ${r.when}`] : []),
+    // /metrics: days to the VMC's expiry beside the TLS certificates'.
+    expiries: (r) => [{ name: `VMC ${r.subject}`, notAfter: r.validTo }],
   },
 });
