@@ -3,6 +3,7 @@
  * Judged from the stored date against the clock (no request), so a warning is raised on the day the threshold
  * is crossed, not at the next weekly read.
  */
+import type { AlertEvent, RaiseEvent } from '../alerts/types.ts';
 
 /** The nearest threshold reached (days before expiry), `expired`, or null while none is reached. */
 export type ExpiryStage = { stage: 'expired' } | { stage: 'soon'; thresholdDays: number } | null;
@@ -33,4 +34,22 @@ export function expiryWords(expiresAt: string, now: number): string {
   const days = Math.floor(Math.abs(ms) / DAY_MS);
   if (ms <= 0) return days === 0 ? 'expired today' : `expired ${days} day${days === 1 ? '' : 's'} ago`;
   return days === 0 ? 'expires within a day' : `expires in ${days} day${days === 1 ? '' : 's'}`;
+}
+
+/**
+ * The events of one-episode-per-stage alerts (each stage notifies once): every open episode under `prefix`
+ * but the current stage's ends, and the current stage's is raised unless it is open already.
+ */
+export function stageEpisodeEvents(
+  openAlerts: ReadonlyMap<string, unknown>,
+  prefix: string,
+  stage: string | null,
+  raise: (dedupeKey: string) => RaiseEvent,
+): AlertEvent[] {
+  const key = stage ? prefix + stage : null;
+  const events: AlertEvent[] = [...openAlerts.keys()]
+    .filter((k) => k.startsWith(prefix) && k !== key)
+    .map((dedupeKey) => ({ type: 'resolve', dedupeKey }));
+  if (key && !openAlerts.has(key)) events.push(raise(key));
+  return events;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AlertEvent, RuleContext } from '../../alerts/types.ts';
+import type { AlertEvent, RaiseEvent, RuleContext } from '../../alerts/types.ts';
 import { tokenExpiryRecords } from '../../accounts/tokenExpiryRecord.ts';
-import { expiryStage, expiryWords, stageKey } from '../expiryStage.ts';
+import { expiryStage, expiryWords, stageEpisodeEvents, stageKey } from '../expiryStage.ts';
 import { liveCheck, type LiveReading } from '../definition.ts';
 
 /** Warnings 14 and 3 days before a token expires; critical once it has (polling stops then). */
@@ -24,14 +24,13 @@ const prefixOf = (ctx: RuleContext) => `token_expiry:${ctx.accountId}:`;
 /** One episode per stage (each notifies once); the next stage, or a new token, ends the one before. */
 function expiryEvents(_before: Reading, after: Reading, ctx: RuleContext): AlertEvent[] {
   const r = after?.result ?? null;
-  const key = r?.stage ? prefixOf(ctx) + r.stage : null;
-  const events: AlertEvent[] = [...ctx.openAlerts.keys()]
-    .filter((k) => k.startsWith(prefixOf(ctx)) && k !== key)
-    .map((dedupeKey) => ({ type: 'resolve', dedupeKey }));
-  if (!r || !key || ctx.openAlerts.has(key)) return events;
+  return stageEpisodeEvents(ctx.openAlerts, prefixOf(ctx), r?.stage ?? null, (key) => raise(r!, key, ctx));
+}
+
+function raise(r: TokenExpiry, key: string, ctx: RuleContext): RaiseEvent {
   const expired = r.stage === 'expired';
   const name = r.tokenName ? `“${r.tokenName}” ` : '';
-  events.push({
+  return {
     type: 'raise',
     rule: expired ? 'token_expired' : 'token_expiring',
     severity: expired ? 'critical' : 'warning',
@@ -42,8 +41,7 @@ function expiryEvents(_before: Reading, after: Reading, ctx: RuleContext): Alert
       ? `The API token ${name}of ${ctx.accountLabel} expired on ${r.expiresAt?.slice(0, 10)}: Authwatch can no longer read the account, so nothing it watches is up to date. Create a token and replace it in Settings → Accounts.`
       : `The API token ${name}of ${ctx.accountLabel} ${r.when} (${r.expiresAt?.slice(0, 10)}). When it does, polling stops. Create a token and replace it in Settings → Accounts before then.`,
     details: { expiresAt: r.expiresAt ?? '', stage: r.stage ?? '' },
-  });
-  return events;
+  };
 }
 
 const details = z.strictObject({ expiresAt: z.string(), stage: z.string() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AlertEvent, RuleContext } from '../../alerts/types.ts';
+import type { AlertDomain, AlertEvent, RaiseEvent, RuleContext } from '../../alerts/types.ts';
 import type { VmcFacts } from '../../signals/defs/vmcCertificate.ts';
-import { expiryStage, expiryWords, stageKey } from '../expiryStage.ts';
+import { expiryStage, expiryWords, stageEpisodeEvents, stageKey } from '../expiryStage.ts';
 import { liveCheck, type LiveReading } from '../definition.ts';
 
 /** A VMC reissue takes weeks (the issuer re-verifies the trademark): warn a month ahead. */
@@ -23,16 +23,15 @@ type Reading = LiveReading<VmcExpiry> | null;
  */
 function expiryEvents(_before: Reading, after: Reading, ctx: RuleContext): AlertEvent[] {
   const domain = ctx.domain;
+  const r = after?.result ?? null;
   if (!domain) return [];
   const prefix = `vmc_expiry:${ctx.accountId}:${domain.fqdn}:`;
-  const r = after?.result ?? null;
-  const key = r?.stage ? prefix + r.stage : null;
-  const events: AlertEvent[] = [...ctx.openAlerts.keys()]
-    .filter((k) => k.startsWith(prefix) && k !== key)
-    .map((dedupeKey) => ({ type: 'resolve', dedupeKey }));
-  if (!r || !key || ctx.openAlerts.has(key)) return events;
+  return stageEpisodeEvents(ctx.openAlerts, prefix, r?.stage ?? null, (key) => raise(r!, key, domain));
+}
+
+function raise(r: VmcExpiry, key: string, domain: AlertDomain): RaiseEvent {
   const expired = r.stage === 'expired';
-  events.push({
+  return {
     type: 'raise',
     rule: expired ? 'vmc_expired' : 'vmc_expiring',
     // 30 days ahead is news (info); 14 and 3 days a warning; expired, the logo is gone (critical).
@@ -44,8 +43,7 @@ function expiryEvents(_before: Reading, after: Reading, ctx: RuleContext): Alert
       ? `The Verified Mark Certificate of ${domain.fqdn} (${r.subject}) expired on ${r.validTo.slice(0, 10)}: mailbox providers no longer show the brand logo. Upload the renewed certificate.`
       : `The Verified Mark Certificate of ${domain.fqdn} (${r.subject}) ${r.when} (${r.validTo.slice(0, 10)}). A reissue takes weeks: start the renewal with the issuer now, or the logo disappears.`,
     details: { validTo: r.validTo, stage: r.stage ?? '', subject: r.subject },
-  });
-  return events;
+  };
 }
 
 const details = z.strictObject({ validTo: z.string(), stage: z.string(), subject: z.string() });
