@@ -20,6 +20,7 @@ import { routes as delegations } from './delegations.ts';
 import { routes as scan } from './scan.ts';
 import { routes as reports } from './reports.ts';
 import { routes as vmcRoots } from './vmcRoots.ts';
+import { routes as liveCheckWorld } from './liveCheckWorld.ts';
 import { routes as tls } from './tls.ts';
 
 /** Every sandbox control. */
@@ -32,6 +33,7 @@ export const SANDBOX_ROUTES: SandboxRoute[] = [
   ...delegations,
   ...reports,
   ...vmcRoots,
+  ...liveCheckWorld,
   ...tls,
 ];
 

@@ -18,6 +18,7 @@ import { SENDERS, ptrName } from './senders.ts';
 import { createPrng } from './prng.ts';
 import { organisationOfHost } from '../reports/sourceNaming.ts';
 import { publishSenderWorld } from './zone.ts';
+import { publishTestDnsbl } from '../dns/testDnsbl.ts';
 import { addDomain, applyChange, createGroups, instant, type SeedWorld } from './setup.ts';
 
 /** Counts of what the history produced (for the seed's summary and its benchmark). */
@@ -71,6 +72,7 @@ export async function playHistory(world: SeedWorld): Promise<HistoryStats> {
   const start = -HISTORY_DAYS;
   const origin = instant(now, -Math.max(...PORTFOLIO.map((p) => p.addedDaysAgo)), -4);
   publishSenderWorld(world.ctx.db, world.prng, origin);
+  publishTestDnsbl(world.ctx.db, origin);
   world.ctx.dnsChanged();
   await createGroups(world, origin);
   // Domains older than the history were set up on the day they were added.

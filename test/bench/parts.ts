@@ -8,6 +8,7 @@ import { benchFirstHours } from './firstHours.bench.ts';
 import { benchGrid } from './grid.bench.ts';
 import { benchIngest } from './ingest.bench.ts';
 import { benchLargeReport } from './largeReport.bench.ts';
+import { benchLiveChecks } from './liveChecks.bench.ts';
 import { benchMirror } from './mirror.bench.ts';
 import { benchMirrorFile } from './mirrorFile.bench.ts';
 import { benchPlanner } from './planner.bench.ts';
@@ -35,6 +36,8 @@ export const PARTS: readonly BenchPart[] = [
   { name: 'first-hours', run: benchFirstHours, inDefault: true },
   // After the day: it reads the engine's measured p95 from the bench-results.json the day just wrote.
   { name: 'dns', run: benchDnsWatch, inDefault: true },
+  // The SPF and blocklist live checks: one round at 1,000 and 5,000 domains over real UDP.
+  { name: 'livechecks-dns', run: benchLiveChecks, inDefault: true },
   // Its CPU is a week of the engine's requests (about an hour).
   { name: 'week', run: benchWeek, inDefault: false },
 ];

@@ -7,6 +7,7 @@ import { panelRequestKey } from '../../../shared/bridge/panels.ts';
 import { accountKey } from './accountKey.ts';
 import { parseIdentity } from './identity.ts';
 import type { AccountIdentity, AccountView, TokenCheck } from '../../../shared/bridge/results.ts';
+import { recordTokenExpiry } from './tokenExpiryRecord.ts';
 import { SecretStoreError, type SecretStore } from './secretStore.ts';
 
 /** Makes an API client for a base URL and token (the facade wires fetch, clock and budgets in). */
@@ -125,6 +126,7 @@ export class AccountManager {
       throw error;
     }
     this.keepIdentity(account.id, data);
+    recordTokenExpiry(this.mirror, account.id, checked.identity, Date.now());
     return { account: view(account), identity: checked.identity };
   }
 
@@ -132,7 +134,10 @@ export class AccountManager {
   async test(accountId: number): Promise<TokenCheck> {
     const account = this.get(accountId);
     const { check, data } = await this.checkAnswer(account.baseUrl, this.tokenProvider(account));
-    if (check.ok) this.keepIdentity(account.id, data);
+    if (check.ok) {
+      this.keepIdentity(account.id, data);
+      recordTokenExpiry(this.mirror, accountId, check.identity, Date.now());
+    }
     return check;
   }
 
@@ -175,6 +180,7 @@ export class AccountManager {
     // A new token may hold scopes the old one lacked: signals stopped for a scope are tried at the next
     // tick rather than a day later, and the scope alerts the new token answers are resolved now.
     if (input.token !== undefined && identity) this.mirror.clearScopeHolds(after.id, identity.scopes);
+    if (identity) recordTokenExpiry(this.mirror, after.id, identity, Date.now());
     return view(this.get(after.id));
   }
 

@@ -10,6 +10,7 @@ import type { RateBudgetSnapshot } from '../../../shared/api/rateBudget.ts';
 import type { Severity } from '../alerts/types.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { PROTOCOLS } from '../signals/primitives.ts';
+import { registerDnsCheckMetrics } from './dnsCheckMetrics.ts';
 import { registerLiveCheckMetrics } from './liveCheckMetrics.ts';
 
 /** Failing mail is summed over this many days (the window of a weekly look). */
@@ -44,6 +45,7 @@ export function createMetrics(sources: MetricsSources): AuthwatchMetrics {
   registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
   const textRegistry = new Registry<PrometheusContentType>();
   const registers = [registry, textRegistry] as Registry[];
+  registerDnsCheckMetrics(registers, mirror);
   const labelOf = (accountId: number) =>
     mirror.listAccounts().find((a) => a.id === accountId)?.label ?? String(accountId);
 

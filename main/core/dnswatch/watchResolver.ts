@@ -145,18 +145,26 @@ export class WatchResolver {
 
   /** The resolver in the shape shared/email-auth takes (SPF's includes, a and mx terms), through the cache. */
   asDnsResolve(): DnsResolve {
-    const resolve = async (name: string, rrtype: string) => {
-      const lookup = await this.lookup(name, rrtype as QueryType);
-      if (lookup.kind === 'unknown') throw new DnsError('ESERVFAIL', name, rrtype);
-      if (lookup.kind === 'absent') {
-        throw new DnsError(lookup.rcode === 'NXDOMAIN' ? 'ENOTFOUND' : 'ENODATA', name, rrtype);
-      }
-      if (rrtype === 'TXT') return lookup.values;
-      if (rrtype === 'MX') {
-        return lookup.values.map(([p, exchange]) => ({ priority: Number(p), exchange: exchange ?? '' }));
-      }
-      return lookup.values.map((v) => v[0] ?? '');
-    };
-    return resolve as DnsResolve;
+    return dnsResolveOver((name, type) => this.lookup(name, type));
   }
+}
+
+/**
+ * A lookup function in the shape shared/email-auth takes: records as node's resolver returns them, absent as
+ * ENOTFOUND/ENODATA (void answers), unknown as ESERVFAIL (a failure, never evidence).
+ */
+export function dnsResolveOver(lookup: (name: string, type: QueryType) => Promise<Lookup>): DnsResolve {
+  const resolve = async (name: string, rrtype: string) => {
+    const found = await lookup(name, rrtype as QueryType);
+    if (found.kind === 'unknown') throw new DnsError('ESERVFAIL', name, rrtype);
+    if (found.kind === 'absent') {
+      throw new DnsError(found.rcode === 'NXDOMAIN' ? 'ENOTFOUND' : 'ENODATA', name, rrtype);
+    }
+    if (rrtype === 'TXT') return found.values;
+    if (rrtype === 'MX') {
+      return found.values.map(([p, exchange]) => ({ priority: Number(p), exchange: exchange ?? '' }));
+    }
+    return found.values.map((v) => v[0] ?? '');
+  };
+  return resolve as DnsResolve;
 }

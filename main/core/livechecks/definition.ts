@@ -96,7 +96,15 @@ export interface ProbeContext<S> {
   /** The previous result of this check for this target (what changed since). */
   previous: LiveReading<unknown> | null;
   /** Read-only access to the mirror (per-account checks read what the sync stored: tokens, VMC analyses). */
-  mirror: Pick<Mirror, 'getSetting' | 'listDomains' | 'listAccounts'>;
+  mirror: Pick<
+    Mirror,
+    | 'getSetting'
+    | 'listDomains'
+    | 'listAccounts'
+    | 'serviceSpfCount'
+    | 'reportedSendingIps'
+    | 'extraSignalValue'
+  >;
   now(): number;
   signal: AbortSignal;
 }

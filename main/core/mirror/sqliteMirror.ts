@@ -72,6 +72,8 @@ import { MaintenanceStore } from './maintenanceStore.ts';
 import { insertOutbox, toldChannels } from './outboxRows.ts';
 import { AckStore, type AckEntry } from './ackStore.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+import { extraValues } from './extraSignalStore.ts';
+import { reportedSendingIps, serviceSpfLookupCount, type ServiceSpfCount } from './liveCheckFacts.ts';
 
 const PENDING_KEPT_MS = 7 * 24 * 3600 * 1000;
 
@@ -730,6 +732,26 @@ export class SqliteMirror implements Mirror {
     const domain = domainId === null ? null : this.domains.find(accountId, domainId);
     if (domainId !== null && !domain) return null;
     return this.liveChecks.get({ check, accountId, domainPk: domain?.pk ?? null });
+  }
+
+  serviceSpfCount(accountId: number, domainId: number): ServiceSpfCount | null {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? serviceSpfLookupCount(this.db, domain.pk) : null;
+  }
+
+  extraSignalValue(
+    accountId: number,
+    domainId: number,
+    signal: string,
+  ): { value: unknown; fetchedAt: string } | null {
+    const domain = this.domains.find(accountId, domainId);
+    const [newest] = domain ? extraValues(this.db, domain.pk, signal) : [];
+    return newest ? { value: newest.value, fetchedAt: newest.fetchedAt } : null;
+  }
+
+  reportedSendingIps(accountId: number, domainId: number): string[] {
+    const domain = this.domains.find(accountId, domainId);
+    return domain ? reportedSendingIps(this.db, domain.pk) : [];
   }
 
   liveChecksOfDomain(accountId: number, domainId: number): LiveCheckRow[] {

@@ -430,6 +430,16 @@ export interface Mirror {
   writeLiveCheck(write: LiveCheckWrite, at?: Instant): WriteResult;
   /** The latest attempt of one check on one target (domainId null: the account's), or null. */
   liveCheck(check: string, accountId: number, domainId: number | null): LiveCheckRow | null;
+  /** The service's newest SPF lookup count for a domain (what the SPF check sets its own count beside). */
+  serviceSpfCount(accountId: number, domainId: number): { count: number; at: string } | null;
+  /** A polled extra signal's newest value for a domain (the VMC the expiry check judges daily), or null. */
+  extraSignalValue(
+    accountId: number,
+    domainId: number,
+    signal: string,
+  ): { value: unknown; fetchedAt: string } | null;
+  /** The sending IPs the service reports for a domain (TLS-RPT's sending MTAs), for the blocklist check. */
+  reportedSendingIps(accountId: number, domainId: number): string[];
   /** Every live check's latest result for a domain. */
   liveChecksOfDomain(accountId: number, domainId: number): LiveCheckRow[];
   /** Every latest live check result of live domains and accounts (one account's, or all). */

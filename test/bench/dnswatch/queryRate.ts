@@ -18,9 +18,12 @@ import { fqdnOf } from './memoryZone.ts';
 
 const serverScript = fileURLToPath(new URL('./zoneServerProcess.ts', import.meta.url));
 
-/** The zone server process: its port, and the queries it has answered (updated every second). */
-async function startServerProcess(domains: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, String(domains)], {
+/**
+ * A zone server process (`script`, for `domains` domains): its port, and the queries it has answered (updated
+ * every second, when the script reports them).
+ */
+export async function startServerProcess(domains: number, script = serverScript) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, String(domains)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const counts: { at: number; queries: number }[] = [];

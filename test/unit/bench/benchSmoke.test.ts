@@ -32,6 +32,10 @@ const TABLES: Record<string, RegExp[]> = {
     /^1 h\s+\d+\/\d+\/\d+\s+\d/m,
     /N=50, 1 h: engine ÷ peer \d/,
   ],
+  'livechecks-dns': [
+    /^50 \| spf_lookups \| [\d.]+ s \|/m,
+    /^50 \| dnsbl_listings \| [\d.]+ s \| \d+ \| \d+ \/ 6000 \|/m,
+  ],
   dns: [/^\s+50\s+1\.8 min/m, /DNS watch at 50 domains \(250 records\).*\n\s+\d/],
   week: [/^\s+0\.05\s+\d+\s+\d+/m, /target: the engine's RSS < 200 MiB/],
 };
@@ -42,6 +46,7 @@ const TIMEOUT_MS: Record<string, number> = {
   'first-hours': 240_000,
   week: 240_000,
   dns: 120_000,
+  'livechecks-dns': 120_000,
 };
 
 let keep = '';

@@ -23,6 +23,8 @@ const registered: ReadonlySet<unknown> = new Set(Object.values(DEFAULT_RULES));
 const carried = Object.entries(SIGNAL_DEFINITIONS as Record<string, SignalDefinition>).flatMap(([, d]) =>
   d.per === 'domain' ? Object.keys(d.rules ?? {}) : [],
 );
+/** The rules live checks carry in their own files (main/core/livechecks/defs), by id. */
+const liveCarried = Object.values(LIVE_CHECKS).flatMap((c) => Object.keys(c.rules ?? {}));
 
 // The registry is the folder (main/core/alerts/ruleFiles.ts): a rule file is registered by existing, and one
 // that does not declare itself is refused with its file named — a rule never silently stays dead.
@@ -37,8 +39,7 @@ describe('the rule registry', () => {
     ).toBe(true);
   });
 
-  it('holds nothing but the rule files and the rules signals and live checks carry, and every rule it holds is run by a signal, by every account write, by the DNS watch or by a live check', () => {
-    const liveCarried = Object.values(LIVE_CHECKS).flatMap((c) => Object.keys(c.rules ?? {}));
+  it('holds nothing but the rule files and the rules signals and live checks carry, and every rule it holds is run by a signal, by every account write, by the DNS watch or by its live check', () => {
     expect(Object.keys(DEFAULT_RULES).sort()).toEqual(
       [...ruleFiles.map((f) => basename(f, '.ts')), ...carried, ...liveCarried].sort(),
     );

@@ -1,0 +1,149 @@
+/**
+ * The SPF, blocklist and token-expiry live checks end to end: the reference service's DNS over real UDP/TCP,
+ * the runner the app runs, alerts in the mirror. Each alert is raised and resolved by a change in the world
+ * (a vendor's include grows past 10 lookups, an MX address is listed and delisted); a resolver that stops
+ * answering raises and resolves nothing; and no live check sends the service a single API request.
+ */
+import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveCheckRuntime } from '../../../main/core/livechecks/liveCheckRuntime.ts';
+import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
+import { LIVE_CHECK_SETTINGS_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
+import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
+import { TEST_DNSBL_ZONE } from '../../../service/dns/testDnsbl.ts';
+import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
+import {
+  addSyncedAccount,
+  openEngine,
+  publish,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from './engineFixture.ts';
+
+const FQDN = 'spf-live.example';
+const MX_IP = '192.0.2.25';
+let world: EngineWorld;
+let dns: ZoneDnsServer;
+let engine: TestEngine;
+let runtime: LiveCheckRuntime;
+let dnsPort = 0;
+/** API requests the service received (sandbox controls excluded). */
+let served = 0;
+
+function openAlerts(rule?: string) {
+  return engine.mirror.listAlerts({ open: true }).filter((a) => !rule || a.rule === rule);
+}
+
+/** One round of the checks after the resolver's cache has aged out (its answers live 60 s here). */
+async function round(): Promise<void> {
+  world.svc.clock.advance(120_000);
+  await runtime.round();
+}
+
+beforeAll(async () => {
+  world = await startWorld([FQDN]);
+  world.svc.app.server.on('request', (req: IncomingMessage) => {
+    if (!req.url?.startsWith('/_sandbox')) served++;
+  });
+  dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 60 });
+  dnsPort = dns.port;
+  await publish(world.svc, FQDN, 'mx', `10 mx1.${FQDN}`);
+  await world.svc.sandbox('PUT', `/ptr/${MX_IP}`, { name: `mx1.${FQDN}` });
+  await publish(world.svc, FQDN, 'spf', 'v=spf1 mx include:_spf.vendor.example ~all');
+  await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 3 });
+  const servers = [`127.0.0.1:${dnsPort}`];
+  engine = openEngine(world, { dnsWatch: { servers, scheduler: manualScheduler() } });
+  await addSyncedAccount(engine, world);
+  engine.mirror.setSetting(LIVE_CHECK_SETTINGS_KEY, { kinds: { dnsbl: { zones: [TEST_DNSBL_ZONE] } } });
+  const clock = {
+    now: () => world.svc.clock.now().getTime(),
+    sleep: async (ms: number) => void world.svc.clock.advance(Math.max(0, ms)),
+    random: () => 0.5,
+  };
+  runtime = new LiveCheckRuntime({
+    checks: [LIVE_CHECKS.spf_lookups!, LIVE_CHECKS.dnsbl_listings!, LIVE_CHECKS.token_expiry!],
+    mirror: engine.mirror,
+    clock,
+    dns: { servers },
+    networkCa: () => undefined,
+    afterWrite: async () => {},
+  });
+  served = 0;
+});
+afterAll(async () => {
+  await engine?.close();
+  await dns?.close();
+  await world?.close();
+});
+
+describe('live checks over the reference world’s DNS', () => {
+  it('SPF: a vendor include growing past 10 lookups is critical, names the include, and resolves when it shrinks', async () => {
+    await round();
+    expect(openAlerts()).toEqual([]);
+    const row = engine.mirror.allLiveChecks().find((r) => r.check === 'spf_lookups');
+    expect(row).toMatchObject({ status: 'ok', words: expect.stringContaining('4 of 10 DNS lookups') });
+
+    await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 10 });
+    await round();
+    expect(openAlerts()).toMatchObject([
+      {
+        rule: 'spf_lookups_over_limit',
+        severity: 'critical',
+        title: `SPF of ${FQDN} needs 11 DNS lookups: receivers fail it (permerror) — include:_spf.vendor.example now costs 10 lookups, was 3`,
+      },
+    ]);
+
+    await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 3 });
+    await round();
+    expect(openAlerts()).toEqual([]);
+  });
+
+  it('DNSBL: a listed MX address is a warning with the zone’s reason, resolved when delisted', async () => {
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: true, reason: 'Listed for spam trap hits' });
+    await round();
+    const [listed] = openAlerts('dnsbl_listed');
+    expect(listed).toMatchObject({
+      severity: 'warning',
+      title: `${MX_IP} (MX mx1.${FQDN}) of ${FQDN} is listed on ${TEST_DNSBL_ZONE}`,
+    });
+    expect(listed!.body).toContain('Listed for spam trap hits');
+
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: false });
+    await round();
+    expect(openAlerts()).toEqual([]);
+  });
+
+  it('a resolver that stops answering raises nothing and resolves nothing', async () => {
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: true });
+    await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 10 });
+    await round();
+    const before = openAlerts()
+      .map((a) => a.rule)
+      .sort();
+    expect(before).toEqual(['dnsbl_listed', 'spf_lookups_over_limit']);
+    await dns.close();
+    // The world heals while the resolver is down: without answers, nothing is resolved (or raised).
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: false });
+    await round();
+    expect(
+      openAlerts()
+        .map((a) => a.rule)
+        .sort(),
+    ).toEqual(before);
+    const statuses = engine.mirror
+      .allLiveChecks()
+      .filter((r) => r.check !== 'token_expiry')
+      .map((r) => r.status);
+    expect(statuses).toEqual(['unknown', 'unknown']);
+    dns = await startZoneDnsServer({ db: world.svc.db, port: dnsPort, ttl: 60 });
+    await round();
+    expect(openAlerts().map((a) => a.rule)).toEqual(['spf_lookups_over_limit']);
+  });
+
+  it('the token’s expiry is judged without a request, and the checks spent no API request at all', async () => {
+    const row = engine.mirror.allLiveChecks().find((r) => r.check === 'token_expiry');
+    expect(row?.status).toBe('ok');
+    expect(served).toBe(0);
+  });
+});
