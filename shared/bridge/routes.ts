@@ -16,18 +16,26 @@ export const routeViewSchema = z.object({
   everyOtherChannel: z.boolean(),
   continue: z.boolean(),
   isDefault: z.boolean(),
+  groupWaitSeconds: z.number().int().nullable(),
+  silenceEvents: z.boolean(),
   repeatMinutes: z.number().int().nullable(),
   escalateAfterMinutes: z.number().int().nullable(),
   escalateTo: z.array(channelName),
 });
 
 const routeInput = z.object({
+  /** A stored route's id: the same route, edited (what it escalated stays sent); none: a new route. */
+  id: z.number().int().optional(),
   name: z.string().trim().min(1).max(100),
   matchers: alertMatchersSchema,
   /** null (default route only): every channel no other route names. */
   channelIds: z.array(z.number().int()).max(50).nullable(),
   continue: z.boolean(),
   isDefault: z.boolean(),
+  /** Alertmanager's group_wait, 0 s to 1 hour; null: the sender's own gathering. */
+  groupWaitSeconds: z.number().int().min(0).max(3_600).nullable().default(null),
+  /** Channels told of an open alert hear alert.silenced / alert.unsilenced. */
+  silenceEvents: z.boolean().default(false),
   /** Alertmanager's repeat_interval, 1 hour to 7 days. */
   repeatMinutes: z.number().int().min(60).max(10_080).nullable(),
   escalateAfterMinutes: z.number().int().min(1).max(1_440).nullable(),

@@ -655,6 +655,14 @@ CREATE TABLE maintenance_windows (
 );
 `;
 
+// v21: a route's own group wait (Alertmanager's group_wait), carried by the outbox rows it queued so the
+// sender gathers them as that route asks; and whether a route's channels hear of silences starting/ending.
+const V21_ROUTE_GROUP_WAIT = `
+ALTER TABLE routes ADD COLUMN group_wait_seconds INTEGER;
+ALTER TABLE routes ADD COLUMN silence_events INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE outbox ADD COLUMN group_wait_seconds INTEGER;
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -677,6 +685,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'routing table', up: (db) => db.exec(V18_ROUTES) },
   { version: 19, name: 'escalations and repeats', up: (db) => db.exec(V19_ROUTE_NOTICES) },
   { version: 20, name: 'maintenance windows', up: (db) => db.exec(V20_MAINTENANCE_WINDOWS) },
+  { version: 21, name: 'route group wait and silence events', up: (db) => db.exec(V21_ROUTE_GROUP_WAIT) },
 ];
 
 /** The schema version this code writes. */

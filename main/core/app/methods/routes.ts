@@ -28,6 +28,8 @@ export function routeMethods(w: Wiring): RouteMethods {
       everyOtherChannel: r.channelIds === null,
       continue: r.continue,
       isDefault: r.isDefault,
+      groupWaitSeconds: r.groupWaitSeconds,
+      silenceEvents: r.silenceEvents,
       repeatMinutes: r.repeatMinutes,
       escalateAfterMinutes: r.escalateAfterMinutes,
       escalateTo: pick(r.escalateTo),

@@ -54,6 +54,8 @@ function seed(mirror: Mirror, repeatMinutes: number | null, before?: () => void)
     channelIds: [team.id],
     continue: false,
     isDefault: false,
+    groupWaitSeconds: null,
+    silenceEvents: false,
     repeatMinutes,
     escalateAfterMinutes: 30,
     escalateTo: [pager.id],
@@ -123,6 +125,26 @@ describe('escalation', () => {
       [...of(first.sent, 'pager', 'alert.escalated'), ...of(second.sent, 'pager', 'alert.escalated')].sort(),
     ).toEqual(['a.example', 'b.example', 'c.example']);
     second.mirror.close();
+  });
+
+  it('is not sent again when the table is saved for an unrelated change (routes keep their ids)', async () => {
+    const { mirror, clock, sent, sender } = world();
+    seed(mirror, 60);
+    clock.set(at(31));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated')).toHaveLength(3);
+    // Someone adds a route for another domain above the others and saves the whole table, as Settings does.
+    const table = mirror.routes.list();
+    const other = { ...table[0]!, name: 'Other', matchers: { domain: 'z.example' }, escalateTo: [] };
+    mirror.routes.replace([{ ...other, id: undefined }, ...table]);
+    expect(mirror.routes.list().map((r) => r.name)).toEqual(['Other', 'Team', 'Default']);
+    clock.set(at(45));
+    await sender.flush(5_000);
+    clock.set(at(61));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated')).toHaveLength(3);
+    // …and the reminders count on from what was sent: one each at the hour, not a fresh series.
+    expect(of(sent, 'team', 'alert.repeated')).toHaveLength(3);
   });
 });
 
