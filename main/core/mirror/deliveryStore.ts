@@ -251,7 +251,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
       this.db,
       `SELECT o.alert_id, o.event_id, ac.label FROM outbox o JOIN alerts a ON a.id = o.alert_id
          JOIN accounts ac ON ac.id = a.account_id
-         WHERE o.channel_id = ? AND o.type = 'alert.raised' AND o.delivered_at IS NOT NULL
+         WHERE o.id IN (SELECT min(id) FROM outbox WHERE channel_id = ? AND type IN ${ANNOUNCING}
+             AND delivered_at IS NOT NULL GROUP BY alert_id)
            AND a.resolved_at IS NULL ORDER BY o.id`,
     ).all(channelId) as { alert_id: number; event_id: string; label: string }[];
     const out: { alert: Alert; eventId: string; accountLabel: string }[] = [];

@@ -133,7 +133,7 @@ export interface DeliveryStore {
   markFailed(rowIds: number[], error: string, at: string, nextAt: string): void;
   /** Record a channel's last success or error (test messages and re-sends too). */
   noteChannelResult(channelId: number, at: string, error: string | null): void;
-  /** Alerts still open whose raise reached this channel (what Alertmanager must keep hearing about). */
+  /** Alerts still open whose raise or escalation reached this channel (what Alertmanager must keep hearing about). */
   openDelivered(channelId: number): { alert: Alert; eventId: string; accountLabel: string }[];
   /** The earliest next attempt of any undelivered row, or null. */
   nextAttemptAt(): string | null;

@@ -63,8 +63,9 @@ import type {
 } from './types.ts';
 import { SilenceStore } from './silenceStore.ts';
 import { RouteStore } from './routeStore.ts';
+import { NoticeSchedule } from './noticeSchedule.ts';
 import { routeAlert } from '../delivery/routing.ts';
-import { dueNotices } from '../delivery/escalation.ts';
+import { dueNotices, nextNoticeAt, type DueNotice } from '../delivery/escalation.ts';
 import { NoticeStore } from './noticeStore.ts';
 import { MaintenanceStore } from './maintenanceStore.ts';
 import { insertOutbox, toldChannels } from './outboxRows.ts';
@@ -94,6 +95,7 @@ export class SqliteMirror implements Mirror {
   /** The ordered routing table: which channels each alert goes to. */
   readonly routes: RouteStore;
   private readonly notices: NoticeStore;
+  private readonly schedule: NoticeSchedule;
   /** Recurring maintenance windows: open ones hold alerts as silences do. */
   readonly maintenance: MaintenanceStore;
   private readonly summaries: StatusSummaries;
@@ -113,6 +115,7 @@ export class SqliteMirror implements Mirror {
     this.panels = new PanelStore(db);
     this.routes = new RouteStore(db);
     this.notices = new NoticeStore(db);
+    this.schedule = new NoticeSchedule(db);
     this.delivery = new SqliteDeliveryStore(
       db,
       this.alertStore,
@@ -496,24 +499,28 @@ export class SqliteMirror implements Mirror {
     const routes = this.routes.list();
     if (!routes.some((r) => r.escalateAfterMinutes !== null || r.repeatMinutes !== null)) return 0;
     const now = this.nowIso(at);
-    return this.db.transaction(() => {
+    const nowMs = Date.parse(now);
+    // When each alert looked at can next owe something: kept only once the transaction committed.
+    const looked: [number, number][] = [];
+    const queued = this.db.transaction(() => {
+      const candidates = this.notices.candidates(!routes.some((r) => r.repeatMinutes !== null));
+      const due = this.schedule.due(candidates, nowMs, routes);
+      if (due.length === 0) return 0;
       const channels = this.delivery.listChannels();
       const known = new Set(channels.map((c) => c.id));
       const active = this.silences.activeAt(now);
-      let queued = 0;
-      for (const id of this.notices.candidates(!routes.some((r) => r.repeatMinutes !== null))) {
+      let count = 0;
+      for (const id of due) {
         const alert = this.alertStore.get(id);
-        // A silenced alert is never escalated nor repeated: planned work pages nobody.
-        if (!alert || this.silences.isHeld(id) || this.silences.silencing(alert, now, active)) continue;
+        if (!alert) continue;
+        // A silenced alert is never escalated nor repeated: planned work pages nobody. Look again when the
+        // hold ends (one ended early is audited, which makes the sweep look at everything again).
+        const hold = this.silences.silencing(alert, now, active);
+        if (hold) looked.push([id, Date.parse(hold.endsAt)]);
+        if (hold || this.silences.isHeld(id)) continue;
         const taken = routeAlert(routes, this.silences.factsOf(alert), channels).routes;
-        const due = dueNotices(
-          alert,
-          taken,
-          Date.parse(now),
-          (r, k) => this.notices.state(id, r, k),
-          toldChannels(this.db, id),
-        );
-        for (const notice of due) {
+        const state = (r: number, k: DueNotice['kind']) => this.notices.state(id, r, k);
+        for (const notice of dueNotices(alert, taken, nowMs, state, toldChannels(this.db, id))) {
           const to = notice.channelIds.filter((c) => known.has(c));
           insertOutbox(
             this.db,
@@ -523,11 +530,14 @@ export class SqliteMirror implements Mirror {
             now,
           );
           this.notices.record(id, notice, now);
-          queued += to.length;
+          count += to.length;
         }
+        looked.push([id, nextNoticeAt(alert, taken, state)]);
       }
-      return queued;
+      return count;
     })();
+    for (const [id, next] of looked) this.schedule.set(id, next);
+    return queued;
   }
 
   acknowledge(id: number, by: { actor: string; note: string | null }, at?: Instant): Alert {
