@@ -40,6 +40,7 @@ interface OutboxDbRow {
   batch_id: string | null;
   attempts: number;
   next_attempt_at: string;
+  group_wait_seconds: number | null;
   label: string;
 }
 
@@ -63,6 +64,12 @@ function toChannel(row: ChannelRow): Channel {
   };
 }
 
+/** Where an alert goes: the channels, and per channel the group wait of the route that sends it there. */
+interface Recipients {
+  channels: Channel[];
+  groupWait: ReadonlyMap<number, number | null>;
+}
+
 /** The acknowledgement an update row announces: the latest made by the time it was queued. */
 function ackAt(db: Database, alertId: number, at: string): OutboxRow['ack'] {
   const row = prepared(
@@ -79,8 +86,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
     private readonly db: Database,
     private readonly alerts: AlertStore,
     private readonly nowIso: () => string,
-    /** The channels an alert goes to (the routing table and each channel's own floor). */
-    private readonly recipients: (alert: Alert, channels: Channel[]) => Channel[],
+    /** The channels an alert goes to (the routing table and each channel's own floor), each with its route's group wait. */
+    private readonly recipients: (alert: Alert, channels: Channel[]) => Recipients,
   ) {}
 
   /**
@@ -93,14 +100,15 @@ export class SqliteDeliveryStore implements DeliveryStore {
     if (channels.length === 0) return;
     const insert = prepared(
       this.db,
-      `INSERT OR IGNORE INTO outbox (event_id, channel_id, alert_id, type, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO outbox (event_id, channel_id, alert_id, type, created_at, next_attempt_at,
+         group_wait_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     const add = (alert: Alert, type: OutboxEventType) => {
       if (alert.suppressed !== null || alert.endReason === 'notice') return;
       const eventId = randomUUID();
-      for (const channel of this.recipients(alert, channels))
-        insert.run(eventId, channel.id, alert.id, type, at, at);
+      const { channels: to, groupWait } = this.recipients(alert, channels);
+      for (const channel of to)
+        insert.run(eventId, channel.id, alert.id, type, at, at, groupWait.get(channel.id) ?? null);
     };
     for (const alert of result.alerts) add(alert, 'alert.raised');
     for (const alert of result.resolved) {
@@ -112,7 +120,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
       if (announced.length === 0) continue;
       const eventId = randomUUID();
       for (const { channel_id } of announced)
-        insert.run(eventId, channel_id, alert.id, 'alert.resolved', at, at);
+        insert.run(eventId, channel_id, alert.id, 'alert.resolved', at, at, null);
     }
   }
 
@@ -197,6 +205,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
         batchId: r.batch_id,
         attempts: r.attempts,
         nextAttemptAt: r.next_attempt_at,
+        groupWaitSeconds: r.group_wait_seconds,
         alert,
         accountLabel: r.label,
       });

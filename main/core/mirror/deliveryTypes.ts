@@ -109,6 +109,8 @@ export interface OutboxRow {
   batchId: string | null;
   attempts: number;
   nextAttemptAt: string;
+  /** A new alert's route's group wait (Alertmanager's group_wait); null: the sender's own gathering. */
+  groupWaitSeconds: number | null;
   alert: Alert;
   accountLabel: string;
   /** For an acknowledgement update: who, when, and their note. */

@@ -120,7 +120,7 @@ export class SqliteMirror implements Mirror {
       db,
       this.alertStore,
       () => this.nowIso(),
-      (alert, channels) => routeAlert(this.routes.list(), this.silences.factsOf(alert), channels).channels,
+      (alert, channels) => routeAlert(this.routes.list(), this.silences.factsOf(alert), channels),
     );
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
