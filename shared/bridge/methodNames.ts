@@ -56,6 +56,8 @@ export const METHOD_NAMES = [
   'listRoutes',
   'saveRoutes',
   'routeTest',
+  'exportRoutes',
+  'importRoutes',
   'listMaintenance',
   'addMaintenance',
   'removeMaintenance',
