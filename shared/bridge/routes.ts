@@ -62,3 +62,5 @@ export const routeTestSchema = z.object({
   /** A silence holding it now: it would go nowhere until the silence ends. */
   silencedBy: silenceHoldSchema.nullable(),
 });
+
+export type RouteView = z.infer<typeof routeViewSchema>;
