@@ -201,7 +201,7 @@ export class OutboxSender {
         const message: OutgoingMessage = {
           id: batch[0]!.batchId!,
           type: batch[0]!.type,
-          alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId, r.ack)),
+          alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId, r.ack, r.silence)),
         };
         try {
           await withinDeadline(this.sendMs(options.deadline), (signal) => transport.send(message, signal));

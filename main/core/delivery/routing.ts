@@ -51,6 +51,17 @@ export function channelTakes(
   return RANK[alert.severity] >= RANK[channel.minSeverity];
 }
 
+/** The channel ids a route sends to: its own, or (the default route's null) every channel no other route names. */
+export function routeChannelIds(
+  route: Route,
+  routes: readonly Route[],
+  channels: readonly Pick<Channel, 'id'>[],
+): number[] {
+  if (route.channelIds !== null) return route.channelIds;
+  const named = new Set(routes.filter((r) => !r.isDefault).flatMap((r) => r.channelIds ?? []));
+  return channels.filter((c) => !named.has(c.id)).map((c) => c.id);
+}
+
 /** Walks the table for one alert (routes in table order, the default last). */
 export function routeAlert(
   routes: readonly Route[],
@@ -70,12 +81,10 @@ export function routeAlert(
   }
   const fallback = routes.find((r) => r.isDefault);
   if (!stopped && fallback) taken.push(fallback);
-  const named = new Set(routes.filter((r) => !r.isDefault).flatMap((r) => r.channelIds ?? []));
   const groupWait = new Map<number, number | null>();
-  for (const route of taken) {
-    const list = route.channelIds ?? channels.filter((c) => !named.has(c.id)).map((c) => c.id);
-    for (const id of list) if (!groupWait.has(id)) groupWait.set(id, route.groupWaitSeconds);
-  }
+  for (const route of taken)
+    for (const id of routeChannelIds(route, routes, channels))
+      if (!groupWait.has(id)) groupWait.set(id, route.groupWaitSeconds);
   const reached = channels.filter((c) => groupWait.has(c.id) && channelTakes(c, facts));
   return { routes: taken, channels: reached, groupWait };
 }

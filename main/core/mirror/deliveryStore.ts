@@ -12,6 +12,7 @@ import type {
 } from './deliveryTypes.ts';
 import { MirrorError } from './mirrorError.ts';
 import { ANNOUNCING } from './outboxRows.ts';
+import { silenceNoteOf } from './silenceNotices.ts';
 import type { Alert, WriteResult } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
@@ -195,8 +196,10 @@ export class SqliteDeliveryStore implements DeliveryStore {
       const alert = this.alerts.get(r.alert_id);
       if (!alert) continue;
       const ack = r.type === 'alert.acknowledged' ? ackAt(this.db, r.alert_id, r.created_at) : undefined;
+      const silence = r.type === 'alert.silenced' ? silenceNoteOf(this.db, r.alert_id) : undefined;
       out.push({
         ...(ack ? { ack } : {}),
+        ...(silence ? { silence } : {}),
         id: r.id,
         eventId: r.event_id,
         channelId: r.channel_id,

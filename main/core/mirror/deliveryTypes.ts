@@ -1,5 +1,5 @@
 import type { Severity } from '../alerts/types.ts';
-import type { Acknowledgement } from '../delivery/message.ts';
+import type { Acknowledgement, SilenceNote } from '../delivery/message.ts';
 import type { Alert } from './types.ts';
 
 /** What a channel is: mail over SMTP, an HTTP webhook (generic, Slack, Teams) or Alertmanager's v2 API. */
@@ -97,7 +97,11 @@ export type OutboxEventType =
   /** A critical nobody acknowledged, sent to a route's escalation channels. */
   | 'alert.escalated'
   /** A reminder of an alert still open (a route's repeat interval). */
-  | 'alert.repeated';
+  | 'alert.repeated'
+  /** A silence (or maintenance window) now holds an alert the channel was told of; its route asked to hear so. */
+  | 'alert.silenced'
+  /** …and no longer does, while the alert is still open. */
+  | 'alert.unsilenced';
 
 /** One pending delivery: an alert event for a channel. */
 export interface OutboxRow {
@@ -115,6 +119,8 @@ export interface OutboxRow {
   accountLabel: string;
   /** For an acknowledgement update: who, when, and their note. */
   ack?: Acknowledgement;
+  /** For alert.silenced: the silence or window holding it. */
+  silence?: SilenceNote;
 }
 
 /** Channels and the outbox, in the mirror. Each method is one transaction. */

@@ -64,6 +64,7 @@ import type {
 import { SilenceStore } from './silenceStore.ts';
 import { RouteStore } from './routeStore.ts';
 import { NoticeSchedule } from './noticeSchedule.ts';
+import { SilenceNotices } from './silenceNotices.ts';
 import { routeAlert } from '../delivery/routing.ts';
 import { dueNotices, nextNoticeAt, type DueNotice } from '../delivery/escalation.ts';
 import { NoticeStore } from './noticeStore.ts';
@@ -96,6 +97,7 @@ export class SqliteMirror implements Mirror {
   readonly routes: RouteStore;
   private readonly notices: NoticeStore;
   private readonly schedule: NoticeSchedule;
+  private readonly silenceNotices: SilenceNotices;
   /** Recurring maintenance windows: open ones hold alerts as silences do. */
   readonly maintenance: MaintenanceStore;
   private readonly summaries: StatusSummaries;
@@ -129,6 +131,13 @@ export class SqliteMirror implements Mirror {
     this.maintenance = new MaintenanceStore(db);
     this.silences.addHoldSource((now) => this.maintenance.openAt(now));
     this.acks = new AckStore(db);
+    this.silenceNotices = new SilenceNotices({
+      db,
+      silences: this.silences,
+      routes: () => this.routes.list(),
+      channels: () => this.delivery.listChannels(),
+      alert: (id) => this.alertStore.get(id) ?? null,
+    });
     this.summaries = new StatusSummaries(db);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
     this.refreshStatuses();
@@ -186,6 +195,10 @@ export class SqliteMirror implements Mirror {
       if (released.length > 0) this.delivery.enqueue({ alerts: released, resolved: [] }, now);
       return released;
     })();
+  }
+
+  noteSilences(at?: Instant): number {
+    return this.silenceNotices.sweep(this.nowIso(at));
   }
 
   private nowIso(at?: Instant): string {
