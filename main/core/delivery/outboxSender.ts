@@ -224,7 +224,7 @@ export class OutboxSender {
       if (needsResend && transport.resend) {
         const open = this.o.store.openDelivered(channel.id);
         try {
-          const alerts = open.map((o) => messageAlert(o.alert, o.accountLabel, o.eventId));
+          const alerts = open.map((o) => messageAlert(o.alert, o.accountLabel, o.eventId, o.ack));
           await withinDeadline(this.sendMs(options.deadline), (signal) => transport.resend!(alerts, signal));
           this.lastResend.set(channel.id, now);
           if (open.length > 0)

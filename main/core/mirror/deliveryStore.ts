@@ -8,6 +8,7 @@ import type {
   ChannelInput,
   DeliveryStore,
   OutboxEventType,
+  OpenDelivered,
   OutboxRow,
 } from './deliveryTypes.ts';
 import { MirrorError } from './mirrorError.ts';
@@ -258,7 +259,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
       );
   }
 
-  openDelivered(channelId: number): { alert: Alert; eventId: string; accountLabel: string }[] {
+  openDelivered(channelId: number): OpenDelivered[] {
     const rows = prepared(
       this.db,
       `SELECT o.alert_id, o.event_id, ac.label FROM outbox o JOIN alerts a ON a.id = o.alert_id
@@ -267,10 +268,13 @@ export class SqliteDeliveryStore implements DeliveryStore {
              AND delivered_at IS NOT NULL GROUP BY alert_id)
            AND a.resolved_at IS NULL ORDER BY o.id`,
     ).all(channelId) as { alert_id: number; event_id: string; label: string }[];
-    const out: { alert: Alert; eventId: string; accountLabel: string }[] = [];
+    const out: OpenDelivered[] = [];
     for (const r of rows) {
       const alert = this.alerts.get(r.alert_id);
-      if (alert) out.push({ alert, eventId: r.event_id, accountLabel: r.label });
+      if (!alert) continue;
+      // An acknowledged alert keeps its who and note (Alertmanager's annotations are replaced at each post).
+      const ack = alert.acknowledgedAt ? ackAt(this.db, alert.id, '9999') : undefined;
+      out.push({ alert, eventId: r.event_id, accountLabel: r.label, ...(ack ? { ack } : {}) });
     }
     return out;
   }

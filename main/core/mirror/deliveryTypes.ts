@@ -123,6 +123,14 @@ export interface OutboxRow {
   silence?: SilenceNote;
 }
 
+/** An open alert a channel was told of, to tell again (with its acknowledgement, when it has one). */
+export interface OpenDelivered {
+  alert: Alert;
+  eventId: string;
+  accountLabel: string;
+  ack?: Acknowledgement;
+}
+
 /** Channels and the outbox, in the mirror. Each method is one transaction. */
 export interface DeliveryStore {
   listChannels(): Channel[];
@@ -142,7 +150,7 @@ export interface DeliveryStore {
   /** Record a channel's last success or error (test messages and re-sends too). */
   noteChannelResult(channelId: number, at: string, error: string | null): void;
   /** Alerts still open whose raise or escalation reached this channel (what Alertmanager must keep hearing about). */
-  openDelivered(channelId: number): { alert: Alert; eventId: string; accountLabel: string }[];
+  openDelivered(channelId: number): OpenDelivered[];
   /** The earliest next attempt of any undelivered row, or null. */
   nextAttemptAt(): string | null;
 }
