@@ -5,6 +5,7 @@
  */
 import { DEFAULT_ROUTE } from '../../main/core/delivery/routing.ts';
 import { openMirror } from '../../main/core/mirror/index.ts';
+import { webhookChannel } from '../unit/core/delivery/recordingOutbox.ts';
 import { report, timeIt } from './measure.ts';
 import type { Scale } from './scale.ts';
 
@@ -23,18 +24,7 @@ export async function benchEscalationSweep(scale: Scale): Promise<void> {
     payload: domains,
     fetchedAt: t,
   });
-  const team = mirror.delivery.addChannel({
-    name: 'team',
-    minSeverity: 'warning',
-    accountId: null,
-    holdCriticals: false,
-    config: {
-      kind: 'webhook',
-      format: 'generic',
-      urlShown: 'https://h.example',
-      plainUrl: 'https://h.example/x',
-    },
-  });
+  const team = mirror.delivery.addChannel(webhookChannel('team'));
   mirror.routes.replace([
     {
       ...DEFAULT_ROUTE,

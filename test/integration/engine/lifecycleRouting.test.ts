@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
 import { DEFAULT_ROUTE } from '../../../main/core/delivery/routing.ts';
+import { inputOf } from '../../../shared/bridge/routes.ts';
 import {
   addSyncedAccount,
   openEngine,
@@ -192,19 +193,7 @@ describe('routing by domain group', () => {
 
     // The table saved again from Settings with an unrelated route added: the escalation is not sent again.
     const table = await engine.app.listRoutes();
-    const input = table.map((r) => ({
-      id: r.id,
-      name: r.name,
-      matchers: r.matchers,
-      channelIds: r.everyOtherChannel ? null : r.channels.map((c) => c.id),
-      continue: r.continue,
-      isDefault: r.isDefault,
-      groupWaitSeconds: r.groupWaitSeconds,
-      silenceEvents: r.silenceEvents,
-      repeatMinutes: r.repeatMinutes,
-      escalateAfterMinutes: r.escalateAfterMinutes,
-      escalateTo: r.escalateTo.map((c) => c.id),
-    }));
+    const input = table.map(inputOf);
     const unrelated = { ...input[0]!, id: undefined, name: 'Elsewhere', matchers: { domain: 'z.example' } };
     await engine.app.saveRoutes({ routes: [unrelated, ...input] });
     world.svc.clock.advance(60_000);
@@ -217,19 +206,7 @@ describe('routing by domain group', () => {
   it('tells a route’s channels when a silence starts and stops holding an alert they were told of, once each', async () => {
     const table = await engine.app.listRoutes();
     await engine.app.saveRoutes({
-      routes: table.map((r) => ({
-        id: r.id,
-        name: r.name,
-        matchers: r.matchers,
-        channelIds: r.everyOtherChannel ? null : r.channels.map((c) => c.id),
-        continue: r.continue,
-        isDefault: r.isDefault,
-        groupWaitSeconds: r.groupWaitSeconds,
-        silenceEvents: r.name === 'Client A',
-        repeatMinutes: r.repeatMinutes,
-        escalateAfterMinutes: r.escalateAfterMinutes,
-        escalateTo: r.escalateTo.map((c) => c.id),
-      })),
+      routes: table.map((r) => ({ ...inputOf(r), silenceEvents: r.name === 'Client A' })),
     });
     const now = world.svc.clock.now().getTime();
     const silence = await engine.app.saveSilence({
