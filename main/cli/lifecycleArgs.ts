@@ -40,9 +40,14 @@ export type MaintenanceCommand = { name: 'maintenance' } & CommonOptions &
     | { action: 'remove'; id: number }
   );
 
-/** `authwatch routes list [--json] | test ALERT_ID [--json]` parsed. */
+/** `authwatch routes list [--json] | test ALERT_ID [--json] | export [--file F] | import F` parsed. */
 export type RoutesCommand = { name: 'routes'; json: boolean } & CommonOptions &
-  ({ action: 'list' } | { action: 'test'; alertId: number });
+  (
+    | { action: 'list' }
+    | { action: 'test'; alertId: number }
+    | { action: 'export'; file?: string }
+    | { action: 'import'; file: string }
+  );
 
 /** `authwatch ack ALERT_ID [--note TEXT] [--undo]` parsed. */
 export type AckCommand = { name: 'ack'; alertId: number; note?: string; undo: boolean } & CommonOptions;
@@ -63,7 +68,10 @@ export const LIFECYCLE_USAGE = `  silences add --domain D [--group NAME] [--rule
                             holds the alerts it matches as a silence does while it is open
   routes list [--json] | test ALERT_ID [--json]
                             the routing table in order (edited in the app), and which route an
-                            alert takes and the channels it reaches`;
+                            alert takes and the channels it reaches
+  routes export [--file F] | import F
+                            the routing table as a JSON file (stdout without --file); import
+                            checks the whole file and replaces the table, or changes nothing`;
 
 /**
  * Parses a lifecycle command's options (plus --db and --label) and its positionals: the action, one
@@ -168,17 +176,27 @@ export function parseAckArgs(argv: readonly string[], env: NodeJS.ProcessEnv): A
 
 /** Parses the arguments after `routes`. */
 export function parseRoutesArgs(argv: readonly string[], env: NodeJS.ProcessEnv): RoutesCommand {
-  const { v, action, arg } = parse(argv, {
+  const { v, s, action, arg } = parse(argv, {
     json: { type: 'boolean' },
+    file: { type: 'string' },
   });
   const json = v.json === true;
+  if (action === 'export') {
+    if (arg) throw new UsageError(`Unexpected argument: ${arg} (routes export --file ${arg})`);
+    const file = s('file');
+    return { name: 'routes', action, json, ...(file ? { file } : {}), ...common(v, env) };
+  }
+  if (action === 'import') {
+    if (!arg) throw new UsageError('routes import takes the file to read: routes import FILE');
+    return { name: 'routes', action, file: arg, json, ...common(v, env) };
+  }
   if (action === 'list') {
     if (arg) throw new UsageError(`Unexpected argument: ${arg}`);
     return { name: 'routes', action, json, ...common(v, env) };
   }
   if (action === 'test')
     return { name: 'routes', action, alertId: positiveId(arg, 'routes test'), json, ...common(v, env) };
-  throw new UsageError('routes takes list or test ALERT_ID.');
+  throw new UsageError('routes takes list, test ALERT_ID, export [--file F] or import FILE.');
 }
 
 const MATCHER_OPTIONS = ['domain', 'group', 'rule', 'severity', 'protocol', 'account'] as const;

@@ -19,6 +19,7 @@ import {
 } from './channels.ts';
 import { acknowledgeAlertArgs, alertIdRef, alertLifecycleSchema } from './acknowledgements.ts';
 import { maintenanceRef, maintenanceViewSchema, saveMaintenanceArgs } from './maintenance.ts';
+import { importRoutesArgs, routeFileResultSchema } from './routeFile.ts';
 import { routeTestArgs, routeTestSchema, routeViewSchema, saveRoutesArgs } from './routes.ts';
 import { saveSilenceArgs, silencedCountSchema, silenceRef, silenceViewSchema } from './silences.ts';
 import { digestRef, digestViewSchema, saveDigestArgs } from './digests.ts';
@@ -117,6 +118,8 @@ export const BRIDGE_METHODS = {
   listRoutes: { args: none, result: z.array(routeViewSchema) },
   saveRoutes: { args: saveRoutesArgs, result: z.array(routeViewSchema) },
   routeTest: { args: routeTestArgs, result: routeTestSchema },
+  exportRoutes: { args: none, result: routeFileResultSchema },
+  importRoutes: { args: importRoutesArgs, result: z.array(routeViewSchema) },
   listMaintenance: { args: none, result: z.array(maintenanceViewSchema) },
   addMaintenance: { args: saveMaintenanceArgs, result: maintenanceViewSchema },
   removeMaintenance: { args: maintenanceRef, result: z.object({ removed: z.boolean() }) },

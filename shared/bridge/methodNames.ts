@@ -57,6 +57,8 @@ export const METHOD_NAMES = [
   'listRoutes',
   'saveRoutes',
   'routeTest',
+  'exportRoutes',
+  'importRoutes',
   'listMaintenance',
   'addMaintenance',
   'removeMaintenance',

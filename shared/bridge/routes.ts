@@ -16,18 +16,26 @@ export const routeViewSchema = z.object({
   everyOtherChannel: z.boolean(),
   continue: z.boolean(),
   isDefault: z.boolean(),
+  groupWaitSeconds: z.number().int().nullable(),
+  silenceEvents: z.boolean(),
   repeatMinutes: z.number().int().nullable(),
   escalateAfterMinutes: z.number().int().nullable(),
   escalateTo: z.array(channelName),
 });
 
 const routeInput = z.object({
+  /** A stored route's id: the same route, edited (what it escalated stays sent); none: a new route. */
+  id: z.number().int().optional(),
   name: z.string().trim().min(1).max(100),
   matchers: alertMatchersSchema,
   /** null (default route only): every channel no other route names. */
   channelIds: z.array(z.number().int()).max(50).nullable(),
   continue: z.boolean(),
   isDefault: z.boolean(),
+  /** Alertmanager's group_wait, 0 s to 1 hour; null: the sender's own gathering. */
+  groupWaitSeconds: z.number().int().min(0).max(3_600).nullable().default(null),
+  /** Channels told of an open alert hear alert.silenced / alert.unsilenced. */
+  silenceEvents: z.boolean().default(false),
   /** Alertmanager's repeat_interval, 1 hour to 7 days. */
   repeatMinutes: z.number().int().min(60).max(10_080).nullable(),
   escalateAfterMinutes: z.number().int().min(1).max(1_440).nullable(),
@@ -54,3 +62,37 @@ export const routeTestSchema = z.object({
   /** A silence holding it now: it would go nowhere until the silence ends. */
   silencedBy: silenceHoldSchema.nullable(),
 });
+
+export type RouteView = z.infer<typeof routeViewSchema>;
+
+/** A route as the table's input: what saveRoutes takes (channel ids, not names; the id keeps it the same route). */
+export interface RouteInput {
+  id?: number;
+  name: string;
+  matchers: RouteView['matchers'];
+  channelIds: number[] | null;
+  continue: boolean;
+  isDefault: boolean;
+  groupWaitSeconds: number | null;
+  silenceEvents: boolean;
+  repeatMinutes: number | null;
+  escalateAfterMinutes: number | null;
+  escalateTo: number[];
+}
+
+/** A listed route as input again, unchanged. */
+export function inputOf(r: RouteView): RouteInput {
+  return {
+    id: r.id,
+    name: r.name,
+    matchers: r.matchers,
+    channelIds: r.everyOtherChannel ? null : r.channels.map((c) => c.id),
+    continue: r.continue,
+    isDefault: r.isDefault,
+    groupWaitSeconds: r.groupWaitSeconds,
+    silenceEvents: r.silenceEvents,
+    repeatMinutes: r.repeatMinutes,
+    escalateAfterMinutes: r.escalateAfterMinutes,
+    escalateTo: r.escalateTo.map((c) => c.id),
+  };
+}

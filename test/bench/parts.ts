@@ -4,6 +4,7 @@
  */
 import { benchDay } from './day.bench.ts';
 import { benchDnsWatch } from './dnsWatch.bench.ts';
+import { benchEscalationSweep } from './escalationSweep.bench.ts';
 import { benchFirstHours } from './firstHours.bench.ts';
 import { benchGrid } from './grid.bench.ts';
 import { benchIngest } from './ingest.bench.ts';
@@ -30,6 +31,7 @@ export const PARTS: readonly BenchPart[] = [
   { name: 'mirror', run: benchMirror, inDefault: true },
   { name: 'mirror-file', run: benchMirrorFile, inDefault: true },
   { name: 'ingest', run: benchIngest, inDefault: true },
+  { name: 'sweep', run: benchEscalationSweep, inDefault: true },
   { name: 'report', run: benchLargeReport, inDefault: true },
   { name: 'day', run: benchDay, inDefault: true },
   { name: 'grid', run: benchGrid, inDefault: true },

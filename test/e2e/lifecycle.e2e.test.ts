@@ -112,7 +112,7 @@ describe('the alert lifecycle', () => {
     const form = section.getByRole('form', { name: 'Add a route' });
     await form.getByLabel('Name').fill('Acme team');
     await form.getByLabel('Domain', { exact: true }).fill(DOMAIN);
-    await form.getByLabel('Channel').selectOption({ label: 'acme-hook' });
+    await form.getByRole('checkbox', { name: 'acme-hook' }).check();
     await form.getByRole('button', { name: 'Add route' }).click();
     await section.getByText('Added route “Acme team”.').waitFor();
     await section.getByRole('row').filter({ hasText: 'Acme team' }).waitFor();

@@ -2,12 +2,21 @@ import { AuthwatchError } from '../../core/index.ts';
 import { openContext } from '../context.ts';
 import { CommandFailed, type CliIo } from '../io.ts';
 import type { RoutesCommand } from '../lifecycleArgs.ts';
+import { exportRouteFile, importRouteFile } from './routeFile.ts';
 
-/** `authwatch routes list|test`: the routing table in order, and where one alert would go. */
+/** `authwatch routes list|test|export|import`: the routing table in order, where one alert would go, its file. */
 export async function routes(command: RoutesCommand, io: CliIo): Promise<number> {
   const ctx = openContext(command, io);
   const print = (value: unknown) => io.stdout.write(JSON.stringify(value, null, 2) + '\n');
   try {
+    if (command.action === 'export') {
+      await exportRouteFile(ctx.app, command.file, io);
+      return 0;
+    }
+    if (command.action === 'import') {
+      await importRouteFile(ctx.app, command.file, io);
+      return 0;
+    }
     if (command.action === 'list') {
       const table = await ctx.app.listRoutes();
       if (command.json) {
@@ -18,7 +27,9 @@ export async function routes(command: RoutesCommand, io: CliIo): Promise<number>
         const to = r.channels.map((c) => c.name).join(', ') || 'no channel';
         const extra = [
           r.continue ? 'continue' : '',
+          r.groupWaitSeconds !== null ? `group wait ${r.groupWaitSeconds} s` : '',
           r.repeatMinutes ? `repeat every ${r.repeatMinutes} min` : '',
+          r.silenceEvents ? 'tells silences' : '',
           r.escalateAfterMinutes
             ? `escalate after ${r.escalateAfterMinutes} min to ${r.escalateTo.map((c) => c.name).join(', ')}`
             : '',

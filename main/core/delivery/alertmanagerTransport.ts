@@ -14,20 +14,42 @@ export interface PostableAlert {
 /**
  * The labels are the ones the metrics use (alertname = the rule, severity, account, domain, protocol), so
  * an Alertmanager route or a PromQL join can match them; empty ones are left out (Alertmanager treats an
- * empty label as absent).
+ * empty label as absent). An acknowledged alert carries `acknowledged="true"` (a route or an inhibit rule
+ * can match it) with who and the note as annotations.
  */
-export function postableAlert(a: MessageAlert, resolved: boolean): PostableAlert {
+export function postableAlert(
+  a: MessageAlert,
+  resolved: boolean,
+  acknowledged = a.acknowledged === true,
+): PostableAlert {
   const labels: Record<string, string> = { alertname: a.rule, severity: a.severity, account: a.account };
   if (a.domain) labels.domain = a.domain;
   if (a.protocol) labels.protocol = a.protocol;
+  if (acknowledged) labels.acknowledged = 'true';
+  const ack = acknowledged ? a.acknowledgement : undefined;
   return {
     labels,
-    annotations: { summary: a.title, description: a.body },
+    annotations: {
+      summary: a.title,
+      description: a.body,
+      ...(ack ? { ack_by: ack.by, ack_at: ack.at } : {}),
+      ...(ack?.note ? { ack_note: ack.note } : {}),
+    },
     startsAt: a.firstSeen,
     // An open alert carries no endsAt: Alertmanager keeps it for its resolve_timeout, and the re-sends
     // renew that. A resolved one ends when its cause ended.
     ...(resolved && a.resolvedAt ? { endsAt: a.resolvedAt } : {}),
   };
+}
+
+/**
+ * An acknowledgement (or its withdrawal) as Alertmanager can take it: its labels identify an alert, so the
+ * alert under its former labels ends now and goes on under the new ones — `acknowledged="true"` with
+ * `ack_by`, `ack_at` and `ack_note` — which Alertmanager routes and notifies as a new alert (a receiver, a
+ * route `matchers: [acknowledged="true"]` or an inhibit rule decides what that does).
+ */
+function acknowledgementUpdate(a: MessageAlert, acknowledged: boolean, at: string): PostableAlert[] {
+  return [{ ...postableAlert(a, false, !acknowledged), endsAt: at }, postableAlert(a, false, acknowledged)];
 }
 
 /** Alertmanager's v2 alerts endpoint under its base URL (a path prefix and a query are kept where they belong). */
@@ -75,6 +97,19 @@ export function alertmanagerTransport(o: AlertmanagerTransportOptions): ChannelT
         await post([{ ...postableAlert(a, false), endsAt: ends }], signal);
         return;
       }
+      if (message.type === 'alert.acknowledged' || message.type === 'alert.unacknowledged') {
+        const acknowledged = message.type === 'alert.acknowledged';
+        // The former labels end the moment Alertmanager hears of it (its own clock reads endsAt).
+        const now = new Date().toISOString();
+        await post(
+          message.alerts.flatMap((a) => acknowledgementUpdate(a, acknowledged, now)),
+          signal,
+        );
+        return;
+      }
+      // Alertmanager has silences of its own: a silence here changes nothing of what it is told (a route of
+      // ours that asks for silence events is heard by its other channels).
+      if (message.type === 'alert.silenced' || message.type === 'alert.unsilenced') return;
       await post(
         message.alerts.map((a) => postableAlert(a, message.type === 'alert.resolved')),
         signal,

@@ -55,3 +55,27 @@ export function dueNotices(
   }
   return out;
 }
+
+/**
+ * When this open alert can next owe something on these routes (epoch ms), given what was sent: its
+ * escalation's moment while not sent, its next reminder while under the cap; Infinity when nothing more can
+ * come of them. Lets the sweep leave alone what is not due rather than read every open alert each time.
+ */
+export function nextNoticeAt(
+  alert: Alert,
+  routes: readonly Route[],
+  state: (routeId: number, kind: DueNotice['kind']) => NoticeState | null,
+): number {
+  const raised = Date.parse(alert.firstSeenAt);
+  let next = Infinity;
+  for (const route of routes) {
+    const minutes = route.escalateAfterMinutes;
+    if (minutes !== null && alert.severity === 'critical' && route.escalateTo.length > 0)
+      if (state(route.id, 'escalated') === null) next = Math.min(next, raised + minutes * 60_000);
+    if (route.repeatMinutes !== null) {
+      const sent = state(route.id, 'repeated')?.count ?? 0;
+      if (sent < MAX_REPEATS) next = Math.min(next, raised + (sent + 1) * route.repeatMinutes * 60_000);
+    }
+  }
+  return next;
+}

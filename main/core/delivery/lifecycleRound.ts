@@ -5,8 +5,8 @@ const SWEEP_EVERY_MS = 5_000;
 
 /**
  * What the outbox sender does before its rounds (at most every 5 s): the alerts a silence held whose
- * silence ended while they are still open are queued now, once, and so are the escalations and reminders the
- * routing table owes (the mirror's transactions make each happen once across restarts). A mirror busy with
+ * silence ended while they are still open are queued now, once, and so are the silence notices, escalations
+ * and reminders the routing table owes (the mirror's transactions make each happen once across restarts). A mirror busy with
  * another writer is left for the next round.
  */
 export function lifecycleSweep(mirror: Mirror, now: () => number): () => void {
@@ -17,6 +17,7 @@ export function lifecycleSweep(mirror: Mirror, now: () => number): () => void {
     last = at;
     try {
       mirror.releaseSilenced(at);
+      mirror.noteSilences(at);
       mirror.escalateDue(at);
     } catch (error) {
       if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;

@@ -15,6 +15,13 @@ export interface Acknowledgement {
   note: string | null;
 }
 
+/** What holds an alert back, as an alert.silenced update says it: who made it, why (or the window's name), until when. */
+export interface SilenceNote {
+  by: string;
+  reason: string;
+  until: string;
+}
+
 /** One alert in a message, in the words and fields every channel shares (the webhook's `alert` object). */
 export interface MessageAlert {
   /** The event id of this alert event (stable across retries; shared by every channel). */
@@ -31,6 +38,10 @@ export interface MessageAlert {
   endReason: string | null;
   /** An acknowledgement update's who, when and note. */
   acknowledgement?: Acknowledgement;
+  /** An alert.silenced update's silence. */
+  silence?: SilenceNote;
+  /** Acknowledged (the Alertmanager channel labels it so); set for every message but the test. */
+  acknowledged?: boolean;
 }
 
 /**
@@ -49,10 +60,13 @@ export function messageAlert(
   accountLabel: string,
   eventId: string,
   acknowledgement?: Acknowledgement,
+  silence?: SilenceNote,
 ): MessageAlert {
   const protocol = alert.details.protocol;
   return {
     ...(acknowledgement ? { acknowledgement } : {}),
+    ...(silence ? { silence } : {}),
+    acknowledged: alert.acknowledgedAt !== null,
     eventId,
     rule: alert.rule,
     severity: alert.severity,

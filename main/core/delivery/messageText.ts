@@ -37,11 +37,14 @@ const UPDATE_TAG: Partial<Record<OutgoingMessage['type'], string>> = {
   'alert.unacknowledged': 'Acknowledgement withdrawn',
   'alert.escalated': 'Escalated',
   'alert.repeated': 'Still open',
+  'alert.silenced': 'Silenced',
+  'alert.unsilenced': 'Silence ended',
 };
 
 /** The verb of a grouped message ("3 alerts resolved …"). */
 function verbOf(type: OutgoingMessage['type']): string {
   if (type === 'alert.repeated') return 'still open';
+  if (type === 'alert.unsilenced') return 'no longer silenced';
   return type === 'alert.raised' ? 'raised' : (UPDATE_TAG[type]?.toLowerCase() ?? 'raised');
 }
 
@@ -75,6 +78,10 @@ function alertLines(a: MessageAlert, type: OutgoingMessage['type'], timeZone: st
     lines.push(
       `Acknowledged by ${a.acknowledgement.by}, ${localTime(a.acknowledgement.at, timeZone)}` +
         (a.acknowledgement.note ? `: ${a.acknowledgement.note}` : ''),
+    );
+  if (a.silence)
+    lines.push(
+      `Silenced by ${a.silence.by} (“${a.silence.reason}”) until ${localTime(a.silence.until, timeZone)}`,
     );
   return lines;
 }
@@ -137,6 +144,14 @@ export function htmlOf(message: OutgoingMessage, timeZone: string | null): strin
         ? [['Acknowledged', `${a.acknowledgement.by}, ${localTime(a.acknowledgement.at, timeZone)}`]]
         : []),
       ...(a.acknowledgement?.note ? [['Note', a.acknowledgement.note]] : []),
+      ...(a.silence
+        ? [
+            [
+              'Silenced',
+              `by ${a.silence.by} (“${a.silence.reason}”) until ${localTime(a.silence.until, timeZone)}`,
+            ],
+          ]
+        : []),
     ];
     parts.push(
       `<h3 style="font-size:15px;margin:16px 0 4px">${escapeHtml(a.title)}</h3>`,

@@ -201,7 +201,7 @@ export class OutboxSender {
         const message: OutgoingMessage = {
           id: batch[0]!.batchId!,
           type: batch[0]!.type,
-          alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId, r.ack)),
+          alerts: batch.map((r) => messageAlert(r.alert, r.accountLabel, r.eventId, r.ack, r.silence)),
         };
         try {
           await withinDeadline(this.sendMs(options.deadline), (signal) => transport.send(message, signal));
@@ -224,7 +224,7 @@ export class OutboxSender {
       if (needsResend && transport.resend) {
         const open = this.o.store.openDelivered(channel.id);
         try {
-          const alerts = open.map((o) => messageAlert(o.alert, o.accountLabel, o.eventId));
+          const alerts = open.map((o) => messageAlert(o.alert, o.accountLabel, o.eventId, o.ack));
           await withinDeadline(this.sendMs(options.deadline), (signal) => transport.resend!(alerts, signal));
           this.lastResend.set(channel.id, now);
           if (open.length > 0)
@@ -269,15 +269,14 @@ export class OutboxSender {
         result.held++;
         continue;
       }
-      fresh.set(row.type, [...(fresh.get(row.type) ?? []), row]);
+      const key = `${row.type} ${row.groupWaitSeconds ?? ''}`;
+      fresh.set(key, [...(fresh.get(key) ?? []), row]);
     }
     for (const group of fresh.values()) {
-      // Still gathering: more of the same storm may come (unless the oldest has waited long enough).
-      const newest = Math.max(...group.map((r) => Date.parse(r.createdAt)));
-      const oldest = Math.min(...group.map((r) => Date.parse(r.createdAt)));
-      if (!ignoreGather && now - newest < this.o.gatherQuietMs && now - oldest < this.o.maxHoldMs) {
+      const due = this.gatheredAt(group);
+      if (!ignoreGather && now < due) {
         result.held += group.length;
-        this.wakeAt(Math.min(newest + this.o.gatherQuietMs, oldest + this.o.maxHoldMs), now);
+        this.wakeAt(due, now);
         continue;
       }
       const batchId = group.length === 1 ? group[0]!.eventId : randomUUID();
@@ -289,6 +288,19 @@ export class OutboxSender {
       fixed.set(batchId, group);
     }
     return [...fixed.values()].sort((a, b) => a[0]!.id - b[0]!.id);
+  }
+
+  /**
+   * When a group of new rows goes. A route's own group wait (Alertmanager's group_wait): its first message
+   * waits that long from the oldest row, whatever comes meanwhile going with it. Otherwise the sender's
+   * gathering: once none came for gatherQuietMs, or once the oldest waited maxHoldMs in a storm that keeps coming.
+   */
+  private gatheredAt(group: readonly OutboxRow[]): number {
+    const oldest = Math.min(...group.map((r) => Date.parse(r.createdAt)));
+    const wait = group[0]!.groupWaitSeconds;
+    if (wait !== null) return oldest + wait * 1000;
+    const newest = Math.max(...group.map((r) => Date.parse(r.createdAt)));
+    return Math.min(newest + this.o.gatherQuietMs, oldest + this.o.maxHoldMs);
   }
 
   /**

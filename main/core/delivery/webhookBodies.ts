@@ -22,6 +22,9 @@ function genericAlert(a: MessageAlert): Record<string, unknown> {
           ...(a.acknowledgement.note ? { note: a.acknowledgement.note } : {}),
         }
       : {}),
+    ...(a.silence
+      ? { silenced_by: a.silence.by, silence_reason: a.silence.reason, silenced_until: a.silence.until }
+      : {}),
   };
 }
 
@@ -42,6 +45,40 @@ function genericBody(message: OutgoingMessage): unknown {
   };
 }
 
+/** The updates that follow an alert already posted: said in a reply-like follow-up quoting its title. */
+const FOLLOW_UPS = new Set([
+  'alert.acknowledged',
+  'alert.unacknowledged',
+  'alert.silenced',
+  'alert.unsilenced',
+]);
+
+/**
+ * A follow-up's lines, escaped: the original alert's title quoted (Slack's incoming webhooks cannot post in
+ * a thread — only a bot token's chat.postMessage with thread_ts can — so the update names what it follows),
+ * then who did what, when, and the note.
+ */
+function slackFollowUp(message: OutgoingMessage, timeZone: string | null): string[] {
+  const a = message.alerts[0]!;
+  const lines = [`> ${escapeSlack(a.title)}`];
+  const ack = a.acknowledgement;
+  if (message.type === 'alert.acknowledged' && ack)
+    lines.push(
+      escapeSlack(`Acknowledged by ${ack.by}, ${localTime(ack.at, timeZone)}`) +
+        (ack.note ? `: ${escapeSlack(ack.note)}` : ''),
+    );
+  else if (message.type === 'alert.unacknowledged')
+    lines.push('The acknowledgement was taken back: it is open again.');
+  else if (message.type === 'alert.silenced' && a.silence)
+    lines.push(
+      escapeSlack(
+        `Silenced by ${a.silence.by} (“${a.silence.reason}”) until ${localTime(a.silence.until, timeZone)}`,
+      ),
+    );
+  else if (message.type === 'alert.unsilenced') lines.push('Its silence ended while it is still open.');
+  return lines;
+}
+
 /** Slack's incoming-webhook message: `text` (notifications, fallback) and Block Kit blocks. */
 function slackBody(message: OutgoingMessage, timeZone: string | null): unknown {
   const subject = subjectOf(message);
@@ -49,14 +86,21 @@ function slackBody(message: OutgoingMessage, timeZone: string | null): unknown {
   if (message.alerts.length > 1) {
     const domains = domainsOf(message.alerts);
     lines.push(
-      `*${message.alerts.length} alerts* on: ${domains.slice(0, LISTED_ALERTS).join(', ')}` +
-        (domains.length > LISTED_ALERTS ? ` … and ${domains.length - LISTED_ALERTS} more` : ''),
+      escapeSlack(
+        `*${message.alerts.length} alerts* on: ${domains.slice(0, LISTED_ALERTS).join(', ')}` +
+          (domains.length > LISTED_ALERTS ? ` … and ${domains.length - LISTED_ALERTS} more` : ''),
+      ),
     );
+  } else if (FOLLOW_UPS.has(message.type)) {
+    lines.push(...slackFollowUp(message, timeZone));
   } else {
     const a = message.alerts[0]!;
-    lines.push(a.body, `Account: ${a.account} · first seen ${localTime(a.firstSeen, timeZone)}`);
+    lines.push(
+      escapeSlack(a.body),
+      escapeSlack(`Account: ${a.account} · first seen ${localTime(a.firstSeen, timeZone)}`),
+    );
     if (a.resolvedAt && message.type === 'alert.resolved')
-      lines.push(`Resolved ${localTime(a.resolvedAt, timeZone)}`);
+      lines.push(escapeSlack(`Resolved ${localTime(a.resolvedAt, timeZone)}`));
   }
   // Slack caps a section's text at 3,000 characters and a header's at 150.
   return {
@@ -64,7 +108,7 @@ function slackBody(message: OutgoingMessage, timeZone: string | null): unknown {
     text: escapeSlack(subject),
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: subject.slice(0, 150) } },
-      { type: 'section', text: { type: 'mrkdwn', text: escapeSlack(lines.join('\n')).slice(0, 3000) } },
+      { type: 'section', text: { type: 'mrkdwn', text: lines.join('\n').slice(0, 3000) } },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `Authwatch · message ${message.id}` }] },
     ],
   };

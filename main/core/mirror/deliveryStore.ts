@@ -8,10 +8,12 @@ import type {
   ChannelInput,
   DeliveryStore,
   OutboxEventType,
+  OpenDelivered,
   OutboxRow,
 } from './deliveryTypes.ts';
 import { MirrorError } from './mirrorError.ts';
 import { ANNOUNCING } from './outboxRows.ts';
+import { silenceNoteOf } from './silenceNotices.ts';
 import type { Alert, WriteResult } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
@@ -40,6 +42,7 @@ interface OutboxDbRow {
   batch_id: string | null;
   attempts: number;
   next_attempt_at: string;
+  group_wait_seconds: number | null;
   label: string;
 }
 
@@ -63,6 +66,12 @@ function toChannel(row: ChannelRow): Channel {
   };
 }
 
+/** Where an alert goes: the channels, and per channel the group wait of the route that sends it there. */
+interface Recipients {
+  channels: Channel[];
+  groupWait: ReadonlyMap<number, number | null>;
+}
+
 /** The acknowledgement an update row announces: the latest made by the time it was queued. */
 function ackAt(db: Database, alertId: number, at: string): OutboxRow['ack'] {
   const row = prepared(
@@ -79,8 +88,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
     private readonly db: Database,
     private readonly alerts: AlertStore,
     private readonly nowIso: () => string,
-    /** The channels an alert goes to (the routing table and each channel's own floor). */
-    private readonly recipients: (alert: Alert, channels: Channel[]) => Channel[],
+    /** The channels an alert goes to (the routing table and each channel's own floor), each with its route's group wait. */
+    private readonly recipients: (alert: Alert, channels: Channel[]) => Recipients,
   ) {}
 
   /**
@@ -93,14 +102,15 @@ export class SqliteDeliveryStore implements DeliveryStore {
     if (channels.length === 0) return;
     const insert = prepared(
       this.db,
-      `INSERT OR IGNORE INTO outbox (event_id, channel_id, alert_id, type, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO outbox (event_id, channel_id, alert_id, type, created_at, next_attempt_at,
+         group_wait_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     const add = (alert: Alert, type: OutboxEventType) => {
       if (alert.suppressed !== null || alert.endReason === 'notice') return;
       const eventId = randomUUID();
-      for (const channel of this.recipients(alert, channels))
-        insert.run(eventId, channel.id, alert.id, type, at, at);
+      const { channels: to, groupWait } = this.recipients(alert, channels);
+      for (const channel of to)
+        insert.run(eventId, channel.id, alert.id, type, at, at, groupWait.get(channel.id) ?? null);
     };
     for (const alert of result.alerts) add(alert, 'alert.raised');
     for (const alert of result.resolved) {
@@ -112,7 +122,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
       if (announced.length === 0) continue;
       const eventId = randomUUID();
       for (const { channel_id } of announced)
-        insert.run(eventId, channel_id, alert.id, 'alert.resolved', at, at);
+        insert.run(eventId, channel_id, alert.id, 'alert.resolved', at, at, null);
     }
   }
 
@@ -187,8 +197,10 @@ export class SqliteDeliveryStore implements DeliveryStore {
       const alert = this.alerts.get(r.alert_id);
       if (!alert) continue;
       const ack = r.type === 'alert.acknowledged' ? ackAt(this.db, r.alert_id, r.created_at) : undefined;
+      const silence = r.type === 'alert.silenced' ? silenceNoteOf(this.db, r.alert_id) : undefined;
       out.push({
         ...(ack ? { ack } : {}),
+        ...(silence ? { silence } : {}),
         id: r.id,
         eventId: r.event_id,
         channelId: r.channel_id,
@@ -197,6 +209,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
         batchId: r.batch_id,
         attempts: r.attempts,
         nextAttemptAt: r.next_attempt_at,
+        groupWaitSeconds: r.group_wait_seconds,
         alert,
         accountLabel: r.label,
       });
@@ -246,18 +259,22 @@ export class SqliteDeliveryStore implements DeliveryStore {
       );
   }
 
-  openDelivered(channelId: number): { alert: Alert; eventId: string; accountLabel: string }[] {
+  openDelivered(channelId: number): OpenDelivered[] {
     const rows = prepared(
       this.db,
       `SELECT o.alert_id, o.event_id, ac.label FROM outbox o JOIN alerts a ON a.id = o.alert_id
          JOIN accounts ac ON ac.id = a.account_id
-         WHERE o.channel_id = ? AND o.type = 'alert.raised' AND o.delivered_at IS NOT NULL
+         WHERE o.id IN (SELECT min(id) FROM outbox WHERE channel_id = ? AND type IN ${ANNOUNCING}
+             AND delivered_at IS NOT NULL GROUP BY alert_id)
            AND a.resolved_at IS NULL ORDER BY o.id`,
     ).all(channelId) as { alert_id: number; event_id: string; label: string }[];
-    const out: { alert: Alert; eventId: string; accountLabel: string }[] = [];
+    const out: OpenDelivered[] = [];
     for (const r of rows) {
       const alert = this.alerts.get(r.alert_id);
-      if (alert) out.push({ alert, eventId: r.event_id, accountLabel: r.label });
+      if (!alert) continue;
+      // An acknowledged alert keeps its who and note (Alertmanager's annotations are replaced at each post).
+      const ack = alert.acknowledgedAt ? ackAt(this.db, alert.id, '9999') : undefined;
+      out.push({ alert, eventId: r.event_id, accountLabel: r.label, ...(ack ? { ack } : {}) });
     }
     return out;
   }

@@ -1,5 +1,5 @@
 import type { Severity } from '../alerts/types.ts';
-import type { Acknowledgement } from '../delivery/message.ts';
+import type { Acknowledgement, SilenceNote } from '../delivery/message.ts';
 import type { Alert } from './types.ts';
 
 /** What a channel is: mail over SMTP, an HTTP webhook (generic, Slack, Teams) or Alertmanager's v2 API. */
@@ -97,7 +97,11 @@ export type OutboxEventType =
   /** A critical nobody acknowledged, sent to a route's escalation channels. */
   | 'alert.escalated'
   /** A reminder of an alert still open (a route's repeat interval). */
-  | 'alert.repeated';
+  | 'alert.repeated'
+  /** A silence (or maintenance window) now holds an alert the channel was told of; its route asked to hear so. */
+  | 'alert.silenced'
+  /** …and no longer does, while the alert is still open. */
+  | 'alert.unsilenced';
 
 /** One pending delivery: an alert event for a channel. */
 export interface OutboxRow {
@@ -109,9 +113,21 @@ export interface OutboxRow {
   batchId: string | null;
   attempts: number;
   nextAttemptAt: string;
+  /** A new alert's route's group wait (Alertmanager's group_wait); null: the sender's own gathering. */
+  groupWaitSeconds: number | null;
   alert: Alert;
   accountLabel: string;
   /** For an acknowledgement update: who, when, and their note. */
+  ack?: Acknowledgement;
+  /** For alert.silenced: the silence or window holding it. */
+  silence?: SilenceNote;
+}
+
+/** An open alert a channel was told of, to tell again (with its acknowledgement, when it has one). */
+export interface OpenDelivered {
+  alert: Alert;
+  eventId: string;
+  accountLabel: string;
   ack?: Acknowledgement;
 }
 
@@ -133,8 +149,8 @@ export interface DeliveryStore {
   markFailed(rowIds: number[], error: string, at: string, nextAt: string): void;
   /** Record a channel's last success or error (test messages and re-sends too). */
   noteChannelResult(channelId: number, at: string, error: string | null): void;
-  /** Alerts still open whose raise reached this channel (what Alertmanager must keep hearing about). */
-  openDelivered(channelId: number): { alert: Alert; eventId: string; accountLabel: string }[];
+  /** Alerts still open whose raise or escalation reached this channel (what Alertmanager must keep hearing about). */
+  openDelivered(channelId: number): OpenDelivered[];
   /** The earliest next attempt of any undelivered row, or null. */
   nextAttemptAt(): string | null;
 }

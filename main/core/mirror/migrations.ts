@@ -695,6 +695,43 @@ CREATE INDEX live_check_history_target ON live_check_history (check_name, accoun
 CREATE INDEX live_check_history_domain ON live_check_history (domain_id);
 `;
 
+// v23: a route's own group wait (Alertmanager's group_wait), carried by the outbox rows it queued so the
+// sender gathers them as that route asks; whether a route's channels hear of silences starting and ending
+// (the outbox takes alert.silenced / alert.unsilenced: rebuilt to widen its CHECK, rows and ids kept); and
+// which told alerts channels were told are silenced, so "unsilenced" goes once, across restarts.
+const V23_ROUTE_GROUP_WAIT = `
+ALTER TABLE routes ADD COLUMN group_wait_seconds INTEGER;
+ALTER TABLE routes ADD COLUMN silence_events INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE outbox_v23 (
+  id INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL,
+  channel_id INTEGER NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+  alert_id INTEGER NOT NULL REFERENCES alerts(id) ON DELETE CASCADE,
+  type TEXT NOT NULL CHECK (type IN ('alert.raised', 'alert.resolved', 'alert.acknowledged',
+    'alert.unacknowledged', 'alert.escalated', 'alert.repeated', 'alert.silenced', 'alert.unsilenced')),
+  created_at TEXT NOT NULL,
+  batch_id TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL,
+  delivered_at TEXT,
+  last_error TEXT,
+  group_wait_seconds INTEGER,
+  UNIQUE (channel_id, event_id)
+);
+INSERT INTO outbox_v23 SELECT id, event_id, channel_id, alert_id, type, created_at, batch_id, attempts,
+  next_attempt_at, delivered_at, last_error, NULL FROM outbox;
+DROP TABLE outbox;
+ALTER TABLE outbox_v23 RENAME TO outbox;
+CREATE INDEX outbox_pending ON outbox (channel_id, next_attempt_at) WHERE delivered_at IS NULL;
+CREATE INDEX outbox_by_alert ON outbox (alert_id);
+CREATE TABLE silence_notices (
+  alert_id INTEGER PRIMARY KEY REFERENCES alerts(id) ON DELETE CASCADE,
+  channel_ids_json TEXT NOT NULL,
+  hold_json TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+`;
+
 /** Every schema step, oldest first. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial tables', up: (db) => db.exec(V1_INITIAL) },
@@ -719,6 +756,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: 'maintenance windows', up: (db) => db.exec(V20_MAINTENANCE_WINDOWS) },
   { version: 21, name: 'silence origin', up: (db) => db.exec(V21_SILENCE_ORIGIN) },
   { version: 22, name: 'live checks', up: (db) => db.exec(V22_LIVE_CHECKS) },
+  { version: 23, name: 'route group wait and silence events', up: (db) => db.exec(V23_ROUTE_GROUP_WAIT) },
 ];
 
 /** The schema version this code writes. */

@@ -65,8 +65,10 @@ import type {
 } from './types.ts';
 import { SilenceStore } from './silenceStore.ts';
 import { RouteStore } from './routeStore.ts';
+import { NoticeSchedule } from './noticeSchedule.ts';
+import { SilenceNotices } from './silenceNotices.ts';
 import { routeAlert } from '../delivery/routing.ts';
-import { dueNotices } from '../delivery/escalation.ts';
+import { dueNotices, nextNoticeAt, type DueNotice } from '../delivery/escalation.ts';
 import { NoticeStore } from './noticeStore.ts';
 import { MaintenanceStore } from './maintenanceStore.ts';
 import { insertOutbox, toldChannels } from './outboxRows.ts';
@@ -99,6 +101,8 @@ export class SqliteMirror implements Mirror {
   /** The ordered routing table: which channels each alert goes to. */
   readonly routes: RouteStore;
   private readonly notices: NoticeStore;
+  private readonly schedule: NoticeSchedule;
+  private readonly silenceNotices: SilenceNotices;
   /** Recurring maintenance windows: open ones hold alerts as silences do. */
   readonly maintenance: MaintenanceStore;
   private readonly summaries: StatusSummaries;
@@ -118,11 +122,12 @@ export class SqliteMirror implements Mirror {
     this.panels = new PanelStore(db);
     this.routes = new RouteStore(db);
     this.notices = new NoticeStore(db);
+    this.schedule = new NoticeSchedule(db);
     this.delivery = new SqliteDeliveryStore(
       db,
       this.alertStore,
       () => this.nowIso(),
-      (alert, channels) => routeAlert(this.routes.list(), this.silences.factsOf(alert), channels).channels,
+      (alert, channels) => routeAlert(this.routes.list(), this.silences.factsOf(alert), channels),
     );
     this.digests = new SqliteDigestStore(db);
     this.dnsWatch = new DnsWatchStore(db);
@@ -132,6 +137,13 @@ export class SqliteMirror implements Mirror {
     this.maintenance = new MaintenanceStore(db);
     this.silences.addHoldSource((now) => this.maintenance.openAt(now));
     this.acks = new AckStore(db);
+    this.silenceNotices = new SilenceNotices({
+      db,
+      silences: this.silences,
+      routes: () => this.routes.list(),
+      channels: () => this.delivery.listChannels(),
+      alert: (id) => this.alertStore.get(id) ?? null,
+    });
     this.summaries = new StatusSummaries(db);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
     this.refreshStatuses();
@@ -189,6 +201,10 @@ export class SqliteMirror implements Mirror {
       if (released.length > 0) this.delivery.enqueue({ alerts: released, resolved: [] }, now);
       return released;
     })();
+  }
+
+  noteSilences(at?: Instant): number {
+    return this.silenceNotices.sweep(this.nowIso(at));
   }
 
   private nowIso(at?: Instant): string {
@@ -503,24 +519,28 @@ export class SqliteMirror implements Mirror {
     const routes = this.routes.list();
     if (!routes.some((r) => r.escalateAfterMinutes !== null || r.repeatMinutes !== null)) return 0;
     const now = this.nowIso(at);
-    return this.db.transaction(() => {
+    const nowMs = Date.parse(now);
+    // When each alert looked at can next owe something: kept only once the transaction committed.
+    const looked: [number, number][] = [];
+    const queued = this.db.transaction(() => {
+      const candidates = this.notices.candidates(!routes.some((r) => r.repeatMinutes !== null));
+      const due = this.schedule.due(candidates, nowMs, routes);
+      if (due.length === 0) return 0;
       const channels = this.delivery.listChannels();
       const known = new Set(channels.map((c) => c.id));
       const active = this.silences.activeAt(now);
-      let queued = 0;
-      for (const id of this.notices.candidates(!routes.some((r) => r.repeatMinutes !== null))) {
+      let count = 0;
+      for (const id of due) {
         const alert = this.alertStore.get(id);
-        // A silenced alert is never escalated nor repeated: planned work pages nobody.
-        if (!alert || this.silences.isHeld(id) || this.silences.silencing(alert, now, active)) continue;
+        if (!alert) continue;
+        // A silenced alert is never escalated nor repeated: planned work pages nobody. Look again when the
+        // hold ends (one ended early is audited, which makes the sweep look at everything again).
+        const hold = this.silences.silencing(alert, now, active);
+        if (hold) looked.push([id, Date.parse(hold.endsAt)]);
+        if (hold || this.silences.isHeld(id)) continue;
         const taken = routeAlert(routes, this.silences.factsOf(alert), channels).routes;
-        const due = dueNotices(
-          alert,
-          taken,
-          Date.parse(now),
-          (r, k) => this.notices.state(id, r, k),
-          toldChannels(this.db, id),
-        );
-        for (const notice of due) {
+        const state = (r: number, k: DueNotice['kind']) => this.notices.state(id, r, k);
+        for (const notice of dueNotices(alert, taken, nowMs, state, toldChannels(this.db, id))) {
           const to = notice.channelIds.filter((c) => known.has(c));
           insertOutbox(
             this.db,
@@ -530,11 +550,14 @@ export class SqliteMirror implements Mirror {
             now,
           );
           this.notices.record(id, notice, now);
-          queued += to.length;
+          count += to.length;
         }
+        looked.push([id, nextNoticeAt(alert, taken, state)]);
       }
-      return queued;
+      return count;
     })();
+    for (const [id, next] of looked) this.schedule.set(id, next);
+    return queued;
   }
 
   acknowledge(id: number, by: { actor: string; note: string | null }, at?: Instant): Alert {

@@ -256,6 +256,11 @@ export interface Mirror {
    * queued in the outbox and remembered. Never for a silenced or acknowledged alert. Returns rows queued.
    */
   escalateDue(at?: Instant): number;
+  /**
+   * One transaction: alert.silenced / alert.unsilenced queued for the told channels of routes that ask for
+   * them, when a silence or window starts or stops holding an open alert (once each). Returns rows queued.
+   */
+  noteSilences(at?: Instant): number;
   /** Create an account, or update the base URL of the account with this label (or, with id, rename it). */
   upsertAccount(input: { id?: number; label: string; baseUrl: string }): Account;
   /** Every account, by label. */

@@ -1,7 +1,9 @@
 /**
  * The Alertmanager channel against Debian's real Alertmanager (v2 API) on 127.0.0.1: an SPF removal becomes
  * one firing alert with the metrics' labels; re-sends keep it alive past Alertmanager's resolve_timeout;
- * the record returning ends it (endsAt), and Alertmanager itself notifies "resolved".
+ * the record returning ends it (endsAt), and Alertmanager itself notifies "resolved". An acknowledgement
+ * with a note goes on as the same alert labelled acknowledged="true" with the note as an annotation (the
+ * unacknowledged one ends), and stays so through the re-sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
@@ -117,5 +119,36 @@ describe('the Alertmanager channel against a real Alertmanager', () => {
       queued: 0,
       lastError: null,
     });
+  }, 120_000);
+
+  it('carries an acknowledgement as acknowledged="true" with the note, through the re-sends', async () => {
+    world.svc.clock.advance(60_000);
+    await publish(world.svc, 'am.example', 'spf', null);
+    await scan(world.svc);
+    await pass();
+    await until(async () => (await ours()).length === 1, 10_000, 'the alert to fire');
+    const alert = (await engine.app.listAlerts({ open: true })).find(
+      (a) => a.fqdn === 'am.example' && a.rule === 'protocol_disconnected',
+    )!;
+    await engine.app.acknowledgeAlert({ id: alert.id, note: 'DNS provider ticket 4411' });
+    await engine.app.flushDeliveries(15_000);
+    const acknowledged = async () => {
+      const list = await ours();
+      return list.length === 1 && list[0]!.labels.acknowledged === 'true';
+    };
+    await until(acknowledged, 10_000, 'the acknowledged alert to replace the open one');
+    const [firing] = await ours();
+    expect(firing!.annotations).toMatchObject({
+      summary: 'SPF record of am.example disconnected',
+      ack_note: 'DNS provider ticket 4411',
+      ack_by: expect.any(String),
+    });
+    // Past resolve_timeout (6 s), re-sent every 5 s: still the acknowledged alert, its note kept.
+    for (let i = 0; i < 8; i++) {
+      world.svc.clock.advance(1_000);
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    expect(await acknowledged()).toBe(true);
+    expect((await ours())[0]!.annotations.ack_note).toBe('DNS provider ticket 4411');
   }, 120_000);
 });

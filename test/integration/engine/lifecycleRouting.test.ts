@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
 import { DEFAULT_ROUTE } from '../../../main/core/delivery/routing.ts';
+import { inputOf } from '../../../shared/bridge/routes.ts';
 import {
   addSyncedAccount,
   openEngine,
@@ -189,5 +190,55 @@ describe('routing by domain group', () => {
     // B's channel heard the acknowledgement, with its note.
     const ack = hooks.b!.received.find((r) => r.json.type === 'alert.acknowledged');
     expect(JSON.stringify(ack?.json)).toContain('Client B knows; ticket 77');
+
+    // The table saved again from Settings with an unrelated route added: the escalation is not sent again.
+    const table = await engine.app.listRoutes();
+    const input = table.map(inputOf);
+    const unrelated = { ...input[0]!, id: undefined, name: 'Elsewhere', matchers: { domain: 'z.example' } };
+    await engine.app.saveRoutes({ routes: [unrelated, ...input] });
+    world.svc.clock.advance(60_000);
+    await engine.app.flushDeliveries(10_000);
+    expect(hooks.ops!.received.filter((r) => r.json.type === 'alert.escalated')).toHaveLength(
+      escalated.length,
+    );
+  }, 120_000);
+
+  it('tells a route’s channels when a silence starts and stops holding an alert they were told of, once each', async () => {
+    const table = await engine.app.listRoutes();
+    await engine.app.saveRoutes({
+      routes: table.map((r) => ({ ...inputOf(r), silenceEvents: r.name === 'Client A' })),
+    });
+    const now = world.svc.clock.now().getTime();
+    const silence = await engine.app.saveSilence({
+      matchers: { domain: 'a1.example' },
+      reason: 'moving a1 to the new DNS provider',
+      endsAt: new Date(now + 2 * 3_600_000).toISOString(),
+    });
+    world.svc.clock.advance(10_000);
+    await engine.app.flushDeliveries(10_000);
+    world.svc.clock.advance(10_000);
+    await engine.app.flushDeliveries(10_000);
+    const of = (type: string) => hooks.a!.received.filter((r) => r.json.type === type);
+    expect(of('alert.silenced')).toHaveLength(1);
+    const [said] = (of('alert.silenced')[0]!.json.alerts as Record<string, unknown>[]).filter(
+      (a) => a.rule === 'protocol_disconnected',
+    );
+    expect(said).toMatchObject({
+      domain: 'a1.example',
+      silence_reason: 'moving a1 to the new DNS provider',
+      silenced_by: expect.any(String),
+      silenced_until: new Date(now + 2 * 3_600_000).toISOString(),
+    });
+    // Client B's route did not ask: its channel hears nothing of silences.
+    expect(hooks.b!.received.filter((r) => String(r.json.type).includes('silenced'))).toEqual([]);
+
+    world.svc.clock.advance(60_000);
+    await engine.app.expireSilence({ id: silence.id });
+    await engine.app.flushDeliveries(10_000);
+    world.svc.clock.advance(60_000);
+    await engine.app.flushDeliveries(10_000);
+    expect(of('alert.unsilenced')).toHaveLength(1);
+    expect(of('alert.silenced')).toHaveLength(1);
+    expect(hooks.a!.invalid()).toEqual([]);
   }, 120_000);
 });

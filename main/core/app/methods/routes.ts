@@ -1,14 +1,19 @@
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
+import { importRoutesArgs } from '../../../../shared/bridge/routeFile.ts';
 import { routeTestArgs, saveRoutesArgs } from '../../../../shared/bridge/routes.ts';
+import { routeFileOf, routesFromFile } from '../routeFile.ts';
 import { describeMatchers } from '../../alerts/matchers.ts';
-import { routeAlert, type Route } from '../../delivery/routing.ts';
+import { routeAlert, type Route, type RouteInput } from '../../delivery/routing.ts';
 import type { Channel } from '../../mirror/deliveryTypes.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';
 import { lifecycleActor } from '../lifecycleActor.ts';
 import type { Wiring } from '../wiring.ts';
 
-type RouteMethods = Pick<BridgeMethods, 'listRoutes' | 'saveRoutes' | 'routeTest'>;
+type RouteMethods = Pick<
+  BridgeMethods,
+  'listRoutes' | 'saveRoutes' | 'routeTest' | 'exportRoutes' | 'importRoutes'
+>;
 
 /** The routing table (Settings → Notifications, `authwatch routes`): list, replace, and "which route?". */
 export function routeMethods(w: Wiring): RouteMethods {
@@ -28,41 +33,57 @@ export function routeMethods(w: Wiring): RouteMethods {
       everyOtherChannel: r.channelIds === null,
       continue: r.continue,
       isDefault: r.isDefault,
+      groupWaitSeconds: r.groupWaitSeconds,
+      silenceEvents: r.silenceEvents,
       repeatMinutes: r.repeatMinutes,
       escalateAfterMinutes: r.escalateAfterMinutes,
       escalateTo: pick(r.escalateTo),
     }));
   };
+  /** Checks the channels a table names and replaces the stored table with it, audited. */
+  const store = (routes: RouteInput[], action: string) => {
+    const known = new Set(mirror.delivery.listChannels().map((c: Channel) => c.id));
+    routes.forEach((r, i) => {
+      for (const id of [...(r.channelIds ?? []), ...r.escalateTo])
+        if (!known.has(id))
+          throw new AuthwatchError('invalid_arguments', `routes.${i}: no channel ${id}`, [
+            { path: `routes.${i}.channelIds`, message: `no channel ${id}` },
+          ]);
+      if (!r.isDefault && r.channelIds === null)
+        throw new AuthwatchError(
+          'invalid_arguments',
+          `routes.${i}: only the default route sends to every other channel`,
+        );
+    });
+    const saved = mirror.routes.replace(routes);
+    mirror.silences.audit(new Date(w.clock.now()).toISOString(), lifecycleActor(w), action, 'routing table', {
+      routes: routes.map((r) => r.name),
+    });
+    w.emit({ type: 'settings_changed' });
+    return view(saved);
+  };
   return {
     listRoutes: () => guard(() => view(mirror.routes.list())),
-    saveRoutes: (a) =>
+    saveRoutes: (a) => guard(() => store(parse(saveRoutesArgs, a).routes, 'routes.saved')),
+    exportRoutes: () =>
       guard(() => {
-        const { routes } = parse(saveRoutesArgs, a);
-        const known = new Set(mirror.delivery.listChannels().map((c: Channel) => c.id));
-        routes.forEach((r, i) => {
-          for (const id of [...(r.channelIds ?? []), ...r.escalateTo])
-            if (!known.has(id))
-              throw new AuthwatchError('invalid_arguments', `routes.${i}: no channel ${id}`, [
-                { path: `routes.${i}.channelIds`, message: `no channel ${id}` },
-              ]);
-          if (!r.isDefault && r.channelIds === null)
-            throw new AuthwatchError(
-              'invalid_arguments',
-              `routes.${i}: only the default route sends to every other channel`,
-            );
-        });
-        const saved = mirror.routes.replace(routes);
-        mirror.silences.audit(
-          new Date(w.clock.now()).toISOString(),
-          lifecycleActor(w),
-          'routes.saved',
-          'routing table',
-          {
-            routes: routes.map((r) => r.name),
-          },
+        const file = routeFileOf(mirror.routes.list(), mirror.delivery.listChannels(), mirror.listAccounts());
+        return {
+          filename: 'authwatch-routes.json',
+          mimeType: 'application/json',
+          content: JSON.stringify(file, null, 2) + '\n',
+        };
+      }),
+    importRoutes: (a) =>
+      guard(() => {
+        const { text } = parse(importRoutesArgs, a);
+        const routes = routesFromFile(
+          text,
+          mirror.delivery.listChannels(),
+          mirror.listAccounts(),
+          mirror.routes.list(),
         );
-        w.emit({ type: 'settings_changed' });
-        return view(saved);
+        return store(routes, 'routes.imported');
       }),
     routeTest: (a) =>
       guard(() => {

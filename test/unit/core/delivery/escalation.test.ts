@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_REPEATS } from '../../../../main/core/delivery/escalation.ts';
+import { lifecycleSweep } from '../../../../main/core/delivery/lifecycleRound.ts';
+import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
 import type { Route } from '../../../../main/core/delivery/routing.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
@@ -54,6 +56,8 @@ function seed(mirror: Mirror, repeatMinutes: number | null, before?: () => void)
     channelIds: [team.id],
     continue: false,
     isDefault: false,
+    groupWaitSeconds: null,
+    silenceEvents: false,
     repeatMinutes,
     escalateAfterMinutes: 30,
     escalateTo: [pager.id],
@@ -123,6 +127,86 @@ describe('escalation', () => {
       [...of(first.sent, 'pager', 'alert.escalated'), ...of(second.sent, 'pager', 'alert.escalated')].sort(),
     ).toEqual(['a.example', 'b.example', 'c.example']);
     second.mirror.close();
+  });
+
+  it('is not sent again when the table is saved for an unrelated change (routes keep their ids)', async () => {
+    const { mirror, clock, sent, sender } = world();
+    seed(mirror, 60);
+    clock.set(at(31));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated')).toHaveLength(3);
+    // Someone adds a route for another domain above the others and saves the whole table, as Settings does.
+    const table = mirror.routes.list();
+    const other = { ...table[0]!, name: 'Other', matchers: { domain: 'z.example' }, escalateTo: [] };
+    mirror.routes.replace([{ ...other, id: undefined }, ...table]);
+    expect(mirror.routes.list().map((r) => r.name)).toEqual(['Other', 'Team', 'Default']);
+    clock.set(at(45));
+    await sender.flush(5_000);
+    clock.set(at(61));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated')).toHaveLength(3);
+    // …and the reminders count on from what was sent: one each at the hour, not a fresh series.
+    expect(of(sent, 'team', 'alert.repeated')).toHaveLength(3);
+  });
+});
+
+describe('the sweep looks only at what is due', () => {
+  it('still escalates at once when the table is saved with a shorter wait, or a silence ends early', async () => {
+    const { mirror, clock, sent, sender } = world();
+    let silence = 0;
+    seed(mirror, null, () => {
+      silence = mirror.silences.add(
+        { matchers: { domain: 'c.example' }, reason: 'planned', startsAt: T0, endsAt: at(120) },
+        'ops',
+        T0,
+      ).id;
+    });
+    clock.set(at(10));
+    await sender.flush(5_000);
+    // Nothing was due before 30 min (and c.example not before 120) when the sweep last looked.
+    const [team, fallback] = mirror.routes.list();
+    mirror.routes.replace([{ ...team!, escalateAfterMinutes: 5 }, fallback!]);
+    clock.set(at(11));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated').sort()).toEqual(['a.example', 'b.example']);
+    mirror.silences.expire(silence, 'ops', at(12));
+    clock.set(at(12));
+    await sender.flush(5_000);
+    expect(of(sent, 'pager', 'alert.escalated').sort()).toEqual(['a.example', 'b.example', 'c.example']);
+  });
+});
+
+describe('an escalation to Alertmanager', () => {
+  it('is re-sent with the channel’s open alerts, so Alertmanager does not let it expire', async () => {
+    const clock = fakeClock(T0);
+    const mirror = openMirror(':memory:', { clock });
+    const { disconnected } = seed(mirror, null, () => {
+      const am = mirror.delivery.addChannel({
+        ...webhookChannel('am', 'critical'),
+        config: { kind: 'alertmanager', url: 'http://127.0.0.1:9', resendSeconds: 60 },
+      });
+      const [team, fallback] = mirror.routes.list();
+      mirror.routes.replace([{ ...team!, escalateTo: [am.id] }, fallback!]);
+    });
+    const resent: string[][] = [];
+    const sender = new OutboxSender({
+      store: mirror.delivery,
+      transportFor: async () => ({
+        async send() {},
+        async resend(alerts) {
+          resent.push(alerts.filter((a) => a.rule === 'protocol_disconnected').map((a) => a.domain!));
+        },
+      }),
+      now: () => clock.now(),
+      alertSettings: () => mirror.getAlertSettings(),
+      beforeRound: lifecycleSweep(mirror, () => clock.now()),
+    });
+    mirror.acknowledge(disconnected[2]!.id, { actor: 'alice', note: null });
+    clock.set(at(31));
+    await sender.flush(5_000);
+    clock.set(at(33));
+    await sender.flush(5_000);
+    expect(resent.at(-1)!.sort()).toEqual(['a.example', 'b.example']);
   });
 });
 

@@ -26,6 +26,7 @@ const ALERT: MessageAlert = {
   resolvedAt: null,
   endReason: null,
 };
+const SILENCE = { by: 'bob', reason: 'moving DNS', until: '2026-11-26T09:00:00.000Z' };
 const ONE: OutgoingMessage = { id: 'ev-1', type: 'alert.raised', alerts: [ALERT] };
 const STORM: OutgoingMessage = {
   id: 'batch-1',
@@ -81,8 +82,13 @@ describe('generic webhook', () => {
       { ...ONE, type: 'alert.escalated' as const },
       { ...ONE, type: 'alert.repeated' as const, alerts: [account] },
       testMessage('t-1', '2026-11-26T07:00:00.000Z'),
+      { ...ONE, type: 'alert.silenced' as const, alerts: [{ ...ALERT, silence: SILENCE }] },
+      { ...ONE, type: 'alert.unsilenced' as const },
     ].map((m) => JSON.parse(webhookBody('generic', m, null)) as Record<string, unknown>);
     for (const body of bodies) expect(webhookSchemaErrors(body)).toEqual([]);
+    expect(bodies[8]!.alerts).toMatchObject([
+      { silenced_by: 'bob', silence_reason: 'moving DNS', silenced_until: SILENCE.until },
+    ]);
     expect(bodies[3]!.alerts).toMatchObject([{ acknowledged_by: 'alice', note: 'ticket 7' }]);
     // The schema is strict: the old single-`alert` shape is refused.
     expect(webhookSchemaErrors({ id: 'x', type: 'alert.raised', alert: {} })).not.toEqual([]);
@@ -101,6 +107,32 @@ describe('generic webhook', () => {
 });
 
 describe('Slack and Teams', () => {
+  it('Slack gets an update as a follow-up quoting the alert it follows (incoming webhooks cannot thread)', () => {
+    const title = 'SPF of <https://evil.example|x> disconnected';
+    const section = (message: OutgoingMessage) =>
+      (JSON.parse(webhookBody('slack', message, 'UTC')) as { blocks: { text?: { text: string } }[] })
+        .blocks[1]!.text!.text;
+    const acknowledged = {
+      ...ONE,
+      type: 'alert.acknowledged' as const,
+      alerts: [
+        {
+          ...ALERT,
+          title,
+          acknowledgement: { by: 'alice', at: '2026-11-26T07:10:00.000Z', note: 'ticket <7>' },
+        },
+      ],
+    };
+    expect(section(acknowledged)).toBe(
+      '> SPF of &lt;https://evil.example|x&gt; disconnected\n' +
+        'Acknowledged by alice, 26 Nov 2026, 07:10:00 UTC: ticket &lt;7&gt;',
+    );
+    const silenced = { ...ONE, type: 'alert.silenced' as const, alerts: [{ ...ALERT, silence: SILENCE }] };
+    expect(section(silenced)).toMatch(
+      /^> .+\nSilenced by bob \(“moving DNS”\) until 26 Nov 2026, 09:00:00 UTC$/,
+    );
+  });
+
   it('Slack gets text plus header/section blocks within its limits', () => {
     const slack = JSON.parse(webhookBody('slack', STORM, 'UTC')) as {
       text: string;
