@@ -212,17 +212,15 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
   const catchUpMs = (catchUp / Math.max(Number.EPSILON, capacity - account)) * MINUTE_MS;
   const large =
     alertCost > 0 && steadyPeriodMs > alertTargetMs && catchUpMs + steadyPeriodMs >= GAP_REPAIR_MS;
-  const yielding = !large && backfilling && alertCost > 0;
+  // A portfolio small enough for its alert reads to be at their 1-minute floor with budget to spare (27
+  // domains and fewer at 54 a minute) has nothing to yield to: its backfill runs at once, as before.
+  const alertsAtFloor = (alertCost * MINUTE_MS) / ALERT_PERIOD_FLOOR_MS < capacity - account;
+  const yielding = !large && backfilling && alertCost > 0 && !alertsAtFloor;
   const keepRoom = large
     ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE)
     : yielding
-      ? Math.max(
-          capacity *
-            Math.max(BACKFILL_FLOOR_SHARE, BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual)),
-          // A portfolio small enough for its alert reads to hit their floor leaves the rest unspent: it is
-          // the backfill's (8 domains: 16 alert reads a minute, the backfill 38).
-          capacity - account - (alertCost * MINUTE_MS) / ALERT_PERIOD_FLOOR_MS,
-        )
+      ? capacity *
+        Math.max(BACKFILL_FLOOR_SHARE, BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual))
       : fullRoom;
   const keepFactor = Math.max(1, keep / keepRoom);
   const keepAtPeriods = keep / keepFactor;

@@ -84,7 +84,12 @@ describe('engine lifecycle against the reference service', () => {
     // Before the domain list has arrived the first sync is not done (the sidebar: "waiting for the domain
     // list", never "0 of 0 domains" or "Last synced").
     const waiting = (await engine.app.syncStatus()).accounts.find((a) => a.accountId === accountId);
-    expect(waiting?.backfill).toEqual({ domainsDone: 0, domainsTotal: 0, complete: false });
+    expect(waiting?.backfill).toEqual({
+      domainsDone: 0,
+      domainsTotal: 0,
+      domainsWatched: 0,
+      complete: false,
+    });
 
     const [result] = await engine.app.syncNow({ accountId });
     expect(result).toMatchObject({ accountId, failed: 0, paused: null, errors: [] });
@@ -124,7 +129,7 @@ describe('engine lifecycle against the reference service', () => {
     const status = await engine.app.syncStatus();
     expect(status.accounts[0]).toMatchObject({
       state: 'active',
-      backfill: { domainsDone: 3, domainsTotal: 3, complete: true },
+      backfill: { domainsDone: 3, domainsTotal: 3, domainsWatched: 3, complete: true },
     });
     // Three domains leave most of the budget spare: the alert signals are polled at the one-minute floor;
     // DNS changes (whose record changes health shows first, and which are read right after it does) weekly.

@@ -216,7 +216,8 @@ describe('the incremental planner (job book)', () => {
 
               // Progress: the figures progress.ts gives from every job, with a few keys attempted meanwhile.
               const attempted = new Set(jobs.slice(0, op.attempted).map((j) => j.key));
-              const full = backfillProgress(jobs, attempted);
+              // The book keeps the backfill's figures; the domains watched are the status's (a full read).
+              const { domainsWatched: _watched, ...full } = backfillProgress(jobs, attempted);
               const left = jobs.filter(
                 (j) => !(j.state?.lastAttemptAt || attempted.has(j.key)) && !j.stopped,
               );
