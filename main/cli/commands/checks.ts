@@ -25,13 +25,12 @@ export function liveChecksLines(s: LiveChecksStatus): string {
 export async function checks(options: ChecksCommand, io: CliIo): Promise<number> {
   const ctx = openContext(options, io);
   try {
-    const accounts = selectAccounts(ctx.mirror, options.label);
-    const rows: { accountId: number; domainId: number; fqdn: string }[] = accounts.flatMap((a) =>
-      ctx.mirror
-        .listDomains(a.id)
-        .filter((d) => options.domain === undefined || d.fqdn.toLowerCase() === options.domain)
-        .map((d) => ({ accountId: a.id, domainId: d.domainId, fqdn: d.fqdn })),
-    );
+    const accounts = new Set(selectAccounts(ctx.app, options.label).map((a) => a.id));
+    const rows: { accountId: number; domainId: number; fqdn: string }[] = ctx.app
+      .domainPostures()
+      .filter((d) => accounts.has(d.accountId))
+      .filter((d) => options.domain === undefined || d.fqdn.toLowerCase() === options.domain)
+      .map((d) => ({ accountId: d.accountId, domainId: d.domainId, fqdn: d.fqdn }));
     if (options.domain !== undefined && rows.length === 0) {
       io.stderr.write(`authwatch: no domain ${options.domain} in the mirror\n`);
       return 1;

@@ -4,7 +4,7 @@
  * without a request. A token's expiry never changes while it is the same token, so no poll is needed.
  */
 import type { Mirror } from '../mirror/types.ts';
-import type { AccountIdentity } from './identity.ts';
+import type { AccountIdentity } from '../../../shared/bridge/results.ts';
 
 /** The settings key: `{ [accountId]: TokenExpiryRecord }`. */
 export const TOKEN_EXPIRY_KEY = 'tokenExpiry';

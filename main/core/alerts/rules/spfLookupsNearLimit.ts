@@ -21,15 +21,15 @@ function spfLookups(records: CurrentRecords): SpfLookups | null {
 
 const rule = domainCondition({
   alerts: {
-    spf_lookups_near_limit: {
-      label: 'SPF lookups near the limit',
+    spf_service_lookups_near_limit: {
+      label: 'SPF lookups near the limit (service count)',
       description: `The SPF record takes ${NEAR} or more of the ${LIMIT} DNS lookups receivers allow; ends when it takes fewer.`,
       severity: 'warning',
       details: z.strictObject({ lookups: z.number(), limit: z.number(), readAt: z.string() }),
-      words: 'SPF near its lookup limit',
+      words: 'SPF near its lookup limit (service count)',
     },
   },
-  kind: 'spf_lookups_near_limit',
+  kind: 'spf_service_lookups_near_limit',
   readAt: (reading: SpfLookups) => reading.at,
   // No SPF record (or no count) says nothing: the protocol's own alerts tell a missing record.
   judge: ({ count }) => (count === null ? null : count >= NEAR ? 'bad' : 'ok'),
@@ -43,7 +43,7 @@ const rule = domainCondition({
 });
 
 /**
- * spf_lookups_near_limit: the service's reading of the domain's current records (dns_current, read for every
+ * spf_service_lookups_near_limit: the service's reading of the domain's current records (dns_current, read for every
  * domain weekly and when opened) counts 9 or 10 SPF lookups of the 10 receivers allow. One episode per domain;
  * it ends when a read counts fewer.
  */

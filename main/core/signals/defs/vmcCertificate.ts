@@ -41,7 +41,7 @@ export interface VmcFacts {
  */
 const vmcCertificate = extraSignal('vmc_certificate', {
   scope: 'domains:read',
-  fetch: { path: PATH, parts: { vmc: PATH } },
+  fetch: { path: PATH, parts: { vmc: PATH }, notFound: 'absent' },
   schema: vmcSchema,
   plan: { role: 'core', tier: 'context', priority: 5, periodSeconds: 7 * 24 * 3600 },
   words:

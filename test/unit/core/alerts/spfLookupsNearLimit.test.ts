@@ -32,14 +32,14 @@ function setup() {
   return { mirror, accountId, read };
 }
 
-describe('spf_lookups_near_limit (on the service’s current records, read for every domain)', () => {
+describe('spf_service_lookups_near_limit (on the service’s current records, read for every domain)', () => {
   it('warns when SPF takes 9 of the 10 lookups, once, and ends when it takes fewer', () => {
     const { read } = setup();
     expect(read(7).alerts).toEqual([]);
     const near = read(9);
     expect(near.alerts).toHaveLength(1);
     expect(near.alerts[0]).toMatchObject({
-      rule: 'spf_lookups_near_limit',
+      rule: 'spf_service_lookups_near_limit',
       severity: 'warning',
       title: 'SPF of example.com takes 9 of 10 DNS lookups',
       details: { lookups: 9, limit: 10 },

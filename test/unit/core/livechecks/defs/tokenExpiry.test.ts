@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordTokenExpiry } from '../../../../../main/core/accounts/tokenExpiryRecord.ts';
-import type { AccountIdentity } from '../../../../../main/core/accounts/identity.ts';
+import type { AccountIdentity } from '../../../../../shared/bridge/results.ts';
 import tokenExpiry from '../../../../../main/core/livechecks/defs/tokenExpiry.ts';
 import { mirrorWithDomain } from '../../mirror/payloads.ts';
 import { probeAndWrite } from '../probeHarness.ts';
