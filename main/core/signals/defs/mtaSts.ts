@@ -21,7 +21,9 @@ const mtaStsSchema = z
   .loose();
 
 /**
- * The MTA-STS policy mode, polled every two days (the mode is edited by people, rarely): in the context tier,
+ * The MTA-STS policy mode as the service hosts it, polled every three days (the mode is edited by people,
+ * rarely, and the live check mta_sts_policy reads the published policy file itself daily, with no request of
+ * the budget): in the context tier,
  * so it never takes budget from the alert-bearing reads (what that tier costs is computed from the plans by
  * test/unit/core/signals/contextBudget.test.ts). Its rule is below.
  */
@@ -33,13 +35,13 @@ const mtaSts = extraSignal('mta_sts', {
     notFound: 'absent',
   },
   schema: mtaStsSchema,
-  plan: { role: 'core', tier: 'context', priority: 5, periodSeconds: 2 * 24 * 3600 },
+  plan: { role: 'core', tier: 'context', priority: 5, periodSeconds: 3 * 24 * 3600 },
   words: 'MTA-STS policy mode',
   value: (payload): MtaStsMode => payload.policy?.mode ?? null,
   shown: { label: 'MTA-STS policy', text: (mode) => mode ?? 'not set up' },
   rules: {
     /**
-     * mta_sts_lowered: the domain's MTA-STS policy was in `enforce` at one read (every two days) and is not
+     * mta_sts_lowered: the domain's MTA-STS policy was in `enforce` at one read (every three days) and is not
      * at the next (testing, none, or no longer set up): senders may again deliver over unencrypted or
      * unverified connections. One episode per domain; it resolves when a read shows `enforce` again. The
      * first read is a baseline, and a policy that was never enforced says nothing here.

@@ -8,7 +8,7 @@ import { CORE_SIGNALS, HISTORY_SIGNALS, keptPeriodMs, tierOf } from '../../../..
 
 /**
  * What one domain's reads beside the alert-bearing ones take a minute, from the registry's plans: the four
- * weekly reads (score, DNS changes, both histories) and the context checks (MTA-STS every two days, BIMI
+ * weekly reads (score, DNS changes, both histories) and the context checks (MTA-STS every three days, BIMI
  * readiness weekly, ...), so a new signal changes the figure here by its definition alone.
  */
 const OTHER_READS_PER_DOMAIN = [...CORE_SIGNALS, ...HISTORY_SIGNALS]

@@ -21,16 +21,16 @@ function setup(first: keyof typeof answers) {
   return { mirror, accountId, read };
 }
 
-describe('mta_sts (polled every two days) and its rule mta_sts_lowered', () => {
+describe('mta_sts (polled every three days) and its rule mta_sts_lowered', () => {
   decodeCases(
     'mta_sts',
     { policy: { mode: 'enforce', max_age: 604800, mx: ['mx1.example.com'], status: 'active' } },
     [{ policy: { mode: 'strict', max_age: 86400, mx: [] } }, 'policy.mode'],
   );
 
-  it('is polled for every domain, every two days, in the context tier (never the alert-bearing reads’ budget)', () => {
+  it('is polled for every domain, every three days, in the context tier (never the alert-bearing reads’ budget)', () => {
     const { plan } = SIGNAL_DEFINITIONS.mta_sts;
-    expect(plan).toMatchObject({ role: 'core', tier: 'context', periodSeconds: 2 * 86_400 });
+    expect(plan).toMatchObject({ role: 'core', tier: 'context', periodSeconds: 3 * 86_400 });
   });
 
   it('raises a warning when the mode goes from enforce to testing, and ends when enforce is back', () => {
