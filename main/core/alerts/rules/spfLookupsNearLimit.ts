@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { CurrentRecords } from '../../signals/defs/dnsCurrent.ts';
-import { alertRule } from '../ruleDefinition.ts';
+import { alertRule, type RuleStateOf } from '../ruleDefinition.ts';
 import { domainCondition } from '../transition.ts';
 
 /** Receivers stop evaluating SPF after 10 DNS lookups (RFC 7208 §4.6.4): the record then fails (permerror). */
@@ -15,7 +14,7 @@ interface SpfLookups {
 }
 
 /** The SPF lookups of a dns_current reading (null before its first read). */
-function spfLookups(records: CurrentRecords): SpfLookups | null {
+function spfLookups(records: RuleStateOf<'dns_current'>): SpfLookups | null {
   return records && { count: records.protocols.spf?.lookupCount ?? null, at: records.fetchedAt };
 }
 
