@@ -13,7 +13,8 @@
  */
 import { openMirror } from '../../main/core/mirror/index.ts';
 import type { Mirror } from '../../main/core/mirror/types.ts';
-import type { SignalName } from '../../main/core/signals/catalog.ts';
+import { notFoundMeaning, type SignalName } from '../../main/core/signals/catalog.ts';
+import { SIGNAL_DEFINITIONS } from '../../main/core/signals/registry.ts';
 import { JobBook } from '../../main/core/sync/jobBook.ts';
 import { computeStretch, planTick } from '../../main/core/sync/planner.ts';
 import { loadavg } from 'node:os';
@@ -45,6 +46,13 @@ function payload(signal: SignalName, id: number, at: number): unknown {
   if (signal === 'security_score') return { ...names, score: 4, max_score: 10, computed_at: iso };
   if (signal === 'failed_sources') return { ...names, failed_sources: [] };
   if (signal === 'score_history') return { ...names, history: [] };
+  if (signal === 'dns_current') return { ...names, protocols: {} };
+  if (signal === 'domain_status') return { ...names, verified: true, protocols: {} };
+  // A signal whose 404 means "not set up" takes what the fetcher passes then: null, or each part null.
+  if (notFoundMeaning(signal) === 'absent') {
+    const parts = SIGNAL_DEFINITIONS[signal].fetch.parts;
+    return parts ? Object.fromEntries(Object.keys(parts).map((key) => [key, null])) : null;
+  }
   return [];
 }
 

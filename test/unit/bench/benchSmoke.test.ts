@@ -13,8 +13,8 @@ import { PARTS } from '../../bench/parts.ts';
 
 /** What each part's smoke run must print (a part missing here fails the first test). */
 const TABLES: Record<string, RegExp[]> = {
-  planner: [/planner \(50 domains × 8 signals/, /allocation \+ planTick, median\s+\d/],
-  tick: [/250 domains \(2001 jobs\): book, median\s+\d/, /first sync of 250 domains, every signal read once/],
+  planner: [/planner \(50 domains × 11 signals/, /allocation \+ planTick, median\s+\d/],
+  tick: [/250 domains \(2751 jobs\): book, median\s+\d/, /first sync of 250 domains, every signal read once/],
   mirror: [/mirror \(50 domains/, /overview\(\) of all domains, median\s+\d/],
   'mirror-file': [/mirror on a file vs raw better-sqlite3/, /WAL written a health write, five a commit.*\d/],
   ingest: [/report parsing \(\d+ DMARC aggregate/, /TLS-RPT reports parsed per second\s+\d/],
@@ -35,6 +35,11 @@ const TABLES: Record<string, RegExp[]> = {
   'livechecks-dns': [
     /^50 \| spf_lookups \| [\d.]+ s \|/m,
     /^50 \| dnsbl_listings \| [\d.]+ s \| \d+ \| \d+ \/ 6000 \|/m,
+  ],
+  sweep: [
+    /escalation sweep \(210 open alerts/,
+    /a look while nothing is due, median\s+[\d.]+ ms/,
+    /escalations queued by it\s+70\.00 rows/,
   ],
   dns: [/^\s+50\s+1\.8 min/m, /DNS watch at 50 domains \(250 records\).*\n\s+\d/],
   week: [/^\s+0\.05\s+\d+\s+\d+/m, /target: the engine's RSS < 200 MiB/],

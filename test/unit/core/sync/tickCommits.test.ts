@@ -58,7 +58,10 @@ function fakeService(now: () => number) {
   const broken = new Set<number>();
   /** Requests whose answer waits until `release()` (a hung connection). */
   const hung = new Map<number, () => void>();
-  let hangNext: number | null = null;
+  /** Armed by hangSecondHealth(): the health read that follows another one in the same tick hangs. */
+  let hangArmed = false;
+  let healthReadsThisTick = 0;
+  let hungId: number | null = null;
   const answers: Record<string, (id: number) => unknown> = {
     '/domains/{domain_id}/health': (id) => healthAnswer(id, broken.has(id), now()),
     '/domains/{domain_id}/failed-sources': (id) => ({ domain_id: id, fqdn: fqdn(id), failed_sources: [] }),
@@ -106,8 +109,9 @@ function fakeService(now: () => number) {
       if (!answers[path] && signal && notFoundMeaning(signal) === 'absent') throw notSetUp(path);
       const answer = answers[path] ?? (signal ? () => recorded(signal, path, id) : null);
       if (!answer) throw new Error(`unexpected GET ${path}`);
-      if (hangNext === id && path.endsWith('/health')) {
-        hangNext = null;
+      if (path.endsWith('/health') && healthReadsThisTick++ > 0 && hangArmed) {
+        hangArmed = false;
+        hungId = id;
         await new Promise<void>((resolve) => hung.set(id, resolve));
       }
       return { data: answer(id), requestId: 'r', status: 200, envelope: {} };
@@ -126,9 +130,15 @@ function fakeService(now: () => number) {
   return {
     api,
     broken,
-    /** The next health read of `id` hangs until released. */
     problems,
-    hang: (id: number) => void (hangNext = id),
+    /** Said before each tick: the tick's health reads are counted from here. */
+    tickStarts: () => void (healthReadsThisTick = 0),
+    /**
+     * The next tick that reads the health of two or more domains answers the first and hangs the second until
+     * released (which domain that is depends on the planner's order, so it is asked afterwards: hungId()).
+     */
+    hangSecondHealth: () => void (hangArmed = true),
+    hungId: () => hungId,
     release: (id: number) => hung.get(id)?.(),
   };
 }
@@ -258,15 +268,16 @@ describe('one mirror transaction per sync tick', () => {
     const { s, deliveries } = syncer(service, { ms: 50, timer: timer.start });
     for (let tick = 0; tick < 8; tick++) {
       now += 5_000;
+      service.tickStarts();
       await s.tick();
     }
-    // Find a tick that reads health of several domains: break them all, hang one read.
+    // Find a tick that reads health of several domains: break them all, hang one of its reads.
     for (const id of IDS) service.broken.add(id);
-    const hungId = IDS[0]!;
-    service.hang(hungId);
+    service.hangSecondHealth();
     let ticking: Promise<void> | null = null;
     for (let tick = 0; tick < 40 && !ticking; tick++) {
       now += 5_000;
+      service.tickStarts();
       let settled = false;
       const run = s.tick().then(() => void (settled = true));
       await flushMicrotasks();
@@ -274,6 +285,7 @@ describe('one mirror transaction per sync tick', () => {
     }
     expect(service.problems, 'GETs the fake service could not answer').toEqual([]);
     expect(ticking, 'a tick waits on the hung read').not.toBeNull();
+    const hungId = service.hungId()!;
     expect(timer.armed, 'with the signals its other fetches stored waiting').toBe(true);
     const open = () => mirror.listAlerts({ accountId }).filter((a) => a.rule === 'protocol_disconnected');
     const before = open().length;
