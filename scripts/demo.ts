@@ -150,7 +150,7 @@ if ('path' in electron) {
   );
   say(`\nAuthwatch is running at ${run.host.url}`);
   if (values.once) {
-    say('First sync (about 85 requests within the 60-a-minute budget)…');
+    say('First sync (about 155 requests within the 60-a-minute budget)…');
     const [result] = await run.app.syncNow();
     say(
       `Synced: ${result?.fetched ?? 0} fetched, ${result?.failed ?? 0} failed, ${result?.requestsSpent ?? 0} requests.`,

@@ -1,8 +1,8 @@
 /**
  * The world of one e2e file: the reference service with the demo portfolio (in process, on the real clock,
  * over real HTTP on 127.0.0.1), the app served by the browser host on a fresh mirror file, and one
- * Chromium. The demo's first sync is about 85 requests: the service's per-token limit and the app's own
- * budget are raised so it takes seconds, not the minute and a half of the real 60-a-minute limit.
+ * Chromium. The demo's first sync is about 155 requests: the service's per-token limit and the app's own
+ * budget are raised so it takes seconds, not the two and a half minutes of the real 60-a-minute limit.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
