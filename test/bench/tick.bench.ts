@@ -215,9 +215,13 @@ const DEFAULT_PLAN = {
   ] as { n: number; until: 'watched' | 'all'; maxHours?: number }[],
 };
 
-/** By scale: the smoke's smallest size; --full adds the first 24 simulated hours of 5,000 domains. */
+/**
+ * By scale: the smoke's smallest sizes (its first sync at 50 domains: since the backfill yields to the alert
+ * reads, every signal read once at 250 is ~70 simulated hours, 50,000 ticks — a minute of CPU); --full adds
+ * the first 24 simulated hours of 5,000 domains.
+ */
 const PLAN: Record<Scale, typeof DEFAULT_PLAN> = {
-  smoke: { steady: [250], ticks: 20, first: [{ n: 250, until: 'all' }] },
+  smoke: { steady: [250], ticks: 20, first: [{ n: 50, until: 'all' }] },
   default: DEFAULT_PLAN,
   full: { ...DEFAULT_PLAN, first: [...DEFAULT_PLAN.first, { n: 5000, until: 'all', maxHours: 24 }] },
 };

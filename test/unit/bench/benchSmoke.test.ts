@@ -14,7 +14,7 @@ import { PARTS } from '../../bench/parts.ts';
 /** What each part's smoke run must print (a part missing here fails the first test). */
 const TABLES: Record<string, RegExp[]> = {
   planner: [/planner \(50 domains × 11 signals/, /allocation \+ planTick, median\s+\d/],
-  tick: [/250 domains \(2751 jobs\): book, median\s+\d/, /first sync of 250 domains, every signal read once/],
+  tick: [/250 domains \(2751 jobs\): book, median\s+\d/, /first sync of 50 domains, every signal read once/],
   mirror: [/mirror \(50 domains/, /overview\(\) of all domains, median\s+\d/],
   'mirror-file': [/mirror on a file vs raw better-sqlite3/, /WAL written a health write, five a commit.*\d/],
   ingest: [/report parsing \(\d+ DMARC aggregate/, /TLS-RPT reports parsed per second\s+\d/],
