@@ -2,7 +2,8 @@ import type { AlertKind, AnyRuleFn, RuleDefinition } from './ruleDefinition.ts';
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import { LIVE_CHECKS, liveCheckRules } from '../livechecks/registry.ts';
 import type { SignalDefinition } from '../signals/definition.ts';
-import { RULE_FILES, type RuleFile } from './ruleFiles.ts';
+import type { DefinitionFile } from '../signals/definitionFolder.ts';
+import { RULE_FILES } from './ruleFiles.ts';
 import type { Severity } from './types.ts';
 
 /**
@@ -12,7 +13,7 @@ import type { Severity } from './types.ts';
  * run. The rules' signals are checked by the types (ruleDefinition.ts), the rest derives from here. Rules a
  * signal carries in its own file (signalCarriedRules) join them.
  */
-export function registeredRule({ file, exports }: RuleFile): [string, RuleDefinition] {
+export function registeredRule({ file, exports }: DefinitionFile): [string, RuleDefinition] {
   const id = file.replace(/\.ts$/, '');
   const definition = exports.default as Partial<RuleDefinition> | undefined;
   const problem = !definition

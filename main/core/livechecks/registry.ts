@@ -5,24 +5,20 @@
  */
 import type { RuleDefinition } from '../alerts/ruleDefinition.ts';
 import type { AnyRuleFn } from '../alerts/ruleDefinition.ts';
-import { LIVE_CHECK_FILES, type LiveCheckFile } from './checkFiles.ts';
+import { definitionFileName, type DefinitionFile } from '../signals/definitionFolder.ts';
+import { LIVE_CHECK_FILES } from './checkFiles.ts';
 import { isLiveCheck, type LiveCheckDefinition } from './definition.ts';
 
-/** A check's file name: its name in camelCase (`mta_sts_live` → mtaStsLive.ts). */
-export function liveCheckFileName(name: string): string {
-  return `${name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())}.ts`;
-}
-
 /** The check a file of ./defs declares, or an error naming the file and what it lacks. */
-export function registeredLiveCheck({ file, exports }: LiveCheckFile): LiveCheckDefinition {
+export function registeredLiveCheck({ file, exports }: DefinitionFile): LiveCheckDefinition {
   const where = `live check file main/core/livechecks/defs/${file}`;
   const d = exports.default;
   if (!isLiveCheck(d)) {
     throw new Error(`${where} does not declare its check (\`export default liveCheck('<name>', {...})\`)`);
   }
   const problem =
-    liveCheckFileName(d.name) !== file
-      ? `declares check ${d.name}: its file must be ${liveCheckFileName(d.name)}`
+    definitionFileName(d.name) !== file
+      ? `declares check ${d.name}: its file must be ${definitionFileName(d.name)}`
       : typeof d.probe !== 'function'
         ? 'has no probe'
         : typeof d.result?.safeParse !== 'function'

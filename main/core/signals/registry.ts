@@ -12,21 +12,20 @@
 import type { DomainSignalDefinition, SignalDefinition } from './definition.ts';
 import { isNotFoundMeaning, NOT_FOUND_MEANINGS } from './notFound.ts';
 import { isSignalDeclaration, type SignalName, type SignalRegistry } from './signalDeclaration.ts';
-import { SIGNAL_FILES, type SignalFile } from './signalFiles.ts';
+import { definitionFileName, type DefinitionFile } from './definitionFolder.ts';
+import { SIGNAL_FILES } from './signalFiles.ts';
 
 export type { SignalName, SignalRegistry } from './signalDeclaration.ts';
 
 /** A signal's file name: its name in camelCase (`mta_sts` → mtaSts.ts). */
-export function signalFileName(name: string): string {
-  return `${name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())}.ts`;
-}
+export const signalFileName = definitionFileName;
 
 /**
  * The signal a file of ./defs declares. A file that does not declare one (a signal written but not
  * registered), or declares it under another name, or whose definition lacks a part, fails every start and
  * every test that reads the registry, naming the file: it would never be polled.
  */
-export function registeredSignal({ file, exports }: SignalFile): [string, SignalDefinition] {
+export function registeredSignal({ file, exports }: DefinitionFile): [string, SignalDefinition] {
   const where = `signal file main/core/signals/defs/${file}`;
   const declared = exports.default;
   if (!isSignalDeclaration(declared)) {
