@@ -222,7 +222,6 @@ export const CORE_ORDER = [
  * else today (issue 33 item 6).
  */
 export const CORE_CROSSINGS = new Set([
-  'accounts/accountManager.ts -> app/authwatchError.ts',
   'alerts/ruleWrites.ts -> mirror/ruleInputs.ts',
   'mirror/deliveryTypes.ts -> delivery/message.ts',
   'mirror/noticeStore.ts -> delivery/escalation.ts',

@@ -5,7 +5,7 @@ import { RateBudget } from '../../../shared/api/rateBudget.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
 import { syncSettingsSchema } from '../../../shared/bridge/args.ts';
 import type { Connectivity, SyncSettings } from '../../../shared/bridge/results.ts';
-import { AccountManager } from '../accounts/accountManager.ts';
+import { AccountManager } from './accountManager.ts';
 import type { SecretStore } from '../accounts/secretStore.ts';
 import {
   createDeliveryRuntime,

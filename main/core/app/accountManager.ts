@@ -1,14 +1,16 @@
+// The facade's account service, in app/ because it speaks the facade's errors (AuthwatchError) and the
+// bridge's account views; accounts/ holds the stores and checks it uses.
 import type { TokenProvider } from '../../../shared/api/tokenProvider.ts';
 import { normalizeBaseUrl } from '../../../shared/api/baseUrl.ts';
-import { AuthwatchError } from '../app/authwatchError.ts';
+import { AuthwatchError } from './authwatchError.ts';
 import type { Account, Mirror } from '../mirror/types.ts';
 import type { LooseApi } from '../sync/looseApi.ts';
 import { panelRequestKey } from '../../../shared/bridge/panels.ts';
-import { accountKey } from './accountKey.ts';
-import { parseIdentity } from './identity.ts';
+import { accountKey } from '../accounts/accountKey.ts';
+import { parseIdentity } from '../accounts/identity.ts';
 import type { AccountIdentity, AccountView, TokenCheck } from '../../../shared/bridge/results.ts';
-import { recordTokenExpiry } from './tokenExpiryRecord.ts';
-import { SecretStoreError, type SecretStore } from './secretStore.ts';
+import { recordTokenExpiry } from '../accounts/tokenExpiryRecord.ts';
+import { SecretStoreError, type SecretStore } from '../accounts/secretStore.ts';
 
 /** Makes an API client for a base URL and token (the facade wires fetch, clock and budgets in). */
 export type ApiFactory = (options: { baseUrl: string; token: TokenProvider; accountId?: number }) => LooseApi;
