@@ -223,11 +223,6 @@ export const CORE_ORDER = [
  */
 export const CORE_CROSSINGS = new Set([
   'alerts/ruleWrites.ts -> mirror/ruleInputs.ts',
-  'mirror/deliveryTypes.ts -> delivery/message.ts',
-  'mirror/noticeStore.ts -> delivery/escalation.ts',
-  'mirror/routeStore.ts -> delivery/routing.ts',
-  'mirror/sqliteMirror.ts -> delivery/routing.ts',
-  'mirror/sqliteMirror.ts -> delivery/escalation.ts',
   'mirror/readQueries.ts -> status/index.ts',
   'mirror/statusEvidence.ts -> status/index.ts',
   'mirror/statusSummary.ts -> status/index.ts',
@@ -238,8 +233,6 @@ export const CORE_CROSSINGS = new Set([
   'signals/extraSignal.ts -> mirror/extraSignalStore.ts',
   // Added when the lifecycle's silence events and the live checks merged beside this rule (same debts:
   // the mirror's delivery rows typed by delivery, and registries that read the live checks' folder).
-  'mirror/silenceNotices.ts -> delivery/message.ts',
-  'mirror/silenceNotices.ts -> delivery/routing.ts',
   'alerts/ruleSet.ts -> livechecks/registry.ts',
   'delivery/liveCheckMetrics.ts -> livechecks/registry.ts',
 ]);

@@ -3,7 +3,7 @@
  * due — the sender makes it before its rounds, at most every 5 s, whenever a route repeats — and the first
  * look, which reads every open alert once.
  */
-import { DEFAULT_ROUTE } from '../../main/core/delivery/routing.ts';
+import { DEFAULT_ROUTE } from '../../main/core/mirror/routing.ts';
 import { openMirror } from '../../main/core/mirror/index.ts';
 import { webhookChannel } from '../unit/core/delivery/recordingOutbox.ts';
 import { report, timeIt } from './measure.ts';

@@ -1,5 +1,5 @@
 import { routeFileSchema, type RouteFile } from '../../../shared/bridge/routeFile.ts';
-import type { Route, RouteInput } from '../delivery/routing.ts';
+import type { Route, RouteInput } from '../mirror/routing.ts';
 import type { Channel } from '../mirror/deliveryTypes.ts';
 import type { Account } from '../mirror/types.ts';
 import { AuthwatchError } from './authwatchError.ts';

@@ -1,5 +1,5 @@
 import type { Severity } from '../alerts/types.ts';
-import type { OutboxEventType } from '../mirror/deliveryTypes.ts';
+import type { Acknowledgement, OutboxEventType, SilenceNote } from '../mirror/deliveryTypes.ts';
 import type { Alert } from '../mirror/types.ts';
 
 /**
@@ -7,20 +7,6 @@ import type { Alert } from '../mirror/types.ts';
  * or the user asked for a test.
  */
 export type MessageType = OutboxEventType | 'test';
-
-/** Who acknowledged an alert, when, and their note. */
-export interface Acknowledgement {
-  by: string;
-  at: string;
-  note: string | null;
-}
-
-/** What holds an alert back, as an alert.silenced update says it: who made it, why (or the window's name), until when. */
-export interface SilenceNote {
-  by: string;
-  reason: string;
-  until: string;
-}
 
 /** One alert in a message, in the words and fields every channel shares (the webhook's `alert` object). */
 export interface MessageAlert {

@@ -1,6 +1,19 @@
 import type { Severity } from '../alerts/types.ts';
-import type { Acknowledgement, SilenceNote } from '../delivery/message.ts';
 import type { Alert } from './types.ts';
+
+/** Who acknowledged an alert, when, and their note. */
+export interface Acknowledgement {
+  by: string;
+  at: string;
+  note: string | null;
+}
+
+/** What holds an alert back, as an alert.silenced update says it: who made it, why (or the window's name), until when. */
+export interface SilenceNote {
+  by: string;
+  reason: string;
+  until: string;
+}
 
 /** What a channel is: mail over SMTP, an HTTP webhook (generic, Slack, Teams) or Alertmanager's v2 API. */
 export type ChannelKind = 'email' | 'webhook' | 'alertmanager';

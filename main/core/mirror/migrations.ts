@@ -595,7 +595,7 @@ CREATE INDEX outbox_pending ON outbox (channel_id, next_attempt_at) WHERE delive
 CREATE INDEX outbox_by_alert ON outbox (alert_id);
 `;
 
-// v18: the ordered routing table (delivery/routing.ts). A channel's minimum severity and account become a
+// v18: the ordered routing table (mirror/routing.ts). A channel's minimum severity and account become a
 // route of their own, so the table shows where alerts go; the channel keeps no filter of its own then.
 // Every channel without one is reached by the default route, as before.
 const V18_ROUTES = `
@@ -626,7 +626,7 @@ UPDATE channels SET min_severity = 'info', account_id = NULL;
 INSERT INTO routes (position, name, is_default) VALUES (1000000, 'Default', 1);
 `;
 
-// v19: what escalation and repeat already sent per alert and route (delivery/escalation.ts), so a restart
+// v19: what escalation and repeat already sent per alert and route (mirror/escalation.ts), so a restart
 // neither repeats an escalation nor forgets how many reminders went.
 const V19_ROUTE_NOTICES = `
 CREATE TABLE route_notices (

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { DueNotice, NoticeState } from '../delivery/escalation.ts';
+import type { DueNotice, NoticeState } from './escalation.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 /** What escalation and repeat sent per alert and route (migration v19). */

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertMatchers } from '../alerts/matchers.ts';
-import { DEFAULT_ROUTE, type Route, type RouteInput } from '../delivery/routing.ts';
+import { DEFAULT_ROUTE, type Route, type RouteInput } from './routing.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
 interface RouteRow {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import type { SilenceNote } from '../delivery/message.ts';
-import { routeAlert, routeChannelIds, type Route } from '../delivery/routing.ts';
+import type { SilenceNote } from './deliveryTypes.ts';
+import { routeAlert, routeChannelIds, type Route } from './routing.ts';
 import type { Channel } from './deliveryTypes.ts';
 import { ANNOUNCING, insertOutbox, toldChannels } from './outboxRows.ts';
 import type { SilenceStore } from './silenceStore.ts';

@@ -242,7 +242,7 @@ export interface Mirror {
   readonly digests: DigestStore;
   /** Silences, the alerts they hold back from every channel, and the lifecycle's audit. */
   readonly silences: SilenceStore;
-  /** The ordered routing table (delivery/routing.ts reads it for every alert event). */
+  /** The ordered routing table (mirror/routing.ts reads it for every alert event). */
   readonly routes: RouteStore;
   /** Recurring maintenance windows (open ones act as silences). */
   readonly maintenance: MaintenanceStore;
@@ -252,7 +252,7 @@ export interface Mirror {
    */
   releaseSilenced(at?: Instant): Alert[];
   /**
-   * One transaction: the escalations and reminders the routing table owes now (delivery/escalation.ts)
+   * One transaction: the escalations and reminders the routing table owes now (mirror/escalation.ts)
    * queued in the outbox and remembered. Never for a silenced or acknowledged alert. Returns rows queued.
    */
   escalateDue(at?: Instant): number;

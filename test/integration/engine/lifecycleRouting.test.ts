@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
-import { DEFAULT_ROUTE } from '../../../main/core/delivery/routing.ts';
+import { DEFAULT_ROUTE } from '../../../main/core/mirror/routing.ts';
 import { inputOf } from '../../../shared/bridge/routes.ts';
 import {
   addSyncedAccount,

@@ -3,7 +3,7 @@ import { importRoutesArgs } from '../../../../shared/bridge/routeFile.ts';
 import { routeTestArgs, saveRoutesArgs } from '../../../../shared/bridge/routes.ts';
 import { routeFileOf, routesFromFile } from '../routeFile.ts';
 import { describeMatchers } from '../../alerts/matchers.ts';
-import { routeAlert, type Route, type RouteInput } from '../../delivery/routing.ts';
+import { routeAlert, type Route, type RouteInput } from '../../mirror/routing.ts';
 import type { Channel } from '../../mirror/deliveryTypes.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';

@@ -4,7 +4,7 @@
  * message; a route with 0 s sends at once; a route without one keeps the sender's gathering (20 s of quiet).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ROUTE } from '../../../../main/core/delivery/routing.ts';
+import { DEFAULT_ROUTE } from '../../../../main/core/mirror/routing.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 import { recordingOutbox, webhookChannel, type Sent } from './recordingOutbox.ts';

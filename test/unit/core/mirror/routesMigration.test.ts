@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../../../main/core/mirror/index.ts';
 import { MIGRATIONS, migrate } from '../../../../main/core/mirror/migrations.ts';
-import { routeAlert } from '../../../../main/core/delivery/routing.ts';
+import { routeAlert } from '../../../../main/core/mirror/routing.ts';
 import type { AlertFacts } from '../../../../main/core/alerts/matchers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'authwatch-routes-migration-'));

@@ -1,6 +1,8 @@
+// In mirror/ (not delivery/) because the mirror walks the routing table inside its own transactions (a
+// silence's notices, the escalation sweep, the route file's checks); delivery and the facade read it here.
 import { matchesAlert, type AlertFacts, type AlertMatchers } from '../alerts/matchers.ts';
 import type { Severity } from '../alerts/types.ts';
-import type { Channel } from '../mirror/deliveryTypes.ts';
+import type { Channel } from './deliveryTypes.ts';
 
 /**
  * One route of the ordered routing table: alerts its matchers select go to its channels. The first matching

@@ -1,4 +1,5 @@
-import type { Alert } from '../mirror/types.ts';
+// In mirror/ (not delivery/) because the mirror decides what is owed inside the sweep's transaction.
+import type { Alert } from './types.ts';
 import type { Route } from './routing.ts';
 
 /** Reminders of one alert per route at most (Alertmanager repeats for ever; a week of hourly pings helps nobody). */
