@@ -222,15 +222,11 @@ export const CORE_ORDER = [
  * else today (issue 33 item 6).
  */
 export const CORE_CROSSINGS = new Set([
-  'alerts/ruleWrites.ts -> mirror/ruleInputs.ts',
   'mirror/readQueries.ts -> status/index.ts',
   'mirror/statusEvidence.ts -> status/index.ts',
   'mirror/statusSummary.ts -> status/index.ts',
   'signals/definition.ts -> alerts/ruleDefinition.ts',
   'signals/definition.ts -> alerts/types.ts',
-  'signals/dnsRuleState.ts -> mirror/ruleInputs.ts',
-  'signals/extraShown.ts -> mirror/extraSignalStore.ts',
-  'signals/extraSignal.ts -> mirror/extraSignalStore.ts',
   // Added when the lifecycle's silence events and the live checks merged beside this rule (same debts:
   // the mirror's delivery rows typed by delivery, and registries that read the live checks' folder).
   'alerts/ruleSet.ts -> livechecks/registry.ts',

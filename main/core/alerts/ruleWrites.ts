@@ -2,9 +2,9 @@
  * How rules that read the same thing get their readings from a signal's writes, written once for the rules
  * that share them (a rule file picks one instead of restating the handlers).
  */
-import { appEdit } from '../mirror/ruleInputs.ts';
 import type { ProtocolReading } from './protocolReading.ts';
 import type { RuleDefinition, SignalWrite } from './ruleDefinition.ts';
+import type { RuleIo } from '../signals/definition.ts';
 import type { AlertEvent, AlertRuleFn, RuleContext } from './types.ts';
 
 type ProtocolRuleFn = AlertRuleFn<ProtocolReading | null, ProtocolReading>;
@@ -22,8 +22,8 @@ export const protocolWrites: NonNullable<RuleDefinition<ProtocolRuleFn>['on']> =
   dns_timeline: ({ before, after }, ctx, run) => (after ? run(before, after, ctx) : []),
 };
 
-/** The user's latest DMARC edit made in this app (null: none kept). */
-export type AppEdit = ReturnType<typeof appEdit>;
+/** The user's latest DMARC edit made in this app (null: none kept); the write's `io` reads it. */
+export type AppEdit = ReturnType<RuleIo['appEdit']>;
 
 /**
  * True when a record scanned at `at` shows the user's latest edit in this app, made before that scan: each
@@ -52,7 +52,7 @@ export function onLiveDmarcRecord<R>(
   return ({ before, after, io }, ctx, run) => {
     if (!after.scan) return [];
     const { dmarcRecord, health } = after.scan;
-    const edit = before.scan?.dmarcRecord !== dmarcRecord ? appEdit(io.db, io.domainPk, 'dmarc') : null;
+    const edit = before.scan?.dmarcRecord !== dmarcRecord ? io.appEdit('dmarc') : null;
     return run(
       before.scan ? read(before.scan.dmarcRecord, before.scan.health.at) : null,
       read(dmarcRecord, health.at, edit),

@@ -1,4 +1,4 @@
-import { extraSignalRows } from '../signals/extraShown.ts';
+import { extraSignalRows } from './extraShown.ts';
 import type { Database } from 'better-sqlite3';
 import type { SignalName } from '../signals/catalog.ts';
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';

@@ -4,6 +4,7 @@ import type { ScoreReading } from '../alerts/rules/scoreDropped.ts';
 import type { KnownThreats } from '../alerts/rules/threatSourceAppeared.ts';
 import { readingFromDnsEvents, readingFromHealth, type ProtocolReading } from '../alerts/protocolReading.ts';
 import type { LatestDnsEvents } from '../alerts/types.ts';
+import type { AppEdit } from '../signals/definition.ts';
 import { isProtocol } from '../signals/primitives.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
 
@@ -103,11 +104,7 @@ export function rememberThreats(db: Database, domainPk: number, names: Iterable<
 }
 
 /** The tags the user's latest edit of a protocol in this app set, and when (null: no edit kept). */
-export function appEdit(
-  db: Database,
-  domainPk: number,
-  protocol: string,
-): { changedAt: string; tags: Record<string, string> } | null {
+export function appEdit(db: Database, domainPk: number, protocol: string): AppEdit {
   const row = prepared(
     db,
     'SELECT changed_at, expect_json FROM pending_changes WHERE domain_id = ? AND protocol = ?',

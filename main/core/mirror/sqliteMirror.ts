@@ -30,7 +30,7 @@ import { recordObservations, type RecordObservation } from './recordObservations
 import { domainSenders, senderPolls, type SenderPoll, type SenderSummary } from './senderHistory.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import { ReadQueries } from './readQueries.ts';
-import { latestDnsEvents } from './ruleInputs.ts';
+import { appEdit, latestDnsEvents } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
 import { statusInputs } from './statusEvidence.ts';
 import { StatusSummaries } from './statusSummary.ts';
@@ -318,6 +318,7 @@ export class SqliteMirror implements Mirror {
         signals.some(
           (s) => isSignalName(s) && this.syncStates.find(accountId, domain.pk, s)?.lastSuccessAt != null,
         ),
+      appEdit: (protocol) => appEdit(this.db, domain.pk, protocol),
     };
     const before = readState(io, 'before');
     return (payload, ctx) => {

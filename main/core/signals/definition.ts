@@ -86,7 +86,12 @@ export interface RuleIo {
   domainPk: number;
   /** True when any of these signals of the domain was read successfully before this write. */
   everFetched(signals: readonly string[]): boolean;
+  /** The user's latest edit of a protocol made in this app (rules stay quiet about a change the user made). */
+  appEdit(protocol: string): AppEdit;
 }
+
+/** The tags the user's latest edit of a protocol in this app set, and when (null: no edit kept). */
+export type AppEdit = { changedAt: string; tags: Record<string, string> } | null;
 
 /** When a signal's rule state is read: before the write's rows are stored, or after. */
 export type RulePhase = 'before' | 'after';

@@ -1,6 +1,6 @@
 import { writeDnsEvents } from '../../mirror/signalRows.ts';
 import { domainSignal } from '../definition.ts';
-import { dnsRuleState } from '../dnsRuleState.ts';
+import { dnsRuleState } from '../../mirror/dnsRuleState.ts';
 import { dnsChangesSchema } from '../dnsTimeline.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 

@@ -1,7 +1,7 @@
 import { isoOrNull, json, orNull, writeDnsEvents } from '../../mirror/signalRows.ts';
 import { prepared } from '../../../../shared/sqlite/preparedStatements.ts';
 import { domainSignal } from '../definition.ts';
-import { dnsRuleState } from '../dnsRuleState.ts';
+import { dnsRuleState } from '../../mirror/dnsRuleState.ts';
 import { dnsTimelineSchema } from '../dnsTimeline.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PROTOCOL_LABELS, PROTOCOLS } from '../../../../shared/email-auth/protocols.ts';
 import { domainCondition } from '../../alerts/transition.ts';
 import type { ExtraReading } from '../definition.ts';
-import { extraSignal } from '../extraSignal.ts';
+import { extraSignal } from '../../mirror/extraSignal.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 
 /** One protocol's verification (interface: ProtocolVerification). */

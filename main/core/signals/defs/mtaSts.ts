@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { domainCondition } from '../../alerts/transition.ts';
 import type { ExtraReading } from '../definition.ts';
-import { extraSignal } from '../extraSignal.ts';
+import { extraSignal } from '../../mirror/extraSignal.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 
 const MODES = ['none', 'testing', 'enforce'] as const;

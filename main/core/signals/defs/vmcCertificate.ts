@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extraSignal } from '../extraSignal.ts';
+import { extraSignal } from '../../mirror/extraSignal.ts';
 import { declareSignal } from '../signalDeclaration.ts';
 
 const PATH = '/domains/{domain_id}/bimi/vmc';

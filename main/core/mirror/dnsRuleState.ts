@@ -1,5 +1,5 @@
-import { dnsReading } from '../mirror/ruleInputs.ts';
-import type { RuleIo, RulePhase } from './definition.ts';
+import { dnsReading } from './ruleInputs.ts';
+import type { RuleIo, RulePhase } from '../signals/definition.ts';
 
 /** The signals that carry the service's DNS change events. */
 const DNS_EVENT_SIGNALS = ['dns_changes', 'dns_timeline'];

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
-import { latestExtraValues } from '../mirror/extraSignalStore.ts';
+import { latestExtraValues } from './extraSignalStore.ts';
 import type { StoredExtraSignal } from './extraSignal.ts';
-import { SIGNAL_DEFINITIONS } from './registry.ts';
+import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { DomainDetail } from '../../../shared/bridge/results.ts';
 
 /** One extra signal as the domain's Summary tab lists it (the bridge's domain detail says its fields). */

@@ -1,11 +1,11 @@
-import { extraValues, storeExtraValue } from '../mirror/extraSignalStore.ts';
+import { extraValues, storeExtraValue } from './extraSignalStore.ts';
 import type {
   DomainSignalDefinition,
   ExtraReading,
   ExtraSignalDefinition,
   ExtraSignalShown,
   SignalRule,
-} from './definition.ts';
+} from '../signals/definition.ts';
 
 /** A per-domain signal stored in the generic store: what the Summary tab's extra section lists. */
 export type StoredExtraSignal<P, V> = DomainSignalDefinition<P, ExtraReading<V>> & {
