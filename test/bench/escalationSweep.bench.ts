@@ -4,7 +4,7 @@
  * look, which reads every open alert once.
  */
 import { DEFAULT_ROUTE } from '../../main/core/mirror/routing.ts';
-import { openMirror } from '../../main/core/mirror/index.ts';
+import { openMirror } from '../support/openMirror.ts';
 import { webhookChannel } from '../unit/core/delivery/recordingOutbox.ts';
 import { report, timeIt } from './measure.ts';
 import type { Scale } from './scale.ts';

@@ -13,7 +13,7 @@ import { DEFAULT_DNS_WATCH_SETTINGS } from '../../main/core/dnswatch/watchSettin
 import { LiveCheckRunner } from '../../main/core/livechecks/liveCheckRunner.ts';
 import { DEFAULT_LIVE_CHECK_SETTINGS } from '../../main/core/livechecks/liveCheckSettings.ts';
 import { LIVE_CHECKS } from '../../main/core/livechecks/registry.ts';
-import { openMirror } from '../../main/core/mirror/index.ts';
+import { openMirror } from '../support/openMirror.ts';
 import { systemClock } from '../../shared/api/clock.ts';
 import { TEST_DNSBL_ZONE } from '../../service/dns/testDnsbl.ts';
 import { startServerProcess } from './dnswatch/queryRate.ts';

@@ -1,5 +1,5 @@
 /** The mirror at portfolio scale: 500 domains' health written and the overview read back. */
-import { openMirror } from '../../main/core/mirror/index.ts';
+import { openMirror } from '../support/openMirror.ts';
 import { report, rssMiB, timeIt } from './measure.ts';
 import type { Scale } from './scale.ts';
 

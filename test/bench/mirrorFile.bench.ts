@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RULES } from '../../main/core/alerts/ruleSet.ts';
-import { openMirror } from '../../main/core/mirror/index.ts';
+import { MIRROR_REGISTRY } from '../../main/core/runtime/registry.ts';
+import { openMirror } from '../support/openMirror.ts';
 import { openMirrorDatabase } from '../../main/core/mirror/openMirror.ts';
 import { SqliteMirror } from '../../main/core/mirror/sqliteMirror.ts';
 import type { Mirror } from '../../main/core/mirror/types.ts';
@@ -101,7 +102,7 @@ function walCost(dir: string, domains: number): { name: string; value: number; u
   let t = Date.parse('2026-01-01T00:00:00Z');
   const db = openMirrorDatabase(file);
   db.pragma('wal_autocheckpoint = 0');
-  const mirror = new SqliteMirror(db, { now: () => t }, DEFAULT_RULES);
+  const mirror = new SqliteMirror(db, { now: () => t }, MIRROR_REGISTRY, DEFAULT_RULES);
   const ids = Array.from({ length: domains }, (_, i) => i + 1);
   const accountId = accountWithDomains(mirror, ids, t);
   const batch = byHand(mirror);

@@ -11,7 +11,7 @@
  * is weeks of simulated time there. Now the budget is the engine's bucket, the list is written when read,
  * and 5,000 domains stop when every domain is watched (--full adds their first 24 h).
  */
-import { openMirror } from '../../main/core/mirror/index.ts';
+import { openMirror } from '../support/openMirror.ts';
 import type { Mirror } from '../../main/core/mirror/types.ts';
 import { notFoundMeaning, type SignalName } from '../../main/core/signals/catalog.ts';
 import { SIGNAL_DEFINITIONS } from '../../main/core/signals/registry.ts';

@@ -101,13 +101,19 @@ export const DEFAULT_RULES: AlertRules = Object.fromEntries(
 );
 
 /** The ids of the rules a live check's writes run, in the registry's order. */
-export function rulesOfLiveCheck(check: string): RuleId[] {
-  return Object.keys(RULE_DEFINITIONS).filter((id) => RULE_DEFINITIONS[id]!.liveCheck === check);
+export function rulesOfLiveCheck(
+  check: string,
+  rules: Readonly<Record<string, RuleDefinition>> = RULE_DEFINITIONS,
+): RuleId[] {
+  return Object.keys(rules).filter((id) => rules[id]!.liveCheck === check);
 }
 
 /** The ids of the rules a signal's writes run, in the registry's order. */
-export function rulesReading(signal: string): RuleId[] {
-  return Object.keys(RULE_DEFINITIONS).filter((id) => Object.hasOwn(RULE_DEFINITIONS[id]!.on ?? {}, signal));
+export function rulesReading(
+  signal: string,
+  rules: Readonly<Record<string, RuleDefinition>> = RULE_DEFINITIONS,
+): RuleId[] {
+  return Object.keys(rules).filter((id) => Object.hasOwn(rules[id]!.on ?? {}, signal));
 }
 
 /** One alert every rule may raise: its stored name and its words. */

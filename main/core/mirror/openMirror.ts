@@ -1,6 +1,7 @@
 import Database, { type Database as DatabaseConnection } from 'better-sqlite3';
-import { DEFAULT_RULES, type AlertRules } from '../alerts/ruleSet.ts';
+import type { AlertRules } from '../alerts/ruleSet.ts';
 import { migrate } from './migrations.ts';
+import type { MirrorRegistry } from './mirrorRegistry.ts';
 import { preparePrivateDatabaseFile } from './privateFiles.ts';
 import { SqliteMirror } from './sqliteMirror.ts';
 import type { Mirror, MirrorClock } from './types.ts';
@@ -38,8 +39,12 @@ export function openMirrorDatabase(file: string): DatabaseConnection {
   return db;
 }
 
-/** Open the mirror on a file (or ':memory:'). Throws MirrorError('newer_schema') for a database of newer code. */
-export function openMirror(file: string, options: OpenMirrorOptions = {}): Mirror {
+/**
+ * Open the mirror on a file (or ':memory:') with the signals it stores and the rules its writes run (the
+ * runtime passes runtime/registry.ts's). Throws MirrorError('newer_schema') for a database of newer code.
+ */
+export function openMirror(file: string, registry: MirrorRegistry, options: OpenMirrorOptions = {}): Mirror {
   const db = openMirrorDatabase(file);
-  return new SqliteMirror(db, options.clock ?? wallClock, { ...DEFAULT_RULES, ...options.rules });
+  const rules = Object.fromEntries(Object.entries(registry.rules).map(([id, d]) => [id, d.run]));
+  return new SqliteMirror(db, options.clock ?? wallClock, registry, { ...rules, ...options.rules });
 }

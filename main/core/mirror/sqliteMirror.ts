@@ -2,7 +2,7 @@ import type { OverviewPage } from '../../../shared/bridge/overviewPage.ts';
 import { overviewPage, type OverviewPageQuery } from './overviewPage.ts';
 import type { Database } from 'better-sqlite3';
 import type { RuleHandler } from '../alerts/ruleDefinition.ts';
-import { RULE_DEFINITIONS, rulesOfLiveCheck, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
+import { rulesOfLiveCheck, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
 import { accountAlertsOnError } from '../alerts/rules/accountAlertsOnError.ts';
 import { accountAlertsOnSuccess } from '../alerts/rules/accountAlertsOnSuccess.ts';
 import { protocolDisconnected } from '../alerts/rules/protocolDisconnected.ts';
@@ -12,9 +12,9 @@ import { accountAlertKey } from '../alerts/keys.ts';
 import { accountAlertEvent } from '../alerts/accountAlerts.ts';
 import { inQuietHours } from '../alerts/quietHours.ts';
 import type { AlertDomain, AlertEvent, AlertSettings, RuleContext } from '../alerts/types.ts';
-import { isSignalName, SIGNALS, type SignalName, type SignalPayloads } from '../signals/catalog.ts';
-import type { DomainSignalDefinition, RuleIo } from '../signals/definition.ts';
-import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
+import type { SignalName, SignalPayloads } from '../signals/catalog.ts';
+import type { DomainSignalDefinition, RuleIo, SignalDefinition } from '../signals/definition.ts';
+import type { MirrorRegistry } from './mirrorRegistry.ts';
 import { AccountsStore } from './accountsStore.ts';
 import { AlertStore } from './alertStore.ts';
 import { SqliteDeliveryStore } from './deliveryStore.ts';
@@ -112,6 +112,8 @@ export class SqliteMirror implements Mirror {
   constructor(
     private readonly db: Database,
     private readonly clock: MirrorClock,
+    /** The signals it stores and the rules its writes run (passed in: storage loads no registry). */
+    private readonly registry: MirrorRegistry,
     private readonly rules: AlertRules,
   ) {
     this.accounts = new AccountsStore(db);
@@ -234,7 +236,9 @@ export class SqliteMirror implements Mirror {
   }
 
   writeSignal<S extends SignalName>(input: WriteSignalInput<S>): WriteResult {
-    const meta = SIGNALS[input.signal];
+    const meta: SignalDefinition | undefined = Object.hasOwn(this.registry.signals, input.signal)
+      ? this.registry.signals[input.signal]
+      : undefined;
     if (!meta) throw new MirrorError('invalid_input', `unknown signal ${String(input.signal)}`);
     const at = toIso(input.fetchedAt);
     const nextDueAt = toIsoOrNull(input.nextDueAt);
@@ -268,7 +272,7 @@ export class SqliteMirror implements Mirror {
           `${input.signal} is a per-domain signal: domainId is required`,
         );
       }
-      const definition = SIGNAL_DEFINITIONS[input.signal] as DomainSignalDefinition<unknown>;
+      const definition = meta as DomainSignalDefinition<unknown>;
       const payload = input.payload as SignalPayloads[Exclude<SignalName, 'domains'>];
       // Answers that name the domain let a renamed domain be seen; others (lists, composed parts, the null of
       // a 404 declared absent) do not.
@@ -308,7 +312,7 @@ export class SqliteMirror implements Mirror {
     domain: DomainRecord,
     accountId: number,
   ): (payload: unknown, ctx: RuleContext) => AlertEvent[] {
-    const ids = rulesReading(signal);
+    const ids = rulesReading(signal, this.registry.rules);
     const readState = definition.ruleState;
     if (!readState || ids.length === 0) return () => [];
     const io: RuleIo = {
@@ -316,7 +320,9 @@ export class SqliteMirror implements Mirror {
       domainPk: domain.pk,
       everFetched: (signals) =>
         signals.some(
-          (s) => isSignalName(s) && this.syncStates.find(accountId, domain.pk, s)?.lastSuccessAt != null,
+          (s) =>
+            Object.hasOwn(this.registry.signals, s) &&
+            this.syncStates.find(accountId, domain.pk, s as SignalName)?.lastSuccessAt != null,
         ),
       appEdit: (protocol) => appEdit(this.db, domain.pk, protocol),
     };
@@ -324,7 +330,7 @@ export class SqliteMirror implements Mirror {
     return (payload, ctx) => {
       const write = { before, after: readState(io, 'after'), payload, io };
       return ids.flatMap((id) => {
-        const rule = RULE_DEFINITIONS[id]!;
+        const rule = this.registry.rules[id]!;
         // The types held each handler to its signal's state and payload when the rule was declared.
         const handler = rule.on![signal as keyof typeof rule.on] as RuleHandler;
         return handler(write, ctx, this.rules[id] ?? rule.run);
@@ -334,7 +340,8 @@ export class SqliteMirror implements Mirror {
 
   /** The decision function the mirror was given for this rule (a test may have replaced it). */
   private decide<F extends AlertRules[string]>(rule: F): F {
-    const id = Object.keys(RULE_DEFINITIONS).find((r) => RULE_DEFINITIONS[r]!.run === rule);
+    const defined = this.registry.rules;
+    const id = Object.keys(defined).find((r) => defined[r]!.run === rule);
     return ((id !== undefined ? this.rules[id] : undefined) ?? rule) as F;
   }
 
@@ -360,7 +367,7 @@ export class SqliteMirror implements Mirror {
       const domain = input.domainId === null ? null : this.domains.require(account.id, input.domainId);
       const previous = this.syncStates.find(account.id, domain?.pk ?? null, input.signal)?.lastError ?? null;
       this.syncStates.failure(account.id, domain?.pk ?? null, input.signal, input.error, at, nextDueAt);
-      const scope = input.error.missingScope ?? SIGNALS[input.signal]?.scope ?? null;
+      const scope = input.error.missingScope ?? this.registry.signals[input.signal]?.scope ?? null;
       const events = this.decide(accountAlertsOnError)(
         previous,
         { code: String(input.error.code), message: String(input.error.message), scope },
@@ -432,7 +439,7 @@ export class SqliteMirror implements Mirror {
     if (domainId !== null && !domain) return null;
     const pk = domain?.pk ?? null;
     const max = (sql: string) => (prepared(this.db, sql).get(pk) as { v: string | null }).v;
-    const definition = SIGNAL_DEFINITIONS[signal];
+    const definition = this.registry.signals[signal];
     if (definition.per === 'domain' && definition.lastSeenSql) return max(definition.lastSeenSql);
     return this.syncStates.find(accountId, pk, signal)?.lastSuccessAt ?? null;
   }
@@ -745,8 +752,8 @@ export class SqliteMirror implements Mirror {
       if (!checked) return { alerts: [], resolved: [] };
       const after = reading(this.liveChecks.get(key));
       const ctx = this.context(account, domain ?? null, when);
-      const events = rulesOfLiveCheck(write.check).flatMap((id) =>
-        (this.rules[id] ?? RULE_DEFINITIONS[id]!.run)(before as never, after as never, ctx),
+      const events = rulesOfLiveCheck(write.check, this.registry.rules).flatMap((id) =>
+        (this.rules[id] ?? this.registry.rules[id]!.run)(before as never, after as never, ctx),
       );
       return this.applyAlerts(account.id, domain?.pk ?? null, events, when);
     });

@@ -10,6 +10,7 @@ import { createAuthwatch, type Authwatch, type AuthwatchOptions, type Notifier }
 import { toBridgeEvent } from '../app/bridgeEvents.ts';
 import { appPreferences } from '../app/preferences.ts';
 import { openMirror } from '../mirror/openMirror.ts';
+import { MIRROR_REGISTRY } from './registry.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { createNetworkLayer, type NetworkLayer } from '../network/networkLayer.ts';
 import { readNetworkSettings } from '../network/networkSettings.ts';
@@ -119,7 +120,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
   try {
     // The mirror stamps its rows on the engine's clock (the same instant the engine acts on).
     const { clock } = engine;
-    mirror = openMirror(db, clock?.now ? { clock: { now: () => clock.now!() } } : {});
+    mirror = openMirror(db, MIRROR_REGISTRY, clock?.now ? { clock: { now: () => clock.now!() } } : {});
     secrets = secretStoreOf(choice, env, say);
     const caPath = networkShell?.caFile ?? env[EXTRA_CA_ENV];
     const settingsMirror = mirror;

@@ -6,7 +6,7 @@
  */
 import { createApiClient, RateBudget } from '../../../shared/api/client.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { budgetShape } from '../../../main/core/sync/budgetShape.ts';
 import type { SyncEvent } from '../../../main/core/sync/events.ts';

@@ -5,7 +5,7 @@
  * history read back from a mirror holding history for every domain.
  */
 import Database from 'better-sqlite3';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { JobBook } from '../../../main/core/sync/jobBook.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS } from '../../../main/core/sync/syncJobs.ts';

@@ -8,7 +8,7 @@
  */
 import { createApiClient } from '../../../shared/api/client.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import type { SignalName } from '../../../main/core/signals/catalog.ts';
 import type { LooseApi } from '../../../main/core/sync/looseApi.ts';

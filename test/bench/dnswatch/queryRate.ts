@@ -12,7 +12,7 @@ import { createDnsQuery } from '../../../main/core/dnswatch/dnsQuery.ts';
 import { DnsWatcher } from '../../../main/core/dnswatch/dnsWatcher.ts';
 import { WatchResolver } from '../../../main/core/dnswatch/watchResolver.ts';
 import { DEFAULT_DNS_WATCH_SETTINGS } from '../../../main/core/dnswatch/watchSettings.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import { systemClock } from '../../../shared/api/clock.ts';
 import { fqdnOf } from './memoryZone.ts';
 

@@ -14,7 +14,7 @@
 import { DnsWatcher } from '../../../main/core/dnswatch/dnsWatcher.ts';
 import { WatchResolver } from '../../../main/core/dnswatch/watchResolver.ts';
 import { DEFAULT_DNS_WATCH_SETTINGS } from '../../../main/core/dnswatch/watchSettings.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import { progress, simulated } from '../progress.ts';
 import { DMARC, SPF, fqdnOf, memoryZone } from './memoryZone.ts';
 

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import { SCHEMA_VERSION } from '../../../main/core/mirror/migrations.ts';
 
 const DAY = 86_400_000;

@@ -19,7 +19,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMirror } from '../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { startAlertmanager, type RunningAlertmanager } from '../../support/alertmanager.ts';
 import { cliEnv, runCliProcess, startCli, type RunningCli } from '../../support/cliProcess.ts';

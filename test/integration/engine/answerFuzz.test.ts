@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import { createWiring, type Wiring } from '../../../main/core/app/wiring.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import type { Account } from '../../../main/core/mirror/types.ts';
 import { decodeSignal } from '../../../main/core/signals/decode.ts';
 import { manualScheduler } from '../../../main/core/sync/scheduler.ts';

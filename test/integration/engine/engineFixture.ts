@@ -14,7 +14,7 @@ import {
   type AuthwatchEvent,
   type AuthwatchOptions,
 } from '../../../main/core/app.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import type { Alert, Mirror } from '../../../main/core/mirror/types.ts';
 import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startService, type HarnessOptions, type ServiceHarness } from '../../support/serviceHarness.ts';

@@ -6,7 +6,7 @@ import { createBridgeClient } from '../../../shared/bridge/remote.ts';
 import { createBridgeDispatcher } from '../../../shared/bridge/serve.ts';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import { createAuthwatch } from '../../../main/core/app.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 
 describe('the bridge contract', () => {
   it('the preload’s plain name lists are exactly the contract’s methods and events', () => {

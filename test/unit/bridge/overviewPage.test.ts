@@ -9,7 +9,7 @@ import { overviewPageSchema, type OverviewPageArgs } from '../../../shared/bridg
 import { createBridgeDispatcher } from '../../../shared/bridge/serve.ts';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import { createAuthwatch } from '../../../main/core/app.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import { health } from '../core/mirror/payloads.ts';
 
 const DOMAINS = 150;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 /** Enough rows that every command's output overflows a pipe's buffer (64 KiB): writes continue after the reader left. */

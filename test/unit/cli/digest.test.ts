@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../main/cli/run.ts';
-import { openMirror } from '../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import { dnsEvent, DOMAIN_ID, domainsPayload, health, score } from '../core/mirror/payloads.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'authwatch-digest-'));

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import { createAuthwatch, type Authwatch } from '../../../main/core/app.ts';
 import { toBridgeEvent } from '../../../main/core/app/bridgeEvents.ts';
-import { openMirror } from '../../../main/core/mirror/index.ts';
+import { openMirror } from '../../support/openMirror.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { startHost, type RunningHost } from '../../../main/host/server.ts';
 import { BRIDGE_PROTOCOL, bridgeProtocols } from '../../../shared/bridge/hostCredential.ts';

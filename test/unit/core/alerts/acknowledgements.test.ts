@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { plainTextOf, subjectOf } from '../../../../main/core/delivery/messageText.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 import { recordingOutbox, webhookChannel } from '../delivery/recordingOutbox.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { windowOpenUntil, type MaintenanceWindow } from '../../../../main/core/alerts/maintenanceWindows.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 import { disconnections, recordingOutbox, webhookChannel } from '../delivery/recordingOutbox.ts';
 

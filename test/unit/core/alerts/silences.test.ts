@@ -16,7 +16,7 @@ import {
   parseUntil,
   SilenceInputError,
 } from '../../../../main/core/alerts/silences.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 

@@ -17,7 +17,7 @@ import {
   type DeliveryHooks,
   type Notifier,
 } from '../../../../main/core/app/notificationDelivery.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Alert, Mirror } from '../../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';

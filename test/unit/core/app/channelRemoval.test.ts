@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../../main/core/accounts/memorySecretStore.ts';
 import { AuthwatchError, createAuthwatch, type Authwatch } from '../../../../main/core/app.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
 import { rejection } from '../../../support/rejection.ts';

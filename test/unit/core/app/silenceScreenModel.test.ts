@@ -11,7 +11,7 @@ import { memorySecretStore } from '../../../../main/core/accounts/memorySecretSt
 import { createAuthwatch, type Authwatch } from '../../../../main/core/app.ts';
 import { openEditSilence } from '../../../../main/core/app/editSilence.ts';
 import { tallyHeld } from '../../../../main/core/alerts/heldTally.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
 import { panelRequestKey } from '../../../../shared/bridge/panels.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../../main/core/accounts/memorySecretStore.ts';
 import { createAuthwatch } from '../../../../main/core/app.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS, keptPeriodMs, tierOf } from '../../../../main/core/sync/syncJobs.ts';

@@ -12,7 +12,7 @@ import { MAX_REPEATS } from '../../../../main/core/mirror/escalation.ts';
 import { lifecycleSweep } from '../../../../main/core/delivery/lifecycleRound.ts';
 import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
 import type { Route } from '../../../../main/core/mirror/routing.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 import { recordingOutbox, webhookChannel, type Sent } from './recordingOutbox.ts';

@@ -8,7 +8,7 @@ import { OutboxSender } from '../../../../main/core/delivery/outboxSender.ts';
 import type { OutgoingMessage } from '../../../../main/core/delivery/message.ts';
 import type { ChannelTransport } from '../../../../main/core/delivery/transport.ts';
 import type { Channel, ChannelInput } from '../../../../main/core/mirror/deliveryTypes.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 

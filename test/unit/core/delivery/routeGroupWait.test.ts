@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTE } from '../../../../main/core/mirror/routing.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 import { recordingOutbox, webhookChannel, type Sent } from './recordingOutbox.ts';
 

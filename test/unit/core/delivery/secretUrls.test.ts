@@ -13,7 +13,7 @@ import { channelInput } from '../../../../main/core/delivery/channelDraft.ts';
 import { describeChannel } from '../../../../main/core/delivery/channelWords.ts';
 import { createDeliveryRuntime } from '../../../../main/core/delivery/deliveryRuntime.ts';
 import type { ChannelConfig } from '../../../../main/core/mirror/deliveryTypes.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 
 const TOKEN = 's3cr3t-t0ken-value';
 

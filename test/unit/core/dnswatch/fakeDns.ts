@@ -5,7 +5,7 @@
 import type { DnsQuery, DnsReply, DnsServer } from '../../../../main/core/dnswatch/dnsQuery.ts';
 import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
 import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 
 export interface FakeDns {
   query: DnsQuery;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DnsWatcher } from '../../../../main/core/dnswatch/dnsWatcher.ts';
 import { QueryBucket } from '../../../../main/core/dnswatch/rateCap.ts';
 import { WatchResolver } from '../../../../main/core/dnswatch/watchResolver.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { fakeClock, fakeDns, type FakeDns } from './fakeDns.ts';
 

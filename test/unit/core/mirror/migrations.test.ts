@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../../../main/core/mirror/migrations.ts';
 import { MirrorError } from '../../../../main/core/mirror/mirrorError.ts';
-import { openMirror, openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
+import { openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
 import { DOMAIN_ID, fakeClock, health, write } from './payloads.ts';
 
 let dir: string;

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import { DOMAIN_ID, dnsEvent, domainsPayload, failedSources, fakeClock, health, source } from './payloads.ts';
 
 // A token-shaped secret that callers carelessly hand along with the data the mirror does want.

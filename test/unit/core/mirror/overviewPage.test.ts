@@ -13,7 +13,7 @@ import {
   dmarcState,
 } from '../../../../shared/bridge/overviewFilter.ts';
 import type { OverviewPageArgs } from '../../../../shared/bridge/overviewPage.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { MirrorOverviewRow } from '../../../../main/core/mirror/types.ts';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';

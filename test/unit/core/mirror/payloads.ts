@@ -1,7 +1,7 @@
 // Realistic v1 payloads (shapes of interface-v1.md) for the mirror and alert tests.
 import type { Protocol } from '../../../../main/core/signals/primitives.ts';
 import type { SignalPayloads } from '../../../../main/core/signals/catalog.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { OpenMirrorOptions } from '../../../../main/core/mirror/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 

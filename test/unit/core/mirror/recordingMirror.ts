@@ -3,6 +3,7 @@
  * values for a statement's parameters so `EXPLAIN QUERY PLAN` can run it.
  */
 import { DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
+import { MIRROR_REGISTRY } from '../../../../main/core/runtime/registry.ts';
 import { openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
 import { SqliteMirror } from '../../../../main/core/mirror/sqliteMirror.ts';
 import { fakeClock } from './payloads.ts';
@@ -24,6 +25,6 @@ export function recordingMirror() {
     return prepare(sql);
   }) as typeof db.prepare;
   const clock = fakeClock('2025-03-01T10:00:00Z');
-  const mirror = new SqliteMirror(db, clock, DEFAULT_RULES);
+  const mirror = new SqliteMirror(db, clock, MIRROR_REGISTRY, DEFAULT_RULES);
   return { db, mirror, seen, clock, prepare };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import { MIGRATIONS, migrate } from '../../../../main/core/mirror/migrations.ts';
 import { routeAlert } from '../../../../main/core/mirror/routing.ts';
 import type { AlertFacts } from '../../../../main/core/alerts/matchers.ts';

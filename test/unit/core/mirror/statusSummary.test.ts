@@ -13,7 +13,7 @@ import { MIGRATIONS, migrate } from '../../../../main/core/mirror/migrations.ts'
 import { statusInputs } from '../../../../main/core/mirror/statusEvidence.ts';
 import { domainStatus, STATUS_MODEL_VERSION } from '../../../../main/core/status/index.ts';
 import { DOMAIN_ID, dnsEvent, failedSources, health, passingBaseline, source, write } from './payloads.ts';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 
 let dir: string;
 let file: string;

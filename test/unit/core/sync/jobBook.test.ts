@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import type { SignalName, SignalPayloads } from '../../../../main/core/signals/catalog.ts';
 import { JobBook } from '../../../../main/core/sync/jobBook.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RateBudget } from '../../../../shared/api/rateBudget.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { AccountSyncer } from '../../../../main/core/sync/accountSyncer.ts';
 import { budgetShape } from '../../../../main/core/sync/budgetShape.ts';
