@@ -226,6 +226,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     mirror,
     budgets: () => new Map([...budgets].map(([id, budget]) => [id, budget.snapshot()])),
     now: () => clock.now(),
+    liveChecks: LIVE_CHECKS,
   });
 
   const engine = new SyncEngine({

@@ -11,7 +11,7 @@ import type { Severity } from '../alerts/types.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { PROTOCOLS } from '../signals/primitives.ts';
 import { registerDnsCheckMetrics } from './dnsCheckMetrics.ts';
-import { registerLiveCheckMetrics } from './liveCheckMetrics.ts';
+import { registerLiveCheckMetrics, type ExpiringCheck } from './liveCheckMetrics.ts';
 
 /** Failing mail is summed over this many days (the window of a weekly look). */
 const FAILING_DAYS = 7;
@@ -22,6 +22,8 @@ export interface MetricsSources {
   mirror: Mirror;
   budgets(): Map<number, RateBudgetSnapshot>;
   now(): number;
+  /** The live checks (livechecks/registry.ts's LIVE_CHECKS), for the certificates' days to expiry. */
+  liveChecks: Readonly<Record<string, ExpiringCheck>>;
 }
 
 /** The registry a /metrics endpoint serves, and the hook that counts API calls. */
@@ -158,7 +160,7 @@ export function createMetrics(sources: MetricsSources): AuthwatchMetrics {
     },
   });
 
-  registerLiveCheckMetrics(mirror, registers, sources.now);
+  registerLiveCheckMetrics(mirror, registers, sources.now, sources.liveChecks);
 
   const requests = new Counter({
     name: 'authwatch_api_requests',

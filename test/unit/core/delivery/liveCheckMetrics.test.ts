@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../../main/core/delivery/metrics.ts';
+import { LIVE_CHECKS } from '../../../../main/core/livechecks/registry.ts';
 import { DOMAIN_ID, mirrorWithDomain } from '../mirror/payloads.ts';
 
 describe('the live checks on /metrics', () => {
@@ -55,6 +56,7 @@ describe('the live checks on /metrics', () => {
       mirror,
       budgets: () => new Map(),
       now: () => Date.now(),
+      liveChecks: LIVE_CHECKS,
     }).textRegistry.metrics();
     expect(text).toContain('authwatch_spf_lookups{account="Acme MSP",domain="example.com"} 11');
     expect(text).toContain('authwatch_spf_void_lookups{account="Acme MSP",domain="example.com"} 1');
