@@ -189,13 +189,18 @@ const publicSurface = {
 
 /**
  * main/core's folders, lowest first: a folder imports its own files and the folders below it, never one above
- * (DESIGN.md, README "Layout"). Why this order: signals/ declares what is polled (names, payload types,
- * definitions, the registry); alerts/ is the rule engine over them, alerts/rules/ the rules that are not a
- * signal's own; mirror/ stores and queries (and runs a signal's rules in the write's transaction); status/
- * derives the one status model from what the mirror holds; signals/defs/ are the signal files the registry
- * loads at run time (they store through the mirror); sync/ polls; accounts/, delivery/, dnswatch/, export/,
- * network/ are services over those; app/ (with app.ts) is the facade; runtime/ assembles it; index.ts is the
- * public surface. Most specific first: a file of signals/defs/ is in "signals/defs", not "signals".
+ * (DESIGN.md, README "Layout", CONTRIBUTING "Layers inside core"). Why this order: signals/ declares what is
+ * polled (names, payload types, definitions, the registry, the loader of a folder of definition files);
+ * alerts/ is the rule engine over them, alerts/rules/ the rules that are not a signal's own; mirror/ stores and
+ * queries (and runs a signal's rules in the write's transaction, with the registries it is given by
+ * openMirror: it imports none), and holds what it walks inside its transactions — the routing table and
+ * escalation (mirror/routing.ts, escalation.ts) — and the signal kits that store (extraSignal, dnsRuleState);
+ * status/ derives the one status model from what the mirror holds; signals/defs/ are the signal files the
+ * registry loads at run time (they store through the mirror); sync/ polls; accounts/, delivery/, dnswatch/,
+ * export/, network/, livechecks/ are services over those (what a lower one needs of a higher one is passed
+ * in: the metrics get the live checks); app/ (with app.ts) is the facade — its account service too, which
+ * speaks the facade's errors; runtime/ assembles it (and the registries the mirror is opened with);
+ * index.ts is the public surface. Most specific first: a file of signals/defs/ is in "signals/defs".
  */
 export const CORE_ORDER = [
   'signals',
@@ -222,13 +227,18 @@ export const CORE_ORDER = [
  * else today (issue 33 item 6).
  */
 export const CORE_CROSSINGS = new Set([
+  // The mirror still derives statuses; moving that derivation to status/ is under way (branch house-status).
   'mirror/readQueries.ts -> status/index.ts',
   'mirror/statusEvidence.ts -> status/index.ts',
   'mirror/statusSummary.ts -> status/index.ts',
+  // Types only, a cycle by nature: a signal's definition carries its own rules (typed by the rule engine),
+  // and the rule engine types a rule by the signals it reads. Paid by an alert vocabulary module (AlertKind,
+  // AlertRuleFn, RuleContext, AlertEvent) below signals/definition.ts.
   'signals/definition.ts -> alerts/ruleDefinition.ts',
   'signals/definition.ts -> alerts/types.ts',
-  // Added when the lifecycle's silence events and the live checks merged beside this rule (same debts:
-  // the mirror's delivery rows typed by delivery, and registries that read the live checks' folder).
+  // The rule registry joins the live checks' rules, and its catalogue (every alert's words) is read by the
+  // mirror's alert store and the alert words below livechecks/. Paid when that catalogue is passed in as the
+  // mirror's registries are (openMirror), assembled in runtime/registry.ts.
   'alerts/ruleSet.ts -> livechecks/registry.ts',
 ]);
 
