@@ -88,7 +88,7 @@ export function validateLiveChecks(form: LiveChecksForm): {
     errors.extraCaFile
   )
     return { update: null, errors };
-  const kinds = Object.fromEntries(
+  const kinds: Update['kinds'] = Object.fromEntries(
     Object.entries(form.kinds).map(([key, on]) => [key, { ...(form.kept[key] ?? {}), enabled: on }]),
   );
   kinds[CHANNEL_KEY] = { ...(kinds[CHANNEL_KEY] ?? {}), limitMinutes: limit };

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetworkLayer } from '../../../main/core/network/networkLayer.ts';
 import { LIVE_CHECK_NOTICES_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
 import { createManualClock } from '../../support/manualClock.ts';
-import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
+import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { startReferenceWorld, type ReferenceWorld } from '../../../service/tls/referenceWorld.ts';
 import { pointWorldHosts } from '../../../service/tls/worldHosts.ts';
@@ -22,6 +22,7 @@ import {
   openEngine,
   publish,
   startWorld,
+  watchFor,
   type EngineWorld,
   type TestEngine,
 } from './engineFixture.ts';
@@ -34,6 +35,9 @@ let engine: TestEngine;
 let caDir: string;
 let accountId: number;
 let closedPort: number;
+/** The DNS watch's and the live checks' ticks (driven by hand, on the service's clock). */
+let dnsTicks: ManualScheduler;
+let liveTicks: ManualScheduler;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -83,10 +87,12 @@ beforeAll(async () => {
   ref = await startReferenceWorld({ db: world.svc.db, httpsPort: 0, smtpPort: 0, caFile });
   dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 0 });
   closedPort = await freePort();
+  dnsTicks = manualScheduler();
+  liveTicks = manualScheduler();
   engine = openEngine(world, {
     network: createNetworkLayer({ env: {}, caFile: { path: caFile, from: '--ca-file' } }),
-    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: manualScheduler() },
-    liveChecks: { scheduler: manualScheduler() },
+    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: dnsTicks },
+    liveChecks: { scheduler: liveTicks },
   });
   accountId = await addSyncedAccount(engine, world);
   await settings({ httpsPort: ref.https!.port, smtpPort: ref.smtp!.port, timeoutMs: 3000 });
@@ -175,6 +181,69 @@ describe('live checks against the reference world', () => {
     expect(patch.status).toBe(200);
     await round();
     expect(await open()).toEqual([]);
+  });
+
+  it('raises an MX certificate expiring within 21 days as a warning, and resolves it when renewed', async () => {
+    ref.tlsWorld.setPlan('mx1.sts.example', { expiresInDays: 15 });
+    await round();
+    expect(await open()).toEqual(['mx_certificate_expiring:warning']);
+    ref.tlsWorld.setPlan('mx1.sts.example', null);
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises an MX that offers no STARTTLS, and resolves it when offered again', async () => {
+    ref.smtp!.offerStarttls(false);
+    await round();
+    expect(await open()).toEqual(['mx_starttls_missing:warning', 'mx_starttls_missing:warning']);
+    const alerts = await engine.app.listAlerts({ accountId, open: true });
+    expect(alerts.map((a) => a.title).sort()).toEqual([
+      `mx1.${FQDN} (MX of ${FQDN}) offers no STARTTLS`,
+      `mx2.${FQDN} (MX of ${FQDN}) offers no STARTTLS`,
+    ]);
+    ref.smtp!.offerStarttls(true);
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises an invalid policy file; its fix under a new id is checked within minutes of the DNS watch seeing the id', async () => {
+    const id = world.domainIds[FQDN]!;
+    const txt = () =>
+      engine.mirror.dnsWatchRecords(accountId, id).find((r) => r.protocol === 'mta_sts')?.value ?? null;
+    await watchFor(world, dnsTicks, 600, () => txt() !== null);
+    await round();
+    const bad = await world.svc.sandbox('POST', `/mta-sts/${FQDN}/policy-without-id`, {
+      mx: ['*.*.sts.example'],
+    });
+    expect(bad.status).toBe(200);
+    await round();
+    expect(await open()).toEqual(['mta_sts_policy_unreachable:warning']);
+    const row = () => engine.mirror.liveCheck('mta_sts_live', accountId, id)!;
+    expect(row().words).toMatch(/the policy file is not valid: "\*\.\*\.sts\.example" is not a host name/);
+
+    // The fix is published with a new id; no round is asked for: the ticks alone must notice it.
+    const seenBefore = txt();
+    world.svc.clock.advance(2000);
+    const fixed = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
+      token: world.token,
+      body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
+    });
+    expect(fixed.status).toBe(200);
+    const watched = await watchFor(world, dnsTicks, 900, () => txt() !== seenBefore);
+    expect(txt()).not.toBe(seenBefore);
+    const changedAt = world.svc.clock.now().getTime();
+    const checkedBefore = row().checkedAt;
+    for (let i = 0; i < 100 && row().checkedAt === checkedBefore; i++) {
+      world.svc.clock.advance(5000);
+      await liveTicks.tick();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (let i = 0; i < 100 && (await open()).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await open()).toEqual([]);
+    // The DNS watch saw the new id within two minutes (its cadence), and the policy was read again within a
+    // minute of that — its own period is a day.
+    expect(watched).toBeLessThanOrEqual(120);
+    expect(Date.parse(row().checkedAt) - changedAt).toBeLessThanOrEqual(60_000);
   });
 
   it('raises an unreachable policy host, and resolves it', async () => {
