@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetworkLayer } from '../../../main/core/network/networkLayer.ts';
+import { DNS_WATCH_TRUST_KEY } from '../../../main/core/dnswatch/dnsWatchRuntime.ts';
 import { LIVE_CHECK_NOTICES_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
+import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
+import { nxdomainForEverything, startForgingDnsServer } from '../../support/forgingDnsServer.ts';
 import { createManualClock } from '../../support/manualClock.ts';
 import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
@@ -292,5 +295,39 @@ describe('live checks against the reference world', () => {
     const row = engine.mirror.liveCheck('mta_sts_live', accountId, world.domainIds[FQDN]!)!;
     expect(row.status).toBe('unknown');
     ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+  });
+
+  it('raises nothing while the DNS watch’s resolver cannot be trusted (NXDOMAIN for every name): said once, by the watch', async () => {
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 2 });
+    const liar = await startForgingDnsServer(nxdomainForEverything);
+    try {
+      await engine.close();
+      dnsTicks = manualScheduler();
+      engine = openEngine(world, {
+        network: createNetworkLayer({ env: {}, caFile: { path: join(caDir, 'ca.pem'), from: '--ca-file' } }),
+        dnsWatch: { servers: [`127.0.0.1:${liar.port}`], scheduler: dnsTicks },
+        liveChecks: { scheduler: manualScheduler() },
+      });
+      const trust = () =>
+        engine.mirror.getSetting(DNS_WATCH_TRUST_KEY) as { reason: string } | null | undefined;
+      await watchFor(world, dnsTicks, 120, () => Boolean(trust()));
+      expect(trust()!.reason).toMatch(/NXDOMAIN/);
+      const asksDns = (check: string) => LIVE_CHECKS[check]!.uses.includes('dns');
+      const looks = () =>
+        engine.mirror
+          .allLiveChecks(accountId)
+          .filter((r) => asksDns(r.check))
+          .map((r) => `${r.check} ${r.fqdn} ${r.checkedAt}`);
+      const before = looks();
+      expect(before.length).toBeGreaterThan(0);
+      await round();
+      expect(await open()).toEqual([]);
+      // No check that asks DNS ran on its answers: nothing of theirs was written, no notice of their own.
+      expect(looks()).toEqual(before);
+      expect(engine.mirror.getSetting(LIVE_CHECK_NOTICES_KEY) ?? {}).toEqual({});
+    } finally {
+      ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+      await liar.close();
+    }
   });
 });
