@@ -15,6 +15,13 @@ export const CHECK_STATUS: Record<string, { tone: Tone; label: string }> = {
   unknown: { tone: 'warn', label: 'could not check' },
 };
 
+/** How often a kind looks, in words ("every 24 h", "every minute"). */
+export function cadenceWords(periodHours: number): string {
+  if (periodHours >= 1) return `every ${Math.round(periodHours * 10) / 10} h`;
+  const minutes = Math.max(1, Math.round(periodHours * 60));
+  return minutes === 1 ? 'every minute' : `every ${minutes} minutes`;
+}
+
 /** The Settings form, as typed. */
 export interface LiveChecksForm {
   enabled: boolean;

@@ -65,7 +65,7 @@ function failingEvents(
  * that is down is never the only one told that it is. No network: it reads the mirror every minute.
  */
 export default liveCheck('channel_failing', {
-  words: 'Delivery channels failing for longer than a limit',
+  words: 'A channel that has failed for longer than the limit below',
   per: 'global',
   cadence: { periodSeconds: 60, retrySeconds: 60 },
   caps: { concurrency: 1, perTick: 1 },
