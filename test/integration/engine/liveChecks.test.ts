@@ -19,6 +19,7 @@ import { createManualClock } from '../../support/manualClock.ts';
 import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { startReferenceWorld, type ReferenceWorld } from '../../../service/tls/referenceWorld.ts';
+import type { TlsWorld } from '../../../service/tls/tlsWorld.ts';
 import { pointWorldHosts } from '../../../service/tls/worldHosts.ts';
 import {
   addSyncedAccount,
@@ -74,7 +75,9 @@ async function remaining(): Promise<number> {
 
 beforeAll(async () => {
   // Certificates are judged against the real time by TLS itself, so the world's clock starts at it.
-  world = await startWorld([FQDN, ...OTHERS], { clock: createManualClock(new Date()) });
+  // The sandbox's TLS controls reach the world through this, filled in once the world is started.
+  const tls = { address: '127.0.0.1' } as { tlsWorld: TlsWorld; address: string };
+  world = await startWorld([FQDN, ...OTHERS], { clock: createManualClock(new Date()), tlsWorld: tls });
   const id = world.domainIds[FQDN]!;
   await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
   for (const other of OTHERS) await publish(world.svc, other, 'mx', `10 mx.${other}`);
@@ -91,6 +94,7 @@ beforeAll(async () => {
   caDir = mkdtempSync(join(tmpdir(), 'authwatch-live-'));
   const caFile = join(caDir, 'ca.pem');
   ref = await startReferenceWorld({ db: world.svc.db, httpsPort: 0, smtpPort: 0, caFile });
+  tls.tlsWorld = ref.tlsWorld;
   dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 0 });
   closedPort = await freePort();
   dnsTicks = manualScheduler();
@@ -130,13 +134,20 @@ describe('live checks against the reference world', () => {
   });
 
   it('raises the expiring certificate at 21 days, critical at 7 under enforce, and resolves it when renewed', async () => {
-    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 15 });
+    // Through the sandbox's own call, as a demo or another client would make it.
+    const expireIn = async (days: number | null) => {
+      const res = await world.svc.sandbox('PUT', `/tls/certificates/mta-sts.${FQDN}`, {
+        expires_in_days: days,
+      });
+      expect(res.status).toBe(200);
+    };
+    await expireIn(15);
     await round();
     expect(await open()).toEqual(['mta_sts_certificate_expiring:warning']);
-    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 5 });
+    await expireIn(5);
     await round();
     expect(await open()).toEqual(['mta_sts_certificate_expiring:critical']);
-    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+    await expireIn(null);
     await round();
     expect(await open()).toEqual([]);
   });
