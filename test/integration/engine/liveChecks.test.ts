@@ -85,7 +85,11 @@ async function remaining(): Promise<number> {
 beforeAll(async () => {
   // Certificates are judged against the real time by TLS itself, so the world's clock starts at it.
   // The sandbox's TLS controls reach the world through this, filled in once the world is started.
-  const tls = { address: '127.0.0.1' } as { tlsWorld: TlsWorld; address: string };
+  const tls = { address: '127.0.0.1' } as {
+    tlsWorld: TlsWorld;
+    address: string;
+    smtp?: { offerStarttls(on: boolean): void };
+  };
   world = await startWorld([FQDN, ...OTHERS], { clock: createManualClock(new Date()), tlsWorld: tls });
   const id = world.domainIds[FQDN]!;
   await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
@@ -103,6 +107,7 @@ beforeAll(async () => {
   const caFile = join(caDir, 'ca.pem');
   ref = await startReferenceWorld({ db: world.svc.db, httpsPort: 0, smtpPort: 0, caFile });
   tls.tlsWorld = ref.tlsWorld;
+  tls.smtp = ref.smtp!;
   dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 0 });
   closedPort = await freePort();
   dnsTicks = manualScheduler();
@@ -219,7 +224,9 @@ describe('live checks against the reference world', () => {
 
   it('raises an MX that offers no STARTTLS, and resolves it when offered again', async () => {
     await publishOthersMx(true);
-    ref.smtp!.offerStarttls(false);
+    const offer = async (starttls: boolean) =>
+      expect((await world.svc.sandbox('PUT', '/tls/smtp', { starttls })).status).toBe(200);
+    await offer(false);
     await round();
     const alerts = await engine.app.listAlerts({ accountId, open: true });
     expect(alerts.map((a) => `${a.rule}:${a.severity} ${a.title}`).sort()).toEqual(
@@ -230,7 +237,7 @@ describe('live checks against the reference world', () => {
         `mx2.${FQDN} (MX of ${FQDN})`,
       ].map((host) => `mx_starttls_missing:warning ${host} offers no STARTTLS`),
     );
-    ref.smtp!.offerStarttls(true);
+    await offer(true);
     await round();
     expect(await open()).toEqual([]);
     await publishOthersMx(false);
