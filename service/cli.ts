@@ -137,7 +137,15 @@ async function main(): Promise<void> {
   }
   const app = buildService({
     db,
-    ...(world ? { tlsWorld: { tlsWorld: world.tlsWorld, address: world.address } } : {}),
+    ...(world
+      ? {
+          tlsWorld: {
+            tlsWorld: world.tlsWorld,
+            address: world.address,
+            ...(world.smtp ? { smtp: world.smtp } : {}),
+          },
+        }
+      : {}),
     sandboxKey: sandboxKey ?? null,
     rateLimitPerMinute: rateLimit,
     scanIntervalMs: scanInterval === undefined ? undefined : scanInterval * 1000,

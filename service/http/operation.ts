@@ -92,7 +92,12 @@ export interface ServiceContext {
   resolver: DnsResolve;
   config: ServiceConfig;
   /** The reference world's TLS servers (`--https-port`/`--smtp-port`), for the sandbox's TLS controls. */
-  tlsWorld?: { tlsWorld: TlsWorld; address: string };
+  tlsWorld?: {
+    tlsWorld: TlsWorld;
+    address: string;
+    /** The MX host (`--smtp-port`), when started: the sandbox can make it stop offering STARTTLS. */
+    smtp?: { offerStarttls(on: boolean): void };
+  };
 }
 
 /** What a handler returns. */

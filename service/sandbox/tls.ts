@@ -3,6 +3,7 @@
  *   PUT  /_sandbox/tls/certificates/{host} {expires_in_days: n | null, served_name?: string | null}
  *        — the certificate `host` is served with expires in n days (negative: already expired), names
  *        `served_name` instead (a mismatch); expires_in_days null resets it to the default (valid 90 days)
+ *   PUT  /_sandbox/tls/smtp {starttls: boolean} — whether the MX host (`--smtp-port`) offers STARTTLS in EHLO
  *   POST /_sandbox/tls/point-hosts — (re)writes A records of the policy host and of MX hosts lacking one
  *        to the world's address (after a test set new MX records)
  *   POST /_sandbox/mta-sts/{fqdn}/policy-without-id {mode?, mx?} — changes the served policy file while the
@@ -49,6 +50,28 @@ export const routes: SandboxRoute[] = [
         days === null ? null : { expiresInDays: days, ...(servedName ? { servedName } : {}) },
       );
       return { data: { host, ...world(ctx).tlsWorld.planOf(host) } };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/tls/smtp',
+    body: {
+      type: 'object',
+      required: ['starttls'],
+      additionalProperties: false,
+      properties: { starttls: { type: 'boolean' } },
+    },
+    handler: (req, ctx) => {
+      const smtp = world(ctx).smtp;
+      if (!smtp)
+        throw new ServiceError(
+          409,
+          'smtp_world_off',
+          'The reference world has no MX host: start the service with --smtp-port.',
+        );
+      const starttls = req.body.starttls as boolean;
+      smtp.offerStarttls(starttls);
+      return { data: { starttls } };
     },
   },
   {

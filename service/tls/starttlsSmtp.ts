@@ -12,6 +12,8 @@ export interface StarttlsSmtp {
   port: number;
   /** Sessions opened, sessions upgraded to TLS, and MAIL commands received (always refused). */
   counts(): { sessions: number; tls: number; mail: number };
+  /** Whether EHLO offers STARTTLS (on at start): off, the MX is one a live check must flag. */
+  offerStarttls(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,10 @@ export async function startStarttlsSmtp(o: {
   return {
     port: (server.server.address() as AddressInfo).port,
     counts: () => ({ ...counts }),
+    // smtp-server reads the option at every EHLO, so the next session answers without it.
+    offerStarttls: (on) => {
+      server.options.hideSTARTTLS = !on;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

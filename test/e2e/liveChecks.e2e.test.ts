@@ -54,4 +54,22 @@ describe('Settings → Live checks', () => {
     await section.scrollIntoViewIfNeeded();
     await shoot(page, 'live-checks-settings');
   });
+
+  it('takes how long a delivery channel may fail before it is an alert, and refuses a limit out of range', async () => {
+    const { page } = await suite.window('#/settings');
+    const section = page.getByRole('form', { name: 'Live checks' });
+    const limit = section.getByLabel('Alert when a delivery channel has failed for (minutes)');
+    await limit.waitFor();
+    expect(await limit.inputValue()).toBe('60');
+    await limit.fill('2');
+    await section.getByRole('button', { name: 'Save live checks' }).click();
+    await expect.poll(() => limit.getAttribute('aria-invalid')).toBe('true');
+    await limit.scrollIntoViewIfNeeded();
+    await shoot(page, 'live-checks-settings-channel-limit-error');
+    await limit.fill('90');
+    await section.getByRole('button', { name: 'Save live checks' }).click();
+    await expect
+      .poll(async () => (await app().liveChecksStatus()).settings.kinds.channelFailing?.limitMinutes)
+      .toBe(90);
+  });
 });

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DnsResolve } from '../../shared/email-auth/dns.ts';
-import { buildService } from '../../service/app.ts';
+import { buildService, type BuildServiceOptions } from '../../service/app.ts';
 import { openServiceDb } from '../../service/db/openServiceDb.ts';
 import type { ServiceDb } from '../../service/db/openServiceDb.ts';
 import type { OperationHandlers } from '../../service/http/operation.ts';
@@ -45,6 +45,11 @@ export interface HarnessOptions {
   resolver?: DnsResolve;
   /** The address it listens on (default 127.0.0.1; '::1' for IPv6). */
   host?: string;
+  /**
+   * The reference world's TLS servers, for the sandbox's TLS controls. The world needs the service's database,
+   * so a test passes an object here and fills it in once the world is started (the service reads it per call).
+   */
+  tlsWorld?: BuildServiceOptions['tlsWorld'];
 }
 
 /** One HTTP exchange. */
@@ -124,6 +129,7 @@ export async function startService(options: HarnessOptions = {}): Promise<Servic
     handlers: options.handlers,
     baseHandlers: options.baseHandlers,
     resolver: options.resolver,
+    ...(options.tlsWorld ? { tlsWorld: options.tlsWorld } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   await app.listen({ host, port: 0 });

@@ -11,7 +11,9 @@
  *      static imports of it from scripts/build-main.ts), so there is no list to edit.
  *   2. Its default export is `liveCheck('<snake_name>', { ... })` with:
  *        words       what it checks, for people ("MTA-STS policy over HTTPS")
- *        per         'domain' (one result per watched domain) or 'account' (one per account: token expiry)
+ *        per         'domain' (one result per watched domain), 'account' (one per account: token expiry) or
+ *                    'global' (one for the whole app: delivery channels; stored and alerted under the first
+ *                    account, as every alert belongs to one)
  *        cadence     { periodSeconds, retrySeconds, afterDnsChange?: ['mta_sts', ...] } — the last re-runs the
  *                    check on the next tick after the DNS watch saw that protocol's TXT record change
  *        caps        { concurrency, perTick } — probes of this kind in flight and started per runner tick
@@ -43,6 +45,7 @@
 import type { z } from 'zod';
 import type { AlertKind } from '../alerts/ruleDefinition.ts';
 import type { AlertRuleFn } from '../alerts/types.ts';
+import type { DeliveryStore } from '../mirror/deliveryTypes.ts';
 import type { Mirror } from '../mirror/types.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import type { Lookup } from '../dnswatch/watchResolver.ts';
@@ -51,7 +54,7 @@ import type { QueryType } from '../dnswatch/dnsQuery.ts';
 /** What a check looks at: a watched domain, or an account. */
 export interface LiveTarget {
   accountId: number;
-  /** The domain's remote id; null for per-account checks. */
+  /** The domain's remote id; null for per-account and global checks. */
   domainId: number | null;
   /** The domain's name; null for per-account checks. */
   fqdn: string | null;
@@ -104,7 +107,7 @@ export interface ProbeContext<S> {
     | 'serviceSpfCount'
     | 'reportedSendingIps'
     | 'extraSignalValue'
-  >;
+  > & { delivery: Pick<DeliveryStore, 'failingChannels'> };
   now(): number;
   signal: AbortSignal;
 }
@@ -134,7 +137,7 @@ export interface LiveCheckRule<R> {
 /** The declaration a check file makes (see the module's comment for each part). */
 export interface LiveCheckSpec<R, S> {
   words: string;
-  per: 'domain' | 'account';
+  per: 'domain' | 'account' | 'global';
   cadence: { periodSeconds: number; retrySeconds: number; afterDnsChange?: readonly Protocol[] };
   caps: { concurrency: number; perTick: number };
   settingsKey: string;

@@ -113,7 +113,11 @@ export class LiveCheckRunner {
 
   private targets(check: LiveCheckDefinition): LiveTarget[] {
     const out: LiveTarget[] = [];
-    for (const account of this.o.mirror.listAccounts()) {
+    const accounts = this.o.mirror.listAccounts();
+    // A global check has one target; every alert belongs to an account, so it is filed under the first.
+    if (check.per === 'global')
+      return accounts.slice(0, 1).map((a) => ({ accountId: a.id, domainId: null, fqdn: null }));
+    for (const account of accounts) {
       if (check.per === 'account') out.push({ accountId: account.id, domainId: null, fqdn: null });
       else
         for (const d of this.o.mirror.listDomains(account.id))

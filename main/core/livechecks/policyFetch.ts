@@ -65,8 +65,17 @@ export function fetchPolicy(o: {
       rejectUnauthorized: false,
       agent: false,
     });
+    let receiving: number | null = null;
     const timer = setTimeout(
-      () => done({ status: null, error: `no answer within ${o.timeoutMs / 1000} s`, body: null }),
+      () =>
+        done({
+          status: receiving,
+          error:
+            receiving === null
+              ? `no answer within ${o.timeoutMs / 1000} s`
+              : `the policy did not arrive in full within ${o.timeoutMs / 1000} s`,
+          body: null,
+        }),
       o.timeoutMs,
     );
     req.on('socket', (socket) => {
@@ -93,6 +102,7 @@ export function fetchPolicy(o: {
         done({ status, error: `it answered HTTP ${status}`, body: null });
         return;
       }
+      receiving = status;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {

@@ -56,7 +56,24 @@ function replies(socket: Socket) {
   };
 }
 
-/** Looks at `host` on `address:port`. */
+/** Where a conversation can stall or be dropped, and what that is in words (a deadline, a close). */
+const STEPS = {
+  greeting: {
+    late: 'the server sent no greeting',
+    closed: 'the server closed the connection before its greeting',
+  },
+  ehlo: { late: 'EHLO was not answered', closed: 'the server closed the connection after EHLO' },
+  starttls: { late: 'STARTTLS was not answered', closed: 'the server closed the connection after STARTTLS' },
+  handshake: {
+    late: 'the TLS handshake did not finish',
+    closed: 'the server closed the connection during the TLS handshake',
+  },
+} as const;
+
+/**
+ * Looks at `host` on `address:port`. A server that stalls or hangs up at any step is a result in words
+ * (which step, and that it stalled or closed), within the deadline — never a hang.
+ */
 export function probeStarttls(o: {
   host: string;
   address: string;
@@ -77,6 +94,7 @@ export function probeStarttls(o: {
   return new Promise((resolve) => {
     const socket = connectTcp({ host: o.address, port: o.port });
     let settled = false;
+    let step: keyof typeof STEPS = 'greeting';
     const finish = (error: string | null) => {
       if (settled) return;
       settled = true;
@@ -85,8 +103,15 @@ export function probeStarttls(o: {
       socket.destroy();
       resolve(seen);
     };
-    const timer = setTimeout(() => finish(`no answer within ${o.timeoutMs / 1000} s`), o.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        // Once the certificate is read, a QUIT left unanswered loses nothing.
+        finish(seen.certificate ? null : `${STEPS[step].late} within ${o.timeoutMs / 1000} s`),
+      o.timeoutMs,
+    );
     socket.on('error', (error) => finish(networkWords(error)));
+    // A close that ends nothing else is the server hanging up mid-conversation (after the certificate: QUIT).
+    socket.on('close', () => finish(seen.certificate ? null : STEPS[step].closed));
     socket.on('connect', () => {
       void (async () => {
         const smtp = replies(socket);
@@ -94,6 +119,7 @@ export function probeStarttls(o: {
         seen.reachable = true;
         if (greeting.code !== 220)
           return finish(`it greeted with ${greeting.code} ${greeting.lines[0] ?? ''}`);
+        step = 'ehlo';
         socket.write(`EHLO ${o.ehloName}\r\n`);
         const ehlo = await smtp.next();
         if (ehlo.code !== 250) return finish(`EHLO was answered ${ehlo.code}`);
@@ -102,10 +128,12 @@ export function probeStarttls(o: {
           socket.write('QUIT\r\n');
           return finish(null);
         }
+        step = 'starttls';
         socket.write('STARTTLS\r\n');
         const go = await smtp.next();
         if (go.code !== 220) return finish(`STARTTLS was answered ${go.code}`);
         smtp.detach();
+        step = 'handshake';
         const tls = connectTls({
           socket,
           servername: o.host,

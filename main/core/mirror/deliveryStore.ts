@@ -7,6 +7,7 @@ import type {
   ChannelConfig,
   ChannelInput,
   DeliveryStore,
+  FailingChannel,
   OutboxEventType,
   OpenDelivered,
   OutboxRow,
@@ -277,6 +278,36 @@ export class SqliteDeliveryStore implements DeliveryStore {
       out.push({ alert, eventId: r.event_id, accountLabel: r.label, ...(ack ? { ack } : {}) });
     }
     return out;
+  }
+
+  failingChannels(): FailingChannel[] {
+    const rows = prepared(
+      this.db,
+      `SELECT c.id, c.name, c.account_id, c.last_error, c.last_error_at, c.last_success_at,
+          min(o.created_at) AS oldest, count(*) AS waiting
+         FROM channels c JOIN outbox o ON o.channel_id = c.id AND o.delivered_at IS NULL AND o.attempts > 0
+         WHERE c.last_error IS NOT NULL AND c.last_error_at IS NOT NULL
+         GROUP BY c.id ORDER BY c.id`,
+    ).all() as {
+      id: number;
+      name: string;
+      account_id: number | null;
+      last_error: string;
+      last_error_at: string;
+      last_success_at: string | null;
+      oldest: string;
+      waiting: number;
+    }[];
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      accountId: r.account_id,
+      // A row queued before the last success waited out a backoff; the failing began after that success.
+      failingSince: r.last_success_at && r.last_success_at > r.oldest ? r.last_success_at : r.oldest,
+      lastError: r.last_error,
+      lastErrorAt: r.last_error_at,
+      waiting: r.waiting,
+    }));
   }
 
   nextAttemptAt(): string | null {

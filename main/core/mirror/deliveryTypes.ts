@@ -144,6 +144,20 @@ export interface OpenDelivered {
   ack?: Acknowledgement;
 }
 
+/** A channel whose deliveries are failing: since when, and its last error in its own words. */
+export interface FailingChannel {
+  id: number;
+  name: string;
+  /** The channel's account; null: every account's alerts. */
+  accountId: number | null;
+  /** When the oldest delivery it has not managed was queued (never before its last success). */
+  failingSince: string;
+  lastError: string;
+  lastErrorAt: string;
+  /** Deliveries tried and still waiting. */
+  waiting: number;
+}
+
 /** Channels and the outbox, in the mirror. Each method is one transaction. */
 export interface DeliveryStore {
   listChannels(): Channel[];
@@ -166,4 +180,9 @@ export interface DeliveryStore {
   openDelivered(channelId: number): OpenDelivered[];
   /** The earliest next attempt of any undelivered row, or null. */
   nextAttemptAt(): string | null;
+  /**
+   * Channels failing now: the last attempt failed and deliveries it tried are still waiting (a failed test
+   * message with nothing to deliver is not a channel failing to deliver).
+   */
+  failingChannels(): FailingChannel[];
 }

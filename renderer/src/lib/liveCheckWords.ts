@@ -15,6 +15,13 @@ export const CHECK_STATUS: Record<string, { tone: Tone; label: string }> = {
   unknown: { tone: 'warn', label: 'could not check' },
 };
 
+/** How often a kind looks, in words ("every 24 h", "every minute"). */
+export function cadenceWords(periodHours: number): string {
+  if (periodHours >= 1) return `every ${Math.round(periodHours * 10) / 10} h`;
+  const minutes = Math.max(1, Math.round(periodHours * 60));
+  return minutes === 1 ? 'every minute' : `every ${minutes} minutes`;
+}
+
 /** The Settings form, as typed. */
 export interface LiveChecksForm {
   enabled: boolean;
@@ -23,11 +30,18 @@ export interface LiveChecksForm {
   httpsPort: string;
   connectionsPerMinute: string;
   extraCaFile: string;
+  /** Minutes a delivery channel may fail before it is an alert (the channel_failing check's own option). */
+  channelLimitMinutes: string;
   /** Each kind's stored options besides on/off (kept as they are). */
   kept: LiveChecksStatus['settings']['kinds'];
 }
 
-export type LiveChecksField = 'smtpPort' | 'httpsPort' | 'connectionsPerMinute' | 'extraCaFile' | 'form';
+export type LiveChecksField =
+  'smtpPort' | 'httpsPort' | 'connectionsPerMinute' | 'extraCaFile' | 'channelLimitMinutes' | 'form';
+
+/** The delivery-channel check's settings key, and its limit's default (main/core/livechecks/defs/channelFailing.ts). */
+const CHANNEL_KEY = 'channelFailing';
+const CHANNEL_LIMIT_DEFAULT = 60;
 export type LiveChecksErrors = Partial<Record<LiveChecksField, string>>;
 
 /** The form filled from the current settings. */
@@ -42,6 +56,7 @@ export function liveChecksForm(status: LiveChecksStatus): LiveChecksForm {
     httpsPort: String(s.httpsPort),
     connectionsPerMinute: String(s.connectionsPerMinute),
     extraCaFile: s.extraCaFile,
+    channelLimitMinutes: String(s.kinds[CHANNEL_KEY]?.limitMinutes ?? CHANNEL_LIMIT_DEFAULT),
     kept: s.kinds,
   };
 }
@@ -67,14 +82,23 @@ export function validateLiveChecks(form: LiveChecksForm): {
   if (typeof smtp === 'string') errors.smtpPort = smtp;
   if (typeof https === 'string') errors.httpsPort = https;
   if (typeof cap === 'string') errors.connectionsPerMinute = cap;
+  const limit = whole(form.channelLimitMinutes, 5, 10_080, 'The limit');
+  if (typeof limit === 'string') errors.channelLimitMinutes = limit;
   const ca = form.extraCaFile.trim();
   if (ca !== '' && !/^(\/|[A-Za-z]:[\\/]|~)/.test(ca))
     errors.extraCaFile = 'Give the full path of a PEM file';
-  if (typeof smtp !== 'number' || typeof https !== 'number' || typeof cap !== 'number' || errors.extraCaFile)
+  if (
+    typeof smtp !== 'number' ||
+    typeof https !== 'number' ||
+    typeof cap !== 'number' ||
+    typeof limit !== 'number' ||
+    errors.extraCaFile
+  )
     return { update: null, errors };
-  const kinds = Object.fromEntries(
+  const kinds: Update['kinds'] = Object.fromEntries(
     Object.entries(form.kinds).map(([key, on]) => [key, { ...(form.kept[key] ?? {}), enabled: on }]),
   );
+  kinds[CHANNEL_KEY] = { ...(kinds[CHANNEL_KEY] ?? {}), limitMinutes: limit };
   return {
     update: {
       enabled: form.enabled,

@@ -11,22 +11,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNetworkLayer } from '../../../main/core/network/networkLayer.ts';
+import { DNS_WATCH_TRUST_KEY } from '../../../main/core/dnswatch/dnsWatchRuntime.ts';
 import { LIVE_CHECK_NOTICES_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
+import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
+import { nxdomainForEverything, startForgingDnsServer } from '../../support/forgingDnsServer.ts';
 import { createManualClock } from '../../support/manualClock.ts';
-import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
+import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { startReferenceWorld, type ReferenceWorld } from '../../../service/tls/referenceWorld.ts';
+import type { TlsWorld } from '../../../service/tls/tlsWorld.ts';
 import { pointWorldHosts } from '../../../service/tls/worldHosts.ts';
 import {
   addSyncedAccount,
   openEngine,
   publish,
   startWorld,
+  watchFor,
   type EngineWorld,
   type TestEngine,
 } from './engineFixture.ts';
 
 const FQDN = 'sts.example';
+/**
+ * Domains with MX hosts only (no MTA-STS), published for the tests that need them (each MX probe costs a
+ * round time): a blocked port 25 must not become an alert for any of them.
+ */
+const OTHERS = ['mail-b.example', 'mail-c.example'];
 let world: EngineWorld;
 let dns: ZoneDnsServer;
 let ref: ReferenceWorld;
@@ -34,6 +44,9 @@ let engine: TestEngine;
 let caDir: string;
 let accountId: number;
 let closedPort: number;
+/** The DNS watch's and the live checks' ticks (driven by hand, on the service's clock). */
+let dnsTicks: ManualScheduler;
+let liveTicks: ManualScheduler;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -58,6 +71,12 @@ async function round(): Promise<void> {
   expect(ran).not.toBeNull();
 }
 
+/** Publishes (or removes) the MX records of OTHERS, their hosts' A records pointing at the world. */
+async function publishOthersMx(on: boolean): Promise<void> {
+  for (const other of OTHERS) await publish(world.svc, other, 'mx', on ? `10 mx.${other}` : null);
+  if (on) pointWorldHosts(world.svc.db, '127.0.0.1', new Date());
+}
+
 async function remaining(): Promise<number> {
   const res = await world.svc.call('GET', '/me', { token: world.token });
   return Number(res.headers.get('x-ratelimit-remaining'));
@@ -65,7 +84,13 @@ async function remaining(): Promise<number> {
 
 beforeAll(async () => {
   // Certificates are judged against the real time by TLS itself, so the world's clock starts at it.
-  world = await startWorld([FQDN], { clock: createManualClock(new Date()) });
+  // The sandbox's TLS controls reach the world through this, filled in once the world is started.
+  const tls = { address: '127.0.0.1' } as {
+    tlsWorld: TlsWorld;
+    address: string;
+    smtp?: { offerStarttls(on: boolean): void };
+  };
+  world = await startWorld([FQDN, ...OTHERS], { clock: createManualClock(new Date()), tlsWorld: tls });
   const id = world.domainIds[FQDN]!;
   await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
   const setup = await world.svc.call('POST', `/domains/${id}/mta-sts/setup`, { token: world.token });
@@ -81,12 +106,16 @@ beforeAll(async () => {
   caDir = mkdtempSync(join(tmpdir(), 'authwatch-live-'));
   const caFile = join(caDir, 'ca.pem');
   ref = await startReferenceWorld({ db: world.svc.db, httpsPort: 0, smtpPort: 0, caFile });
+  tls.tlsWorld = ref.tlsWorld;
+  tls.smtp = ref.smtp!;
   dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 0 });
   closedPort = await freePort();
+  dnsTicks = manualScheduler();
+  liveTicks = manualScheduler();
   engine = openEngine(world, {
     network: createNetworkLayer({ env: {}, caFile: { path: caFile, from: '--ca-file' } }),
-    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: manualScheduler() },
-    liveChecks: { scheduler: manualScheduler() },
+    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: dnsTicks },
+    liveChecks: { scheduler: liveTicks },
   });
   accountId = await addSyncedAccount(engine, world);
   await settings({ httpsPort: ref.https!.port, smtpPort: ref.smtp!.port, timeoutMs: 3000 });
@@ -106,8 +135,8 @@ describe('live checks against the reference world', () => {
     // Between the two questions of this test the service counted none: the checks spent no request.
     expect(await remaining()).toBe(before - 1);
     const rows = engine.mirror.allLiveChecks(accountId);
-    const sts = rows.find((r) => r.check === 'mta_sts_live')!;
-    const mx = rows.find((r) => r.check === 'mx_starttls')!;
+    const sts = rows.find((r) => r.check === 'mta_sts_live' && r.fqdn === FQDN)!;
+    const mx = rows.find((r) => r.check === 'mx_starttls' && r.fqdn === FQDN)!;
     expect(sts).toMatchObject({ status: 'ok', fqdn: FQDN });
     expect(sts.words).toMatch(/mode enforce/);
     expect(mx).toMatchObject({ status: 'ok' });
@@ -118,13 +147,20 @@ describe('live checks against the reference world', () => {
   });
 
   it('raises the expiring certificate at 21 days, critical at 7 under enforce, and resolves it when renewed', async () => {
-    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 15 });
+    // Through the sandbox's own call, as a demo or another client would make it.
+    const expireIn = async (days: number | null) => {
+      const res = await world.svc.sandbox('PUT', `/tls/certificates/mta-sts.${FQDN}`, {
+        expires_in_days: days,
+      });
+      expect(res.status).toBe(200);
+    };
+    await expireIn(15);
     await round();
     expect(await open()).toEqual(['mta_sts_certificate_expiring:warning']);
-    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 5 });
+    await expireIn(5);
     await round();
     expect(await open()).toEqual(['mta_sts_certificate_expiring:critical']);
-    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+    await expireIn(null);
     await round();
     expect(await open()).toEqual([]);
   });
@@ -177,6 +213,76 @@ describe('live checks against the reference world', () => {
     expect(await open()).toEqual([]);
   });
 
+  it('raises an MX certificate expiring within 21 days as a warning, and resolves it when renewed', async () => {
+    ref.tlsWorld.setPlan('mx1.sts.example', { expiresInDays: 15 });
+    await round();
+    expect(await open()).toEqual(['mx_certificate_expiring:warning']);
+    ref.tlsWorld.setPlan('mx1.sts.example', null);
+    await round();
+    expect(await open()).toEqual([]);
+  });
+
+  it('raises an MX that offers no STARTTLS, and resolves it when offered again', async () => {
+    await publishOthersMx(true);
+    const offer = async (starttls: boolean) =>
+      expect((await world.svc.sandbox('PUT', '/tls/smtp', { starttls })).status).toBe(200);
+    await offer(false);
+    await round();
+    const alerts = await engine.app.listAlerts({ accountId, open: true });
+    expect(alerts.map((a) => `${a.rule}:${a.severity} ${a.title}`).sort()).toEqual(
+      [
+        `mx.${OTHERS[0]} (MX of ${OTHERS[0]})`,
+        `mx.${OTHERS[1]} (MX of ${OTHERS[1]})`,
+        `mx1.${FQDN} (MX of ${FQDN})`,
+        `mx2.${FQDN} (MX of ${FQDN})`,
+      ].map((host) => `mx_starttls_missing:warning ${host} offers no STARTTLS`),
+    );
+    await offer(true);
+    await round();
+    expect(await open()).toEqual([]);
+    await publishOthersMx(false);
+  });
+
+  it('raises an invalid policy file; its fix under a new id is checked within minutes of the DNS watch seeing the id', async () => {
+    const id = world.domainIds[FQDN]!;
+    const txt = () =>
+      engine.mirror.dnsWatchRecords(accountId, id).find((r) => r.protocol === 'mta_sts')?.value ?? null;
+    await watchFor(world, dnsTicks, 600, () => txt() !== null);
+    await round();
+    const bad = await world.svc.sandbox('POST', `/mta-sts/${FQDN}/policy-without-id`, {
+      mx: ['*.*.sts.example'],
+    });
+    expect(bad.status).toBe(200);
+    await round();
+    expect(await open()).toEqual(['mta_sts_policy_unreachable:warning']);
+    const row = () => engine.mirror.liveCheck('mta_sts_live', accountId, id)!;
+    expect(row().words).toMatch(/the policy file is not valid: "\*\.\*\.sts\.example" is not a host name/);
+
+    // The fix is published with a new id; no round is asked for: the ticks alone must notice it.
+    const seenBefore = txt();
+    world.svc.clock.advance(2000);
+    const fixed = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
+      token: world.token,
+      body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
+    });
+    expect(fixed.status).toBe(200);
+    const watched = await watchFor(world, dnsTicks, 900, () => txt() !== seenBefore);
+    expect(txt()).not.toBe(seenBefore);
+    const changedAt = world.svc.clock.now().getTime();
+    const checkedBefore = row().checkedAt;
+    for (let i = 0; i < 100 && row().checkedAt === checkedBefore; i++) {
+      world.svc.clock.advance(5000);
+      await liveTicks.tick();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    for (let i = 0; i < 100 && (await open()).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await open()).toEqual([]);
+    // The DNS watch saw the new id within two minutes (its cadence), and the policy was read again within a
+    // minute of that — its own period is a day.
+    expect(watched).toBeLessThanOrEqual(120);
+    expect(Date.parse(row().checkedAt) - changedAt).toBeLessThanOrEqual(60_000);
+  });
+
   it('raises an unreachable policy host, and resolves it', async () => {
     await settings({ httpsPort: closedPort });
     await round();
@@ -187,12 +293,18 @@ describe('live checks against the reference world', () => {
   });
 
   it('says a refused port 25 once, as a notice, and raises no domain alert', async () => {
+    await publishOthersMx(true);
     await settings({ smtpPort: closedPort });
     await round();
     expect(await open()).toEqual([]);
     const notices = engine.mirror.getSetting(LIVE_CHECK_NOTICES_KEY) as Record<string, { words: string }>;
     expect(Object.keys(notices)).toEqual(['mx_starttls']);
     expect(notices.mx_starttls!.words).toMatch(/could not be reached for any MX host/);
+    // Every domain's MX check is "could not check", none a problem: the network is the finding, said once.
+    const mx = engine.mirror.allLiveChecks(accountId).filter((r) => r.check === 'mx_starttls');
+    expect(mx.map((r) => `${r.fqdn} ${r.status}`).sort()).toEqual(
+      [FQDN, ...OTHERS].map((d) => `${d} unknown`).sort(),
+    );
     await settings({ smtpPort: ref.smtp!.port });
     await round();
     expect(engine.mirror.getSetting(LIVE_CHECK_NOTICES_KEY)).toEqual({});
@@ -212,5 +324,39 @@ describe('live checks against the reference world', () => {
     const row = engine.mirror.liveCheck('mta_sts_live', accountId, world.domainIds[FQDN]!)!;
     expect(row.status).toBe('unknown');
     ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+  });
+
+  it('raises nothing while the DNS watch’s resolver cannot be trusted (NXDOMAIN for every name): said once, by the watch', async () => {
+    ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 2 });
+    const liar = await startForgingDnsServer(nxdomainForEverything);
+    try {
+      await engine.close();
+      dnsTicks = manualScheduler();
+      engine = openEngine(world, {
+        network: createNetworkLayer({ env: {}, caFile: { path: join(caDir, 'ca.pem'), from: '--ca-file' } }),
+        dnsWatch: { servers: [`127.0.0.1:${liar.port}`], scheduler: dnsTicks },
+        liveChecks: { scheduler: manualScheduler() },
+      });
+      const trust = () =>
+        engine.mirror.getSetting(DNS_WATCH_TRUST_KEY) as { reason: string } | null | undefined;
+      await watchFor(world, dnsTicks, 120, () => Boolean(trust()));
+      expect(trust()!.reason).toMatch(/NXDOMAIN/);
+      const asksDns = (check: string) => LIVE_CHECKS[check]!.uses.includes('dns');
+      const looks = () =>
+        engine.mirror
+          .allLiveChecks(accountId)
+          .filter((r) => asksDns(r.check))
+          .map((r) => `${r.check} ${r.fqdn} ${r.checkedAt}`);
+      const before = looks();
+      expect(before.length).toBeGreaterThan(0);
+      await round();
+      expect(await open()).toEqual([]);
+      // No check that asks DNS ran on its answers: nothing of theirs was written, no notice of their own.
+      expect(looks()).toEqual(before);
+      expect(engine.mirror.getSetting(LIVE_CHECK_NOTICES_KEY) ?? {}).toEqual({});
+    } finally {
+      ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, null);
+      await liar.close();
+    }
   });
 });

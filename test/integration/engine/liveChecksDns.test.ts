@@ -114,6 +114,45 @@ describe('live checks over the reference world’s DNS', () => {
     expect(openAlerts()).toEqual([]);
   });
 
+  it('SPF: 9 lookups is a warning near the limit, 3 void lookups critical, each resolved when fixed', async () => {
+    await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 8 });
+    await round();
+    expect(openAlerts()).toMatchObject([{ rule: 'spf_lookups_near_limit', severity: 'warning' }]);
+    expect(openAlerts()[0]!.title).toContain('include:_spf.vendor.example now costs 8 lookups, was 3');
+    await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 3 });
+    await round();
+    expect(openAlerts()).toEqual([]);
+
+    const voids = [1, 2, 3].map((n) => `a:gone${n}.${FQDN}`).join(' ');
+    await publish(world.svc, FQDN, 'spf', `v=spf1 mx include:_spf.vendor.example ${voids} ~all`);
+    await round();
+    expect(openAlerts()).toMatchObject([{ rule: 'spf_void_lookups', severity: 'critical' }]);
+    expect(engine.mirror.allLiveChecks().find((r) => r.check === 'spf_lookups')!.words).toMatch(/3 void/);
+    await publish(world.svc, FQDN, 'spf', 'v=spf1 mx include:_spf.vendor.example ~all');
+    await round();
+    expect(openAlerts()).toEqual([]);
+  });
+
+  it('DNSBL: an answer outside 127.0.0.0/8 is an error in words, never a listing nor a delisting', async () => {
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: true, code: '10.0.0.2' });
+    await round();
+    expect(openAlerts()).toEqual([]);
+    const row = () => engine.mirror.allLiveChecks().find((r) => r.check === 'dnsbl_listings')!;
+    expect(row().words).toContain(`${MX_IP} on ${TEST_DNSBL_ZONE}:`);
+    expect(row().words).not.toMatch(/is listed/);
+
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: true, reason: 'Listed for spam trap hits' });
+    await round();
+    expect(openAlerts().map((a) => a.rule)).toEqual(['dnsbl_listed']);
+    // The zone answers oddly again: the listing is not taken as ended.
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: true, code: '10.0.0.2' });
+    await round();
+    expect(openAlerts().map((a) => a.rule)).toEqual(['dnsbl_listed']);
+    await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: false });
+    await round();
+    expect(openAlerts()).toEqual([]);
+  });
+
   it('a resolver that stops answering raises nothing and resolves nothing', async () => {
     await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: true });
     await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 10 });
