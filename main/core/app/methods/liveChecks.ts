@@ -15,12 +15,16 @@ import {
   readLiveCheckSettings,
 } from '../../livechecks/liveCheckSettings.ts';
 import { LIVE_CHECKS } from '../../livechecks/registry.ts';
+import { expiringSoon } from '../../livechecks/expiringSoon.ts';
 import type { Mirror } from '../../mirror/types.ts';
 import { guard, parse } from '../guard.ts';
 import { requireDomain } from '../requireDomain.ts';
 import type { Wiring } from '../wiring.ts';
 
-type LiveCheckMethods = Pick<BridgeMethods, 'domainLiveChecks' | 'liveChecksStatus' | 'updateLiveChecks'>;
+type LiveCheckMethods = Pick<
+  BridgeMethods,
+  'domainLiveChecks' | 'liveChecksStatus' | 'updateLiveChecks' | 'expiringSoon'
+>;
 
 /** What the check saw, as its `shown.details` words it (nothing when its stored result no longer reads). */
 function seen(check: LiveCheckDefinition, result: unknown): { label: string; text: string }[] {
@@ -105,6 +109,13 @@ export function liveCheckMethods(w: Wiring): LiveCheckMethods {
       }),
 
     liveChecksStatus: () => guard(() => liveChecksStatus(w)),
+
+    expiringSoon: (a) =>
+      guard(() => {
+        const scope = parse(args.accountScope, a);
+        const labels = new Map(mirror.listAccounts().map((acc) => [acc.id, acc.label]));
+        return expiringSoon(mirror.allLiveChecks(scope?.accountId), labels, w.clock.now());
+      }),
 
     updateLiveChecks: (a) =>
       guard(() => {
