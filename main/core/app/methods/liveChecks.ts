@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import {
@@ -32,6 +33,29 @@ function seen(check: LiveCheckDefinition, result: unknown): { label: string; tex
   const parsed = check.result.safeParse(result);
   return parsed.success ? check.shown.details(parsed.data) : [];
 }
+
+/**
+ * Each kind's own options checked against its schema (a blocklist zone that is not a zone name, more than 10
+ * zones): refused with the field's path, instead of the stored value silently falling back to the defaults.
+ */
+const kindOptionsChecked = z
+  .object({ kinds: z.record(z.string(), z.record(z.string(), z.unknown())) })
+  .passthrough()
+  .superRefine((settings, ctx) => {
+    for (const check of Object.values(LIVE_CHECKS)) {
+      const own = settings.kinds[check.settingsKey];
+      if (!own || !check.settings) continue;
+      const { enabled: _enabled, ...options } = own;
+      const defaults = check.settings.defaults as Record<string, unknown>;
+      const parsed = check.settings.schema.safeParse({ ...defaults, ...options });
+      for (const issue of parsed.success ? [] : parsed.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: ['kinds', check.settingsKey, ...issue.path],
+        });
+    }
+  });
 
 /** The notices the running checks keep in the mirror (any process may be the one checking). */
 export function liveCheckNotices(mirror: Mirror): LiveChecksStatus['notices'] {
@@ -122,6 +146,7 @@ export function liveCheckMethods(w: Wiring): LiveCheckMethods {
         const patch = parse(updateLiveChecksArgs, a ?? {});
         const current = readLiveCheckSettings(mirror.getSetting(LIVE_CHECK_SETTINGS_KEY));
         const next = parse(liveCheckSettingsSchema, { ...current, ...patch });
+        parse(kindOptionsChecked, next);
         mirror.setSetting(LIVE_CHECK_SETTINGS_KEY, next);
         w.liveChecks?.restart();
         w.emit({ type: 'settings_changed' });
