@@ -17,6 +17,7 @@ import {
 } from '../../livechecks/liveCheckSettings.ts';
 import { LIVE_CHECKS } from '../../livechecks/registry.ts';
 import { expiringSoon } from '../../livechecks/expiringSoon.ts';
+import { liveCheckShapes } from '../liveCheckShapes.ts';
 import type { Mirror } from '../../mirror/types.ts';
 import { guard, parse } from '../guard.ts';
 import { requireDomain } from '../requireDomain.ts';
@@ -120,6 +121,7 @@ export function liveCheckMethods(w: Wiring): LiveCheckMethods {
                 since: row?.since ?? null,
                 resultAt: row?.resultAt ?? null,
                 seen: seen(check, row?.result),
+                ...(row && row.status !== 'not_applicable' ? liveCheckShapes(check.name, row.result) : {}),
                 history: row
                   ? mirror.liveCheckHistory(check.name, accountId, domainId).map((h) => ({
                       status: h.status,
