@@ -1,10 +1,10 @@
 /**
  * What the Checks tab draws as more than lines of words: SPF's lookup tree (nested, each term with its cost)
- * and the blocklist answers (a table, listings first) — read loosely from the checks' stored results, so a
- * result of an older version still shows what it has.
+ * and the blocklist answers (a table, listings first) — read with each check's own result schema, so a stored
+ * result that no longer matches it shows no tree rather than a wrong one.
  */
-import { z } from 'zod';
 import type { BlocklistAnswer, SpfTreeNode } from '../../../shared/bridge/liveChecks.ts';
+import { LIVE_CHECKS } from '../livechecks/registry.ts';
 
 interface StoredNode {
   term: string;
@@ -13,29 +13,15 @@ interface StoredNode {
   problem?: string | undefined;
   children: StoredNode[];
 }
-const storedNode: z.ZodType<StoredNode> = z.lazy(() =>
-  z.object({
-    term: z.string(),
-    lookups: z.number(),
-    voids: z.number(),
-    problem: z.string().optional(),
-    children: z.array(storedNode),
-  }),
-);
-const spfResult = z.object({ terms: z.array(storedNode) });
-const dnsblResult = z.object({
-  answers: z.array(
-    z.object({
-      ip: z.string(),
-      source: z.string(),
-      zone: z.string(),
-      kind: z.enum(['listed', 'clear', 'error']),
-      codes: z.array(z.string()).optional(),
-      reason: z.string().nullable().optional(),
-      why: z.string().optional(),
-    }),
-  ),
-});
+interface StoredAnswer {
+  ip: string;
+  source: string;
+  zone: string;
+  kind: 'listed' | 'clear' | 'error';
+  codes?: string[] | undefined;
+  reason?: string | null | undefined;
+  why?: string | undefined;
+}
 
 const node = (n: StoredNode): SpfTreeNode => ({
   term: n.term,
@@ -47,20 +33,26 @@ const node = (n: StoredNode): SpfTreeNode => ({
 
 const ORDER = { listed: 0, error: 1, clear: 2 } as const;
 
+/** The stored result as its check's schema reads it, or null. */
+function read<T>(check: string, result: unknown): T | null {
+  const parsed = LIVE_CHECKS[check]?.result.safeParse(result);
+  return parsed?.success ? (parsed.data as T) : null;
+}
+
 /** The tree and answers a check's stored result holds, for its Checks panel (nothing for other checks). */
 export function liveCheckShapes(
   check: string,
   result: unknown,
 ): { spfTree?: SpfTreeNode[]; blocklist?: BlocklistAnswer[] } {
   if (check === 'spf_lookups') {
-    const r = spfResult.safeParse(result);
-    return r.success ? { spfTree: r.data.terms.map(node) } : {};
+    const r = read<{ terms: StoredNode[] }>(check, result);
+    return r ? { spfTree: r.terms.map(node) } : {};
   }
   if (check === 'dnsbl_listings') {
-    const r = dnsblResult.safeParse(result);
-    if (!r.success) return {};
+    const r = read<{ answers: StoredAnswer[] }>(check, result);
+    if (!r) return {};
     return {
-      blocklist: r.data.answers
+      blocklist: r.answers
         .map((a) => ({
           ip: a.ip,
           source: a.source,

@@ -9,19 +9,12 @@ import {
   validateLiveChecks,
 } from '../../../renderer/src/lib/liveCheckWords.ts';
 import { AuthwatchError } from '../../../main/core/app/authwatchError.ts';
+import { DEFAULT_LIVE_CHECK_SETTINGS } from '../../../main/core/livechecks/liveCheckSettings.ts';
 import type { LiveChecksStatus } from '../../../shared/bridge/liveChecks.ts';
 
 function status(kinds: LiveChecksStatus['settings']['kinds'] = {}): LiveChecksStatus {
   return {
-    settings: {
-      enabled: true,
-      smtpPort: 25,
-      httpsPort: 443,
-      connectionsPerMinute: 30,
-      timeoutMs: 10_000,
-      extraCaFile: '',
-      kinds,
-    },
+    settings: { ...DEFAULT_LIVE_CHECK_SETTINGS, kinds },
     running: true,
     kinds: [
       {
