@@ -7,7 +7,7 @@
  * and refuses one that is not a zone. Screenshots at 1280×800, light and dark (AUTHWATCH_SHOTS_DIR, else
  * test-results/screenshots).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ALL_V1_SCOPE_IDS } from '../../service/auth/scopes.ts';
 import { shootAccessible } from './support/axe.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
@@ -18,7 +18,7 @@ const app = () => suite.world.app.run.app;
 const SHOTS = process.env.AUTHWATCH_SHOTS_DIR ?? SCREENSHOT_DIR;
 
 describe('the Expiring soon card', () => {
-  it('lists what expires within 30 days, soonest first, and its certificate opens the domain’s Checks', async () => {
+  beforeAll(async () => {
     const { service } = suite.world;
     service.tls!.world.tlsWorld.setPlan('mta-sts.acme.example', { expiresInDays: 9 });
     // Client B: a team of its own (no domains), whose token expires in 12 days.
@@ -41,7 +41,9 @@ describe('the Expiring soon card', () => {
       kinds: { dnsbl: { enabled: true, zones: ['bl.authwatch.test'] } },
     });
     expect(await app().checkLiveOnce()).not.toBeNull();
+  });
 
+  it('lists what expires within 30 days, soonest first, with what happens on the date', async () => {
     const { page } = await suite.window('#/');
     const card = page.getByRole('region', { name: 'Expiring soon' });
     await card.getByRole('listitem').first().waitFor();
@@ -52,7 +54,11 @@ describe('the Expiring soon card', () => {
     expect(items[1]).toMatch(/expires in 1[12] days\s+API token “Client B desk” of Client B/);
     await card.scrollIntoViewIfNeeded();
     await shootAccessible(page, SHOTS, 'expiring-soon-overview');
+  });
 
+  it('opens the domain’s Checks from a certificate: the chain, the SPF tree, the blocklist answers', async () => {
+    const { page } = await suite.window('#/');
+    const card = page.getByRole('region', { name: 'Expiring soon' });
     await card.getByRole('link', { name: /^MTA-STS certificate of mta-sts\.acme\.example/ }).click();
     await page.waitForURL(/#\/domain\/\d+\/\d+\/checks$/);
     const sts = page.locator('[data-check="mta_sts_live"]');
@@ -70,9 +76,11 @@ describe('the Expiring soon card', () => {
     expect(await tree.innerText()).toMatch(/lookup/);
     await page.getByRole('region', { name: 'SPF lookups' }).scrollIntoViewIfNeeded();
     await shootAccessible(page, SHOTS, 'checks-tab-spf-blocklists');
+  });
 
-    // A token's entry leads to Accounts, where it is replaced.
-    await page.goBack();
+  it('leads from a token to Accounts, where it is replaced', async () => {
+    const { page } = await suite.window('#/');
+    const card = page.getByRole('region', { name: 'Expiring soon' });
     await card.getByRole('link', { name: /^API token/ }).click();
     await page.waitForURL(/#\/accounts$/);
   });
