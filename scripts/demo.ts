@@ -10,6 +10,9 @@
  *    else the browser host (as `npm start` chooses);
  *    The service also serves its zone over real DNS on a free port (`--dns-port 0`) and the app's DNS watch
  *    asks it — the watch working with no internet; `--dns-server HOST[:PORT]` (repeatable) points it elsewhere;
+ *    and its live world (./demoLiveWorld.ts): MTA-STS over HTTPS, an MX with STARTTLS, a test blocklist zone,
+ *    the app's live checks pointed at them, and a certificate, a VMC and the app's token made to expire soon
+ *    so the portfolio's "Expiring soon" card has real entries;
  * 3. prints the app's address (and opens it in Chromium's app mode when a display is available), keeps
  *    syncing until Ctrl-C. `--once` runs the first sync, prints what it found and stops (a smoke test).
  */
@@ -23,6 +26,15 @@ import { parseArgs } from 'node:util';
 import { DEMO_ACCOUNT_ENV, describeStartupError, DNS_SERVERS_ENV } from '../main/core/index.ts';
 import { openWindow, runHost } from '../main/host/run.ts';
 import { baseUrlLine, spawnDemoService } from './demoService.ts';
+import {
+  DEMO_DNSBL_ZONE,
+  DEMO_EXPIRING,
+  demoLiveCheckSettings,
+  liveWorldArgs,
+  liveWorldLines,
+  seedExpiring,
+  type DemoLiveWorld,
+} from './demoLiveWorld.ts';
 import { electronBinary } from './electronBinary.ts';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -58,16 +70,19 @@ function freePort(wanted: number): Promise<number> {
   });
 }
 
-/** Resolves with the service's base URL and DNS address once it prints them. */
-async function startService(port: number): Promise<{ child: ChildProcess; baseUrl: string; dns: string }> {
-  // Its zone over real DNS too, on a free port: the app's DNS watch asks it.
+/** Resolves with the service's base URL, DNS address and live world once it prints them. */
+async function startService(
+  port: number,
+): Promise<{ child: ChildProcess; baseUrl: string; dns: string; live: DemoLiveWorld }> {
+  // Its zone over real DNS too, on a free port: the app's DNS watch asks it; and its live world.
   const { child, found } = await spawnDemoService(
     root,
-    { port, token, sandboxKey, extraArgs: ['--dns-port', '0'] },
+    { port, token, sandboxKey, extraArgs: ['--dns-port', '0', ...liveWorldArgs(demoDir)] },
     (out) => {
       const url = baseUrlLine(out);
       const dns = /^dns:\/\/(\S+)$/m.exec(out)?.[1];
-      return url && dns ? { baseUrl: url, dns } : null;
+      const live = liveWorldLines(out);
+      return url && dns && live ? { baseUrl: url, dns, live } : null;
     },
   );
   return { child, ...found };
@@ -76,7 +91,7 @@ async function startService(port: number): Promise<{ child: ChildProcess; baseUr
 // A fresh mirror each run: the service's demo data is regenerated too, so old alerts would not match.
 rmSync(demoDir, { recursive: true, force: true });
 mkdirSync(demoDir, { recursive: true });
-const { child: service, baseUrl, dns } = await startService(await freePort(Number(values.port)));
+const { child: service, baseUrl, dns, live } = await startService(await freePort(Number(values.port)));
 // The DNS watch asks the service's own zone (no internet needed) unless told otherwise.
 const dnsServers = values['dns-server']?.length ? values['dns-server'] : [dns];
 const credentials = join(demoDir, 'credentials.env');
@@ -87,10 +102,16 @@ writeFileSync(
 );
 const stopService = () => service.kill('SIGTERM');
 process.on('exit', stopService);
+// The app's own token expires in 12 days (the curl token above keeps its year): the card shows it.
+const { appToken } = await seedExpiring({ baseUrl, sandboxKey, ownerToken: token });
+const liveSettings = demoLiveCheckSettings(live);
 
 process.stdout.write(
   `Reference service with the demo portfolio: ${baseUrl}\n` +
     `Its DNS zone: ${dns} (the app's DNS watch asks ${dnsServers.join(', ')}; try dig @${dns.replace(/:(\d+)$/, ' -p $1')} TXT _dmarc.acme.example)\n` +
+    `Live checks against it: MTA-STS over HTTPS on port ${live.httpsPort}, MX STARTTLS on port ${live.smtpPort}, ` +
+    `certificates of the test CA in ${live.caFile}, blocklist zone ${DEMO_DNSBL_ZONE}\n` +
+    `Expiring soon: the MTA-STS certificate of acme.example in ${DEMO_EXPIRING.mtaStsCertificate} days, its VMC in ${DEMO_EXPIRING.vmc}, the app's API token in ${DEMO_EXPIRING.token}\n` +
     `Token and sandbox key for curl: ${credentials} (source it, then e.g.\n` +
     `  curl -H "X-Api-Token: $AUTHWATCH_TOKEN" $AUTHWATCH_BASE_URL/domains)\n\n`,
 );
@@ -128,7 +149,12 @@ if ('path' in electron) {
     env: {
       ...process.env,
       AUTHWATCH_DB: join(demoDir, 'mirror.db'),
-      [DEMO_ACCOUNT_ENV]: JSON.stringify({ label: 'Acme Corp (demo)', baseUrl, token }),
+      [DEMO_ACCOUNT_ENV]: JSON.stringify({
+        label: 'Acme Corp (demo)',
+        baseUrl,
+        token: appToken,
+        liveChecks: liveSettings,
+      }),
       [DNS_SERVERS_ENV]: dnsServers.join(','),
     },
   });
@@ -143,8 +169,10 @@ if ('path' in electron) {
     rendererDir,
     say,
     dnsWatch: { servers: dnsServers },
+    liveChecks: {},
   });
-  const added = await run.app.addAccount({ label: 'Acme Corp (demo)', baseUrl, token });
+  await run.app.updateLiveChecks(liveSettings);
+  const added = await run.app.addAccount({ label: 'Acme Corp (demo)', baseUrl, token: appToken });
   say(
     `Added the demo account (${added.identity.teamName ?? 'demo team'}); its token is in the app’s secret store.`,
   );
@@ -157,6 +185,13 @@ if ('path' in electron) {
     );
     const checked = await run.app.checkDnsOnce();
     say(`DNS watch: ${checked?.records ?? 0} records asked of ${dnsServers.join(', ')}.`);
+    const round = await run.app.checkLiveOnce();
+    say(
+      `Live checks: ${round?.probes ?? 0} looks (MTA-STS, MX STARTTLS, SPF, blocklists, VMC and token expiry).`,
+    );
+    const expiring = await run.app.expiringSoon();
+    say(`Expiring soon (${expiring.entries.length}):`);
+    for (const e of expiring.entries) say(`  ${e.what}: ${e.when} — ${e.consequence}`);
     const rows = await run.app.overview();
     const alerts = await run.app.listAlerts({ open: true });
     say(`${rows.length} domains in the mirror; ${alerts.length} open alerts:`);

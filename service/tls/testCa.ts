@@ -57,8 +57,16 @@ function certificate(p: CertificateParts): Buffer {
 export interface TestCa {
   /** The root certificate (PEM): what the app must trust. */
   readonly rootPem: string;
-  /** A leaf for `names` (subjectAltName dNSName), valid from yesterday until `notAfter`. */
-  issue(names: readonly string[], notAfter: Date, now?: Date): IssuedCertificate;
+  /**
+   * A leaf for `names` (subjectAltName dNSName), valid from yesterday until `notAfter`: a TLS server's, or
+   * with `usage` another extended key usage and extra extensions (a VMC's BIMI usage and logotype).
+   */
+  issue(
+    names: readonly string[],
+    notAfter: Date,
+    now?: Date,
+    usage?: { extKeyUsage: string; extensions: readonly { id: string; der: Buffer }[] },
+  ): IssuedCertificate;
 }
 
 /** Makes a new root (valid ten years from yesterday). */
@@ -78,7 +86,7 @@ export function createTestCa(commonName = 'Authwatch reference world test CA', n
   });
   return {
     rootPem: pem('CERTIFICATE', rootDer),
-    issue(names, notAfter, at = new Date()) {
+    issue(names, notAfter, at = new Date(), usage) {
       const leaf = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
       const der = certificate({
         subject: names[0] ?? 'localhost',
@@ -90,7 +98,9 @@ export function createTestCa(commonName = 'Authwatch reference world test CA', n
         extensions: [
           extension('2.5.29.17', seq(...names.map((n) => tlv(0x82, Buffer.from(n, 'ascii'))))),
           extension('2.5.29.15', bits(Buffer.from([0x80])), true), // keyUsage: digitalSignature
-          extension('2.5.29.37', seq(oid('1.3.6.1.5.5.7.3.1'))), // extKeyUsage: serverAuth
+          // extKeyUsage: serverAuth, unless told another
+          extension('2.5.29.37', seq(oid(usage?.extKeyUsage ?? '1.3.6.1.5.5.7.3.1'))),
+          ...(usage?.extensions ?? []).map((e) => extension(e.id, e.der)),
         ],
       });
       const key = createPrivateKey(leaf.privateKey.export({ type: 'pkcs8', format: 'pem' }));

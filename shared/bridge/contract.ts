@@ -5,6 +5,7 @@ import { auditChangeSchema, auditChangesArgs } from './auditChanges.ts';
 import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from './dnsWatch.ts';
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
 import { networkStatusSchema, updateNetworkArgs } from './network.ts';
+import { expiringSoonSchema } from './expiringSoon.ts';
 import { domainLiveChecksSchema, liveChecksStatusSchema, updateLiveChecksArgs } from './liveChecks.ts';
 import {
   channelRef,
@@ -128,6 +129,7 @@ export const BRIDGE_METHODS = {
   domainLiveChecks: { args: args.domainRef, result: domainLiveChecksSchema },
   liveChecksStatus: { args: none, result: liveChecksStatusSchema },
   updateLiveChecks: { args: updateLiveChecksArgs, result: liveChecksStatusSchema },
+  expiringSoon: { args: args.accountScope, result: expiringSoonSchema },
 } as const;
 
 /** Name of a bridge method. */

@@ -5,6 +5,35 @@ import { z } from 'zod';
 
 const checkStatus = z.enum(['ok', 'problem', 'not_applicable', 'unknown']);
 
+/** One term of an SPF record's lookup tree, with what it costs (itself and everything under it). */
+export interface SpfTreeNode {
+  term: string;
+  lookups: number;
+  voids: number;
+  problem?: string | undefined;
+  children: SpfTreeNode[];
+}
+const spfTreeNodeSchema: z.ZodType<SpfTreeNode> = z.lazy(() =>
+  z.object({
+    term: z.string(),
+    lookups: z.number().int(),
+    voids: z.number().int(),
+    problem: z.string().optional(),
+    children: z.array(spfTreeNodeSchema),
+  }),
+);
+
+/** One blocklist answer: an address, the zone asked, and what the zone said. */
+const blocklistAnswerSchema = z.object({
+  ip: z.string(),
+  source: z.string(),
+  zone: z.string(),
+  kind: z.enum(['listed', 'clear', 'error']),
+  codes: z.array(z.string()),
+  /** The zone's TXT reason for a listing, or why the answer is an error. */
+  reason: z.string().nullable(),
+});
+
 /** One check's latest result for a domain, in words, with what it saw and its history of changes. */
 export const liveCheckViewSchema = z.object({
   check: z.string(),
@@ -21,6 +50,10 @@ export const liveCheckViewSchema = z.object({
   resultAt: z.string().nullable(),
   /** What it saw: labelled lines (a certificate chain, a policy file, each MX host). */
   seen: z.array(z.object({ label: z.string(), text: z.string() })),
+  /** SPF's lookup tree (the SPF check): each term with its cost, includes nested under their term. */
+  spfTree: z.array(spfTreeNodeSchema).optional(),
+  /** The blocklist answers (the DNSBL check), listings first. */
+  blocklist: z.array(blocklistAnswerSchema).optional(),
   history: z.array(z.object({ status: checkStatus, words: z.string(), checkedAt: z.string() })),
 });
 
@@ -83,4 +116,5 @@ export const liveChecksStatusSchema = z.object({
 export const updateLiveChecksArgs = liveCheckSettingsViewSchema.partial().strict();
 
 export type DomainLiveChecks = z.infer<typeof domainLiveChecksSchema>;
+export type BlocklistAnswer = z.infer<typeof blocklistAnswerSchema>;
 export type LiveChecksStatus = z.infer<typeof liveChecksStatusSchema>;

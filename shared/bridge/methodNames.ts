@@ -67,6 +67,7 @@ export const METHOD_NAMES = [
   'domainLiveChecks',
   'liveChecksStatus',
   'updateLiveChecks',
+  'expiringSoon',
 ] as const;
 
 export const EVENT_NAMES = [

@@ -4,6 +4,12 @@
  * resolvers (8.8.8.8, 1.1.1.1…), answering a "refused" code that a careless checker reads as a listing.
  */
 
+/** A zone's name as Settings takes it: labels of letters, digits and hyphens, a top-level name of letters. */
+export const DNSBL_ZONE_NAME = /^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}$/i;
+
+/** Zones asked at most: every zone multiplies the queries of every address of every domain. */
+export const MAX_DNSBL_ZONES = 10;
+
 /** A blocklist zone and how to read its answers. */
 export interface DnsblZone {
   zone: string;

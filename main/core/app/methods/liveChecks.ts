@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import {
@@ -15,12 +16,17 @@ import {
   readLiveCheckSettings,
 } from '../../livechecks/liveCheckSettings.ts';
 import { LIVE_CHECKS } from '../../livechecks/registry.ts';
+import { expiringSoon } from '../../livechecks/expiringSoon.ts';
+import { liveCheckShapes } from '../liveCheckShapes.ts';
 import type { Mirror } from '../../mirror/types.ts';
 import { guard, parse } from '../guard.ts';
 import { requireDomain } from '../requireDomain.ts';
 import type { Wiring } from '../wiring.ts';
 
-type LiveCheckMethods = Pick<BridgeMethods, 'domainLiveChecks' | 'liveChecksStatus' | 'updateLiveChecks'>;
+type LiveCheckMethods = Pick<
+  BridgeMethods,
+  'domainLiveChecks' | 'liveChecksStatus' | 'updateLiveChecks' | 'expiringSoon'
+>;
 
 /** What the check saw, as its `shown.details` words it (nothing when its stored result no longer reads). */
 function seen(check: LiveCheckDefinition, result: unknown): { label: string; text: string }[] {
@@ -28,6 +34,29 @@ function seen(check: LiveCheckDefinition, result: unknown): { label: string; tex
   const parsed = check.result.safeParse(result);
   return parsed.success ? check.shown.details(parsed.data) : [];
 }
+
+/**
+ * Each kind's own options checked against its schema (a blocklist zone that is not a zone name, more than 10
+ * zones): refused with the field's path, instead of the stored value silently falling back to the defaults.
+ */
+const kindOptionsChecked = z
+  .object({ kinds: z.record(z.string(), z.record(z.string(), z.unknown())) })
+  .passthrough()
+  .superRefine((settings, ctx) => {
+    for (const check of Object.values(LIVE_CHECKS)) {
+      const own = settings.kinds[check.settingsKey];
+      if (!own || !check.settings) continue;
+      const { enabled: _enabled, ...options } = own;
+      const defaults = check.settings.defaults as Record<string, unknown>;
+      const parsed = check.settings.schema.safeParse({ ...defaults, ...options });
+      for (const issue of parsed.success ? [] : parsed.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: ['kinds', check.settingsKey, ...issue.path],
+        });
+    }
+  });
 
 /** The notices the running checks keep in the mirror (any process may be the one checking). */
 export function liveCheckNotices(mirror: Mirror): LiveChecksStatus['notices'] {
@@ -92,6 +121,7 @@ export function liveCheckMethods(w: Wiring): LiveCheckMethods {
                 since: row?.since ?? null,
                 resultAt: row?.resultAt ?? null,
                 seen: seen(check, row?.result),
+                ...(row && row.status !== 'not_applicable' ? liveCheckShapes(check.name, row.result) : {}),
                 history: row
                   ? mirror.liveCheckHistory(check.name, accountId, domainId).map((h) => ({
                       status: h.status,
@@ -106,11 +136,19 @@ export function liveCheckMethods(w: Wiring): LiveCheckMethods {
 
     liveChecksStatus: () => guard(() => liveChecksStatus(w)),
 
+    expiringSoon: (a) =>
+      guard(() => {
+        const scope = parse(args.accountScope, a);
+        const labels = new Map(mirror.listAccounts().map((acc) => [acc.id, acc.label]));
+        return expiringSoon(mirror.allLiveChecks(scope?.accountId), labels, w.clock.now());
+      }),
+
     updateLiveChecks: (a) =>
       guard(() => {
         const patch = parse(updateLiveChecksArgs, a ?? {});
         const current = readLiveCheckSettings(mirror.getSetting(LIVE_CHECK_SETTINGS_KEY));
         const next = parse(liveCheckSettingsSchema, { ...current, ...patch });
+        parse(kindOptionsChecked, next);
         mirror.setSetting(LIVE_CHECK_SETTINGS_KEY, next);
         w.liveChecks?.restart();
         w.emit({ type: 'settings_changed' });

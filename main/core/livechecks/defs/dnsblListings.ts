@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AlertEvent, RuleContext } from '../../alerts/types.ts';
 import { dnsblQueryName, readDnsblAnswer, type DnsblVerdict } from '../dnsblAnswer.ts';
-import { dnsblZone } from '../../../../shared/email-auth/dnsblZones.ts';
+import { DNSBL_ZONE_NAME, dnsblZone, MAX_DNSBL_ZONES } from '../../../../shared/email-auth/dnsblZones.ts';
 import { liveCheck, type LiveReading, type ProbeContext } from '../definition.ts';
 
 /** MX hosts looked at per domain (RFC 7208's limit for mx terms; a domain with more is unusual). */
@@ -10,8 +10,8 @@ const MAX_MX_HOSTS = 10;
 const settingsSchema = z.object({
   /** The zones to ask; none by default (several refuse public resolvers and most limit free use). */
   zones: z
-    .array(z.string().regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)+[a-z]{2,63}$/i, 'not a zone name'))
-    .max(10),
+    .array(z.string().regex(DNSBL_ZONE_NAME, 'not a zone name (like bl.example.net)'))
+    .max(MAX_DNSBL_ZONES, `at most ${MAX_DNSBL_ZONES} zones`),
 });
 type DnsblSettings = z.infer<typeof settingsSchema>;
 

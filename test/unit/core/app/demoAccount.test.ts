@@ -3,8 +3,14 @@ import { addDemoAccount, DEMO_ACCOUNT_ENV } from '../../../../main/core/app/demo
 
 function fakeApp() {
   const added: { label: string; baseUrl: string; token: string }[] = [];
+  const liveChecks: unknown[] = [];
   return {
     added,
+    liveChecks,
+    updateLiveChecks: async (settings: unknown) => {
+      liveChecks.push(settings);
+      return {} as never;
+    },
     listAccounts: async () =>
       added.map((a, i) => ({
         id: i + 1,
@@ -46,5 +52,18 @@ describe('addDemoAccount (npm run demo → the desktop app)', () => {
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).not.toContain('secret-value');
     expect(app.added).toEqual([]);
+  });
+
+  it('points the live checks at the demo’s reference world when it says where that is', async () => {
+    const app = fakeApp();
+    const liveChecks = {
+      httpsPort: 40443,
+      smtpPort: 40025,
+      extraCaFile: '/tmp/demo/reference-ca.pem',
+      kinds: { dnsbl: { enabled: true, zones: ['bl.authwatch.test'] } },
+    };
+    await addDemoAccount(app, { [DEMO_ACCOUNT_ENV]: JSON.stringify({ ...account, liveChecks }) });
+    expect(app.liveChecks).toEqual([liveChecks]);
+    expect(app.added).toEqual([account]);
   });
 });
