@@ -1,8 +1,9 @@
 /**
  * `tsx scripts/sideBySide.ts lint typecheck`: runs npm scripts at the same time and fails when any fails.
- * `npm test` runs the lint and the typecheck this way: each is one thread (ESLint, Prettier, knip; tsc,
- * svelte-check), so on two cores they take the time of the longer, not of both. Each script's output is
- * printed whole when it ends (never interleaved), with its time and exit status.
+ * `npm test` runs the lint, the typecheck and build:main (the bundle the CLI tests' processes load) this way:
+ * each is one thread (ESLint, Prettier, knip; tsc, svelte-check; esbuild's few seconds), so on two cores they
+ * take the time of the longest, not of all. Each script's output is printed whole when it ends (never
+ * interleaved), with its time and exit status.
  */
 import { spawn } from 'node:child_process';
 

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ApiClock } from '../../shared/api/clock.ts';
 import { startHost, type RunningHost } from './server.ts';
 
 /** What the browser host needs to run. */
@@ -28,6 +29,11 @@ export interface HostRunOptions {
   groupWaitMs?: number;
   /** Runs the live checks beside the DNS watch (main/core/livechecks). */
   liveChecks?: LiveCheckOptions;
+  /**
+   * The engine's and the mirror's time (default the system's): an end-to-end test moves it on by the alert
+   * period instead of waiting a real minute for the schedule's next poll.
+   */
+  clock?: Pick<ApiClock, 'now'>;
 }
 
 /** How long after listening the engine starts when no window has asked for its first screen yet. */
@@ -79,6 +85,7 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
         ? {}
         : { delivery: { sender: { gatherQuietMs: options.groupWaitMs } } }),
       ...(options.liveChecks ? { liveChecks: options.liveChecks } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
   } catch (error) {
     if (error instanceof MirrorBusyError) throw new Error(`${error.message} Stop it first.`);

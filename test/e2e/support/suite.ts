@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import type { Browser } from 'playwright-core';
+import type { HostRunOptions } from '../../../main/host/run.ts';
 import { launchChromium, openApp, type AppWindow, type WindowOptions } from './browser.ts';
 import { E2E_DIR } from './paths.ts';
 import { startDemoWorld, type DemoWorld, type WorldDns } from './world.ts';
@@ -30,6 +31,8 @@ export function demoSuite(
     world?: boolean;
     dns?: WorldDns;
     /** Channels' group wait (default the app's 20 s). */ groupWaitMs?: number;
+    /** The app's clock (default the system's): a test moves it on instead of waiting. */
+    clock?: HostRunOptions['clock'];
   } = {},
 ): DemoSuite {
   let world: DemoWorld | undefined;
@@ -44,6 +47,7 @@ export function demoSuite(
         world = await startDemoWorld(inject('demoSeedDb'), inject('rendererDir'), {
           ...(options.dns ? { dns: options.dns } : {}),
           ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
+          ...(options.clock ? { clock: options.clock } : {}),
         });
     } finally {
       browser = await launching;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import type { DnsWatchOptions } from '../../../main/core/dnswatch/dnsWatchRuntime.ts';
-import { runHost, type HostRun } from '../../../main/host/run.ts';
+import { runHost, type HostRun, type HostRunOptions } from '../../../main/host/run.ts';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
 import { buildService } from '../../../service/app.ts';
 import { openServiceDb } from '../../../service/db/openServiceDb.ts';
@@ -140,7 +140,13 @@ export interface AppUnderTest {
  */
 export async function startApp(
   rendererDir: string,
-  options: { db?: string; dnsWatch?: DnsWatchOptions; liveChecks?: boolean; groupWaitMs?: number } = {},
+  options: {
+    db?: string;
+    dnsWatch?: DnsWatchOptions;
+    liveChecks?: boolean;
+    groupWaitMs?: number;
+    clock?: HostRunOptions['clock'];
+  } = {},
 ): Promise<AppUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-e2e-'));
   const logs: string[] = [];
@@ -152,6 +158,7 @@ export async function startApp(
     ...(options.dnsWatch ? { dnsWatch: options.dnsWatch } : {}),
     ...(options.liveChecks ? { liveChecks: {} } : {}),
     ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await run.app.updateSettings({ sync: FAST_SYNC });
   return {
@@ -195,7 +202,7 @@ export interface WorldDns {
 export async function startDemoWorld(
   seedDb: string,
   rendererDir: string,
-  options: { dns?: WorldDns; groupWaitMs?: number } = {},
+  options: { dns?: WorldDns; groupWaitMs?: number; clock?: HostRunOptions['clock'] } = {},
 ): Promise<DemoWorld> {
   const service = await startDemoService(
     seedDb,
@@ -212,6 +219,7 @@ export async function startDemoWorld(
         }
       : {}),
     ...(options.groupWaitMs === undefined ? {} : { groupWaitMs: options.groupWaitMs }),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const { account } = await app.run.app.addAccount({
     label: DEMO_LABEL,
