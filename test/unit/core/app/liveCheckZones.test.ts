@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../../main/core/accounts/memorySecretStore.ts';
 import { createAuthwatch } from '../../../../main/core/app.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 
 const app = () => createAuthwatch({ mirror: openMirror(':memory:'), secretStore: memorySecretStore() });
 
