@@ -13,6 +13,7 @@ import type { Mirror, WriteResult } from '../mirror/types.ts';
 import type { LiveCheckRow } from '../mirror/liveCheckStore.ts';
 import { QueryBucket } from '../dnswatch/rateCap.ts';
 import type { WatchResolver } from '../dnswatch/watchResolver.ts';
+import type { ProxyChoice } from '../network/proxyRoute.ts';
 import type { LiveCheckDefinition, LiveTarget, ProbeContext, ProbeOutcome } from './definition.ts';
 import {
   kindEnabled,
@@ -41,6 +42,8 @@ export interface LiveCheckRunnerOptions {
   dnsTrusted: () => boolean;
   /** What TLS trusts (the network's authorities plus the live checks' extra CA). */
   ca: readonly string[] | undefined;
+  /** The network's proxy for an HTTPS target (absent: always direct). */
+  proxyFor?: (target: URL) => ProxyChoice | null;
   afterWrite: (result: WriteResult, target: LiveTarget) => Promise<void>;
   /** A notice was said or cleared (the screens read it again). */
   onNoticeChanged?: () => void;
@@ -212,6 +215,7 @@ export class LiveCheckRunner {
         while (this.connections.length > 0 && this.connections[0]! <= now - 60_000) this.connections.shift();
       },
       ca: this.o.ca,
+      proxyFor: this.o.proxyFor ?? (() => null),
       timeoutMs: this.o.settings.timeoutMs,
       previous: null,
       mirror: this.o.mirror,
