@@ -135,7 +135,10 @@ export class LiveCheckRuntime {
 
   /** The settings changed: the next ticks use a runner built from them (results are in the mirror). */
   restart(): void {
-    if (this.handle) this.runner = this.build();
+    if (this.handle) {
+      this.runner?.halt();
+      this.runner = this.build();
+    }
     if (!this.settings().enabled && Object.keys(this.notices()).length > 0) {
       this.o.mirror.setSetting(LIVE_CHECK_NOTICES_KEY, {});
       this.o.onNoticeChanged?.();
@@ -146,6 +149,7 @@ export class LiveCheckRuntime {
     const handle = this.handle;
     this.handle = null;
     await handle?.stop();
+    this.runner?.halt();
     await this.runner?.idle();
     this.runner = null;
   }
