@@ -55,6 +55,8 @@ export interface LiveCheckStats {
   inFlight: number;
   probes: number;
   connectionsLastMinute: number;
+  /** Connections opened since the runner started (the bench reads them against the cap). */
+  connections: number;
 }
 
 const keyOf = (check: string, t: LiveTarget) => `${check} ${t.accountId} ${t.domainId ?? ''}`;
@@ -69,6 +71,7 @@ export class LiveCheckRunner {
   private readonly blocked = new Map<string, number>();
   private readonly connections: number[] = [];
   private probes = 0;
+  private opened = 0;
 
   constructor(private readonly o: LiveCheckRunnerOptions) {
     this.cap = new QueryBucket(o.settings.connectionsPerMinute, o.clock, 60_000);
@@ -141,6 +144,7 @@ export class LiveCheckRunner {
       inFlight: this.inFlight.size,
       probes: this.probes,
       connectionsLastMinute: this.connections.filter((t) => t > now - 60_000).length,
+      connections: this.opened,
     };
   }
 
@@ -248,6 +252,7 @@ export class LiveCheckRunner {
         await this.cap.take();
         const now = this.o.clock.now();
         this.connections.push(now);
+        this.opened++;
         while (this.connections.length > 0 && this.connections[0]! <= now - 60_000) this.connections.shift();
       },
       ca: this.o.ca,
