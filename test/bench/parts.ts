@@ -38,8 +38,8 @@ export const PARTS: readonly BenchPart[] = [
   { name: 'first-hours', run: benchFirstHours, inDefault: true },
   // After the day: it reads the engine's measured p95 from the bench-results.json the day just wrote.
   { name: 'dns', run: benchDnsWatch, inDefault: true },
-  // The SPF and blocklist live checks: one round at 1,000 and 5,000 domains over real UDP.
-  { name: 'livechecks-dns', run: benchLiveChecks, inDefault: true },
+  // Every live check: one round at 1,000 and 5,000 domains against the reference world (DNS, HTTPS, SMTP).
+  { name: 'livechecks', run: benchLiveChecks, inDefault: true },
   // Its CPU is a week of the engine's requests (about an hour).
   { name: 'week', run: benchWeek, inDefault: false },
 ];

@@ -288,6 +288,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
           clock,
           dns: options.dnsWatch,
           networkCa: () => options.network?.smtpTls.ca,
+          ...(options.network ? { proxyFor: options.network.proxyFor } : {}),
           onNoticeChanged: () => emit({ type: 'settings_changed' }),
           afterWrite: async (result, target) => {
             if (target.domainId !== null)

@@ -36,6 +36,12 @@ const MAX_CNAME_HOPS = 8;
 export class WatchResolver {
   private readonly buckets: QueryBucket[];
   private readonly cache = new Map<string, { lookup: Lookup; expiresAt: number }>();
+  /**
+   * Questions on the wire now: a second asker of the same name and type waits for the same answer instead
+   * of sending it again (an MX host shared by thousands of domains is asked once per round, not once per
+   * domain in flight).
+   */
+  private readonly pending = new Map<string, Promise<Lookup>>();
   private next = 0;
   private sent = 0;
 
@@ -85,13 +91,25 @@ export class WatchResolver {
     const now = this.o.clock.now();
     const hit = this.cache.get(key);
     if (!options.fresh && hit && hit.expiresAt > now) return hit.lookup;
-    const lookup = await this.resolveChain(name.toLowerCase().replace(/\.$/, ''), type);
-    if (lookup.kind !== 'unknown') {
-      const ttl = Math.min(lookup.ttl ?? 0, this.o.maxCacheSeconds ?? Infinity);
-      if (ttl > 0) this.cache.set(key, { lookup, expiresAt: now + ttl * 1000 });
-      if (this.cache.size > 50_000) this.prune(now);
+    const asked = this.pending.get(key);
+    // A fresh look must not take an answer to a question sent before it asked.
+    if (!options.fresh && asked) return asked;
+    const answer = this.resolveChain(name.toLowerCase().replace(/\.$/, ''), type).then((lookup) => {
+      if (lookup.kind !== 'unknown') {
+        // The TTL counts from when the answer came, not from when it was asked.
+        const at = this.o.clock.now();
+        const ttl = Math.min(lookup.ttl ?? 0, this.o.maxCacheSeconds ?? Infinity);
+        if (ttl > 0) this.cache.set(key, { lookup, expiresAt: at + ttl * 1000 });
+        if (this.cache.size > 50_000) this.prune(at);
+      }
+      return lookup;
+    });
+    this.pending.set(key, answer);
+    try {
+      return await answer;
+    } finally {
+      if (this.pending.get(key) === answer) this.pending.delete(key);
     }
-    return lookup;
   }
 
   private prune(now: number): void {

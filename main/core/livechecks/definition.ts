@@ -50,6 +50,7 @@ import type { Mirror } from '../mirror/types.ts';
 import type { Protocol } from '../signals/primitives.ts';
 import type { Lookup } from '../dnswatch/watchResolver.ts';
 import type { QueryType } from '../dnswatch/dnsQuery.ts';
+import type { ProxyChoice } from '../network/proxyRoute.ts';
 
 /** What a check looks at: a watched domain, or an account. */
 export interface LiveTarget {
@@ -94,6 +95,11 @@ export interface ProbeContext<S> {
   connection(): Promise<void>;
   /** The authorities TLS connections trust: the system's plus the extra CA file (undefined: Node's own). */
   ca: readonly string[] | undefined;
+  /**
+   * The forward proxy an HTTPS connection to `target` goes through (Settings → Network or HTTPS_PROXY and
+   * NO_PROXY), or null for direct. SMTP on port 25 is never proxied: HTTP proxies do not carry it.
+   */
+  proxyFor(target: URL): ProxyChoice | null;
   /** Milliseconds one network step may take. */
   timeoutMs: number;
   /** The previous result of this check for this target (what changed since). */

@@ -11,6 +11,7 @@ import { DNS_WATCH_TRUST_KEY, type DnsWatchOptions } from '../dnswatch/dnsWatchR
 import { WatchResolver } from '../dnswatch/watchResolver.ts';
 import { chooseServers, DNS_WATCH_SETTINGS_KEY, readDnsWatchSettings } from '../dnswatch/watchSettings.ts';
 import { readCaFile } from '../network/extraCa.ts';
+import type { ProxyChoice } from '../network/proxyRoute.ts';
 import type { LiveCheckDefinition, LiveTarget } from './definition.ts';
 import { LiveCheckRunner, type LiveCheckNotice, type LiveCheckStats } from './liveCheckRunner.ts';
 import {
@@ -52,6 +53,8 @@ export class LiveCheckRuntime {
       dns: DnsWatchOptions;
       /** The network layer's authorities (system plus its extra CA). */
       networkCa: () => readonly string[] | undefined;
+      /** The network layer's proxy for an HTTPS target (absent: direct). */
+      proxyFor?: (target: URL) => ProxyChoice | null;
       afterWrite: (result: WriteResult, target: LiveTarget) => Promise<void>;
       onNoticeChanged?: () => void;
       logger?: { error(message: string, fields?: Record<string, unknown>): void };
@@ -99,6 +102,7 @@ export class LiveCheckRuntime {
       resolver,
       dnsTrusted: () => !this.o.mirror.getSetting(DNS_WATCH_TRUST_KEY),
       ca: this.ca(settings),
+      ...(this.o.proxyFor ? { proxyFor: this.o.proxyFor } : {}),
       afterWrite: this.o.afterWrite,
       ...(this.o.onNoticeChanged ? { onNoticeChanged: this.o.onNoticeChanged } : {}),
       ...(this.o.logger ? { logger: this.o.logger } : {}),
@@ -131,7 +135,10 @@ export class LiveCheckRuntime {
 
   /** The settings changed: the next ticks use a runner built from them (results are in the mirror). */
   restart(): void {
-    if (this.handle) this.runner = this.build();
+    if (this.handle) {
+      this.runner?.halt();
+      this.runner = this.build();
+    }
     if (!this.settings().enabled && Object.keys(this.notices()).length > 0) {
       this.o.mirror.setSetting(LIVE_CHECK_NOTICES_KEY, {});
       this.o.onNoticeChanged?.();
@@ -142,6 +149,7 @@ export class LiveCheckRuntime {
     const handle = this.handle;
     this.handle = null;
     await handle?.stop();
+    this.runner?.halt();
     await this.runner?.idle();
     this.runner = null;
   }

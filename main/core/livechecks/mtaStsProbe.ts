@@ -10,7 +10,8 @@ import {
 } from '../../../shared/email-auth/mtaStsPolicy.ts';
 import type { ProbeContext, ProbeOutcome } from './definition.ts';
 import { certificateSeenSchema } from './peerCertificate.ts';
-import { fetchPolicy } from './policyFetch.ts';
+import { fetchPolicy, type PolicyFetch } from './policyFetch.ts';
+import { TunnelError } from './proxyTunnel.ts';
 
 /** What one look saw (stored as the check's result). */
 export const resultSchema = z.object({
@@ -73,14 +74,22 @@ export async function probeMtaSts(ctx: ProbeContext<unknown>): Promise<ProbeOutc
     return { status: 'checked', result: { ...base, error: `${host} has no address` } };
   const address = found.values[0]!;
   await ctx.connection();
-  const fetched = await fetchPolicy({
-    host,
-    address,
-    port: ctx.ports.https,
-    ca: ctx.ca,
-    timeoutMs: ctx.timeoutMs,
-    now: ctx.now,
-  });
+  let fetched: PolicyFetch;
+  try {
+    fetched = await fetchPolicy({
+      host,
+      address,
+      port: ctx.ports.https,
+      ca: ctx.ca,
+      timeoutMs: ctx.timeoutMs,
+      now: ctx.now,
+      proxy: ctx.proxyFor(new URL(`https://${host}:${ctx.ports.https}/`)),
+    });
+  } catch (error) {
+    // The company proxy, not the policy host, failed: no evidence, and one notice for the network.
+    if (error instanceof TunnelError) return { status: 'unknown', words: error.message, blocked: true };
+    throw error;
+  }
   const certificateBad = fetched.certificate !== null && !fetched.certificate.valid;
   const parsed = fetched.body === null ? null : parseMtaStsPolicy(fetched.body);
   const error = certificateBad

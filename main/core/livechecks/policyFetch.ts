@@ -7,9 +7,12 @@
  * as a policy.
  */
 import { request } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import type { ProxyChoice } from '../network/proxyRoute.ts';
 import { MTA_STS_MAX_POLICY_BYTES } from '../../../shared/email-auth/mtaStsPolicy.ts';
 import { certificateSeen, type CertificateSeen } from './peerCertificate.ts';
+import { openTunnel } from './proxyTunnel.ts';
 
 /** What the fetch saw. */
 export interface PolicyFetch {
@@ -34,15 +37,28 @@ export function networkWords(error: unknown): string {
   return (code && NETWORK_WORDS[code]) ?? (error instanceof Error ? error.message : String(error));
 }
 
-/** GETs the policy of `host` from `address:port`. */
-export function fetchPolicy(o: {
+interface FetchTarget {
   host: string;
   address: string;
   port: number;
   ca: readonly string[] | undefined;
   timeoutMs: number;
   now: () => number;
-}): Promise<PolicyFetch> {
+}
+
+/**
+ * GETs the policy of `host` from `address:port`, through a CONNECT tunnel of `proxy` when the network's
+ * settings route https://<host> through one (the address is still the one the live DNS gave, as a sender
+ * dials it; the proxy may not resolve the names this machine's resolvers do). Rejects with a TunnelError when
+ * the proxy opens no tunnel.
+ */
+export async function fetchPolicy(o: FetchTarget & { proxy: ProxyChoice | null }): Promise<PolicyFetch> {
+  // A tunnel the proxy does not open rejects (TunnelError): that is no answer from the policy host.
+  const tunnel = o.proxy ? await openTunnel({ ...o, proxy: o.proxy }) : null;
+  return getPolicy(o, tunnel);
+}
+
+function getPolicy(o: FetchTarget, tunnel: Socket | null): Promise<PolicyFetch> {
   return new Promise((resolve) => {
     let certificate: CertificateSeen | null = null;
     let settled = false;
@@ -51,6 +67,7 @@ export function fetchPolicy(o: {
       settled = true;
       clearTimeout(timer);
       req.destroy();
+      tunnel?.destroy();
       resolve({ ...f, certificate });
     };
     const req = request({
@@ -63,7 +80,18 @@ export function fetchPolicy(o: {
       ...(o.ca ? { ca: [...o.ca] } : {}),
       // Verified below, after the certificate is kept: an invalid one is a finding, not only a failure.
       rejectUnauthorized: false,
-      agent: false,
+      // Through a tunnel the handshake runs over its socket (no agent: node then takes createConnection).
+      ...(tunnel
+        ? {
+            createConnection: () =>
+              tlsConnect({
+                socket: tunnel,
+                servername: o.host,
+                ...(o.ca ? { ca: [...o.ca] } : {}),
+                rejectUnauthorized: false,
+              }),
+          }
+        : { agent: false }),
     });
     let receiving: number | null = null;
     const timer = setTimeout(

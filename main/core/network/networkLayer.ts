@@ -38,6 +38,13 @@ export interface NetworkLayer {
   fetch: typeof fetch;
   /** TLS options for SMTP: its `ca` is read when a mail goes, so a CA set later applies too. */
   smtpTls: { readonly ca?: string[] };
+  /**
+   * The proxy a raw HTTPS connection to `target` goes through (the live checks' MTA-STS fetch, which must
+   * see the certificate itself): the settings' route, or the environment's in the `system` mode (the
+   * operating system's PAC is known to Electron's fetch only). Throws NetworkProblem when the settings name
+   * a proxy that cannot be used: such a connection must not go out direct.
+   */
+  proxyFor(target: URL): ProxyChoice | null;
   /** What Settings → Network shows of the way out besides the settings themselves. */
   status(): NetworkStatus;
   close(): Promise<void>;
@@ -194,6 +201,11 @@ export function createNetworkLayer(options: NetworkLayerOptions): NetworkLayer {
       get ca() {
         return current(settingsNow()).ca;
       },
+    },
+    proxyFor(target) {
+      const w = current(settingsNow());
+      if (w.problem) throw new NetworkProblem(w.problem);
+      return w.route(target);
     },
     status() {
       const settings = settingsNow();

@@ -19,15 +19,17 @@ import { fqdnOf } from './memoryZone.ts';
 const serverScript = fileURLToPath(new URL('./zoneServerProcess.ts', import.meta.url));
 
 /**
- * A zone server process (`script`, for `domains` domains): its port, and the queries it has answered (updated
- * every second, when the script reports them).
+ * A zone server process (`script`, for `domains` domains, then `args`): its port, the rest of the first line
+ * it printed (`hello`: other servers' ports), and the queries it has answered (updated every second, when the
+ * script reports them).
  */
-export async function startServerProcess(domains: number, script = serverScript) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, String(domains)], {
+export async function startServerProcess(domains: number, script = serverScript, args: string[] = []) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, String(domains), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const counts: { at: number; queries: number }[] = [];
   let resolvePort: (port: number) => void;
+  let hello: Record<string, number> = {};
   const port = new Promise<number>((resolve, reject) => {
     resolvePort = resolve;
     child.on('error', reject);
@@ -35,12 +37,16 @@ export async function startServerProcess(domains: number, script = serverScript)
   });
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const message = JSON.parse(line) as { port?: number; queries?: number; at?: number };
-    if (message.port !== undefined) resolvePort(message.port);
+    if (message.port !== undefined) {
+      hello = message as Record<string, number>;
+      resolvePort(message.port);
+    }
     if (message.queries !== undefined && message.at !== undefined)
       counts.push({ at: message.at, queries: message.queries });
   });
   return {
     port: await port,
+    hello,
     counts,
     stop: () =>
       new Promise<void>((done) => {

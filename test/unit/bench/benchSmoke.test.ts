@@ -32,9 +32,11 @@ const TABLES: Record<string, RegExp[]> = {
     /^1 h\s+\d+\/\d+\/\d+\s+\d/m,
     /N=50, 1 h: engine ÷ peer \d/,
   ],
-  'livechecks-dns': [
+  livechecks: [
     /^50 \| spf_lookups \| [\d.]+ s \|/m,
-    /^50 \| dnsbl_listings \| [\d.]+ s \| \d+ \| \d+ \/ 6000 \|/m,
+    /^50 \| dnsbl_listings \| [\d.]+ s \| \d+ \| \d+ \/ 6000 \| — \| — \| 1 \| 0 \|/m,
+    /^50 \| mta_sts_live \| [\d.]+ s \| \d+ \| \d+ \/ 6000 \| 50 \(\d+ \/ 10000\) \| 2 min \| 0 \| 0 \| \d+ MB/m,
+    /^50 \| mx_starttls \| [\d.]+ s \| \d+ \| \d+ \/ 6000 \| 50 \(\d+ \/ 10000\) \| 2 min \| 0 \| 0 \|/m,
   ],
   sweep: [
     /escalation sweep \(210 open alerts/,
@@ -51,7 +53,7 @@ const TIMEOUT_MS: Record<string, number> = {
   'first-hours': 240_000,
   week: 240_000,
   dns: 120_000,
-  'livechecks-dns': 120_000,
+  livechecks: 120_000,
 };
 
 let keep = '';

@@ -79,3 +79,36 @@ describe('CNAME loops', () => {
     });
   });
 });
+
+describe('questions in flight', () => {
+  it('asks once when many probes want the same MX host at the same moment', async () => {
+    dns.txt.set('mx.shared.example', ['v=spf1 -all']);
+    const answers = await Promise.all(
+      Array.from({ length: 32 }, () => resolver.lookup('MX.shared.example', 'TXT')),
+    );
+    expect(dns.asked).toBe(1);
+    expect(new Set(answers.map((a) => a.kind))).toEqual(new Set(['records']));
+  });
+
+  it('asks again for a fresh look, even while the same question is out', async () => {
+    dns.txt.set('_dmarc.a.example', ['v=DMARC1; p=reject']);
+    await Promise.all([
+      resolver.lookup('_dmarc.a.example', 'TXT'),
+      resolver.lookup('_dmarc.a.example', 'TXT', { fresh: true }),
+    ]);
+    expect(dns.asked).toBe(2);
+  });
+
+  it('does not keep a failure: the next look asks again', async () => {
+    dns.mode = 'servfail';
+    await Promise.all([
+      resolver.lookup('_dmarc.a.example', 'TXT'),
+      resolver.lookup('_dmarc.a.example', 'TXT'),
+    ]);
+    expect(dns.asked).toBe(1);
+    dns.mode = 'answer';
+    dns.txt.set('_dmarc.a.example', ['v=DMARC1; p=reject']);
+    expect(await resolver.lookup('_dmarc.a.example', 'TXT')).toMatchObject({ kind: 'records' });
+    expect(dns.asked).toBe(2);
+  });
+});

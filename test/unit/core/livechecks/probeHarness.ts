@@ -72,6 +72,7 @@ export async function probeAndWrite<R, S>(
     },
     connection: async () => {},
     ca: undefined,
+    proxyFor: () => null,
     timeoutMs: 1000,
     previous: null,
     mirror: o.mirror,
