@@ -192,7 +192,8 @@ const publicSurface = {
  * (DESIGN.md, README "Layout"). Why this order: signals/ declares what is polled (names, payload types,
  * definitions, the registry); alerts/ is the rule engine over them, alerts/rules/ the rules that are not a
  * signal's own; mirror/ stores and queries (and runs a signal's rules in the write's transaction); status/
- * derives the one status model from what the mirror holds; signals/defs/ are the signal files the registry
+ * derives the one status model from what the mirror holds (the mirror keeps each domain's status by the
+ * STATUS_MODEL passed into openMirror, never importing status/); signals/defs/ are the signal files the registry
  * loads at run time (they store through the mirror); sync/ polls; accounts/, delivery/, dnswatch/, export/,
  * network/ are services over those; app/ (with app.ts) is the facade; runtime/ assembles it; index.ts is the
  * public surface. Most specific first: a file of signals/defs/ is in "signals/defs", not "signals".
@@ -229,9 +230,6 @@ export const CORE_CROSSINGS = new Set([
   'mirror/routeStore.ts -> delivery/routing.ts',
   'mirror/sqliteMirror.ts -> delivery/routing.ts',
   'mirror/sqliteMirror.ts -> delivery/escalation.ts',
-  'mirror/readQueries.ts -> status/index.ts',
-  'mirror/statusEvidence.ts -> status/index.ts',
-  'mirror/statusSummary.ts -> status/index.ts',
   'signals/definition.ts -> alerts/ruleDefinition.ts',
   'signals/definition.ts -> alerts/types.ts',
   'signals/dnsRuleState.ts -> mirror/ruleInputs.ts',

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_ROUTE } from '../../main/core/delivery/routing.ts';
 import { openMirror } from '../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../main/core/status/statusModel.ts';
 import { webhookChannel } from '../unit/core/delivery/recordingOutbox.ts';
 import { report, timeIt } from './measure.ts';
 import type { Scale } from './scale.ts';
@@ -14,7 +15,7 @@ export async function benchEscalationSweep(scale: Scale): Promise<void> {
   // Each domain whose SPF goes raises three open alerts (the disconnection, the score, the verdict).
   const count = scale === 'smoke' ? 70 : 1_667;
   let t = Date.parse('2026-01-01T00:00:00Z');
-  const mirror = openMirror(':memory:', { clock: { now: () => t } });
+  const mirror = openMirror(':memory:', { clock: { now: () => t }, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://127.0.0.1:1/api/v1' });
   const domains = Array.from({ length: count }, (_, i) => ({ id: i + 1, fqdn: `d${i + 1}.example` }));
   mirror.writeSignal({

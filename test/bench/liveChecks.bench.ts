@@ -14,6 +14,7 @@ import { LiveCheckRunner } from '../../main/core/livechecks/liveCheckRunner.ts';
 import { DEFAULT_LIVE_CHECK_SETTINGS } from '../../main/core/livechecks/liveCheckSettings.ts';
 import { LIVE_CHECKS } from '../../main/core/livechecks/registry.ts';
 import { openMirror } from '../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../main/core/status/statusModel.ts';
 import { systemClock } from '../../shared/api/clock.ts';
 import { TEST_DNSBL_ZONE } from '../../service/dns/testDnsbl.ts';
 import { startServerProcess } from './dnswatch/queryRate.ts';
@@ -30,7 +31,7 @@ async function round(
   port: number,
   check: 'spf_lookups' | 'dnsbl_listings',
 ): Promise<string[]> {
-  const mirror = openMirror(':memory:', { clock: systemClock });
+  const mirror = openMirror(':memory:', { clock: systemClock, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'Bench', baseUrl: 'https://api.example.test/api/v1' });
   mirror.writeSignal({
     accountId: account.id,

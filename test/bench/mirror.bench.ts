@@ -1,5 +1,6 @@
 /** The mirror at portfolio scale: 500 domains' health written and the overview read back. */
 import { openMirror } from '../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../main/core/status/statusModel.ts';
 import { report, rssMiB, timeIt } from './measure.ts';
 import type { Scale } from './scale.ts';
 
@@ -8,7 +9,7 @@ export async function benchMirror(scale: Scale): Promise<void> {
   const count = scale === 'smoke' ? 50 : 500;
   const before = rssMiB();
   let t = Date.parse('2026-01-01T00:00:00Z');
-  const mirror = openMirror(':memory:', { clock: { now: () => t } });
+  const mirror = openMirror(':memory:', { clock: { now: () => t }, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://127.0.0.1:1/api/v1' });
   const domains = Array.from({ length: count }, (_, i) => ({ id: i + 1, fqdn: `d${i + 1}.example` }));
   mirror.writeSignal({

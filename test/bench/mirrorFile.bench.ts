@@ -14,6 +14,7 @@ import { DEFAULT_RULES } from '../../main/core/alerts/ruleSet.ts';
 import { openMirror } from '../../main/core/mirror/index.ts';
 import { openMirrorDatabase } from '../../main/core/mirror/openMirror.ts';
 import { SqliteMirror } from '../../main/core/mirror/sqliteMirror.ts';
+import { STATUS_MODEL } from '../../main/core/status/statusModel.ts';
 import type { Mirror } from '../../main/core/mirror/types.ts';
 import type { SyncJob } from '../../main/core/sync/syncJobs.ts';
 import { WriteBatch } from '../../main/core/sync/writeBatch.ts';
@@ -101,7 +102,7 @@ function walCost(dir: string, domains: number): { name: string; value: number; u
   let t = Date.parse('2026-01-01T00:00:00Z');
   const db = openMirrorDatabase(file);
   db.pragma('wal_autocheckpoint = 0');
-  const mirror = new SqliteMirror(db, { now: () => t }, DEFAULT_RULES);
+  const mirror = new SqliteMirror(db, { now: () => t }, DEFAULT_RULES, STATUS_MODEL);
   const ids = Array.from({ length: domains }, (_, i) => i + 1);
   const accountId = accountWithDomains(mirror, ids, t);
   const batch = byHand(mirror);
@@ -133,7 +134,7 @@ export async function benchMirrorFile(scale: Scale): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'authwatch-bench-'));
   try {
     let t = Date.parse('2026-01-01T00:00:00Z');
-    const mirror = openMirror(join(dir, 'mirror.sqlite'), { clock: { now: () => t } });
+    const mirror = openMirror(join(dir, 'mirror.sqlite'), { clock: { now: () => t }, status: STATUS_MODEL });
     const ids = Array.from({ length: domains }, (_, i) => i + 1);
     const accountId = accountWithDomains(mirror, ids, t);
     /** One timed round of domains writes, a quarter of an hour after the one before. */

@@ -12,6 +12,7 @@
  * and 5,000 domains stop when every domain is watched (--full adds their first 24 h).
  */
 import { openMirror } from '../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../main/core/status/statusModel.ts';
 import type { Mirror } from '../../main/core/mirror/types.ts';
 import { notFoundMeaning, type SignalName } from '../../main/core/signals/catalog.ts';
 import { SIGNAL_DEFINITIONS } from '../../main/core/signals/registry.ts';
@@ -68,7 +69,7 @@ function write(mirror: Mirror, accountId: number, signal: SignalName, id: number
 
 function portfolio(n: number) {
   let now = START;
-  const mirror = openMirror(':memory:', { clock: { now: () => now } });
+  const mirror = openMirror(':memory:', { clock: { now: () => now }, status: STATUS_MODEL });
   const { id: accountId } = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
   const ids = Array.from({ length: n }, (_, i) => i + 1);
   mirror.writeSignal({

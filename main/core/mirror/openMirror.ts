@@ -3,6 +3,7 @@ import { DEFAULT_RULES, type AlertRules } from '../alerts/ruleSet.ts';
 import { migrate } from './migrations.ts';
 import { preparePrivateDatabaseFile } from './privateFiles.ts';
 import { SqliteMirror } from './sqliteMirror.ts';
+import type { StatusModel } from './statusSummary.ts';
 import type { Mirror, MirrorClock } from './types.ts';
 
 /** Options of openMirror. */
@@ -11,6 +12,12 @@ export interface OpenMirrorOptions {
   clock?: MirrorClock;
   /** Replace some alert rules (tests). */
   rules?: AlertRules;
+  /**
+   * The status model (main/core/status's STATUS_MODEL) the mirror keeps each domain's status by. Without it
+   * the mirror stores and queries all else, and reading a status (overview, domain detail, a pending change)
+   * throws saying so; the runtime always passes it.
+   */
+  status?: StatusModel;
 }
 
 const wallClock: MirrorClock = { now: () => Date.now() };
@@ -41,5 +48,10 @@ export function openMirrorDatabase(file: string): DatabaseConnection {
 /** Open the mirror on a file (or ':memory:'). Throws MirrorError('newer_schema') for a database of newer code. */
 export function openMirror(file: string, options: OpenMirrorOptions = {}): Mirror {
   const db = openMirrorDatabase(file);
-  return new SqliteMirror(db, options.clock ?? wallClock, { ...DEFAULT_RULES, ...options.rules });
+  return new SqliteMirror(
+    db,
+    options.clock ?? wallClock,
+    { ...DEFAULT_RULES, ...options.rules },
+    options.status,
+  );
 }

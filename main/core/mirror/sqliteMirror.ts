@@ -32,8 +32,7 @@ import type { Protocol } from '../signals/primitives.ts';
 import { ReadQueries } from './readQueries.ts';
 import { latestDnsEvents } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
-import { statusInputs } from './statusEvidence.ts';
-import { StatusSummaries } from './statusSummary.ts';
+import { StatusSummaries, type StatusModel } from './statusSummary.ts';
 import { sharedPublicSyncState, SyncStateStore } from './syncStateStore.ts';
 import type {
   Account,
@@ -113,6 +112,7 @@ export class SqliteMirror implements Mirror {
     private readonly db: Database,
     private readonly clock: MirrorClock,
     private readonly rules: AlertRules,
+    status?: StatusModel,
   ) {
     this.accounts = new AccountsStore(db);
     this.domains = new DomainsStore(db);
@@ -144,7 +144,7 @@ export class SqliteMirror implements Mirror {
       channels: () => this.delivery.listChannels(),
       alert: (id) => this.alertStore.get(id) ?? null,
     });
-    this.summaries = new StatusSummaries(db);
+    this.summaries = new StatusSummaries(db, status);
     this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
     this.refreshStatuses();
   }
@@ -461,13 +461,7 @@ export class SqliteMirror implements Mirror {
     if (!domain)
       throw new MirrorError('unknown_domain', `no domain ${input.domainId} in account ${input.accountId}`);
     const at = this.nowIso(input.at);
-    const evidence = statusInputs(this.db, { domainPk: domain.pk }).get(domain.pk)?.evidence ?? [];
-    const baseline = evidence
-      .filter((e) => e.protocol === input.protocol)
-      .reduce<string | null>(
-        (newest, e) => (!newest || Date.parse(e.at) > Date.parse(newest) ? e.at : newest),
-        null,
-      );
+    const baseline = this.summaries.observedAt(domain.pk, input.protocol);
     this.write(() => {
       // A change nobody confirmed in a week is history, not pending.
       prepared(this.db, 'DELETE FROM pending_changes WHERE changed_at < ?').run(

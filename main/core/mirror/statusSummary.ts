@@ -1,8 +1,22 @@
 import type { Database } from 'better-sqlite3';
-import { domainStatus, STATUS_MODEL_VERSION, type DomainStatus } from '../status/index.ts';
+import type { DomainStatusView as DomainStatus } from '../../../shared/bridge/results.ts';
+import type { Protocol } from '../signals/primitives.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
-import { statusInputs } from './statusEvidence.ts';
+import { statusRows, type StatusRows } from './statusRows.ts';
 import { statusFacts, type StatusFacts } from './statusFacts.ts';
+
+/**
+ * The status model (main/core/status/statusModel.ts), passed in: the mirror stores each domain's status and
+ * queries the rows it is derived from; deriving it is the status folder's, above the mirror in core's order.
+ */
+export interface StatusModel {
+  /** The version of what `derive` says (STATUS_MODEL_VERSION): a status stored by another is derived again. */
+  version: number;
+  /** One domain's status from its rows (undefined: the domain has none). */
+  derive(rows: StatusRows | undefined): DomainStatus;
+  /** The newest observation of `protocol` among the rows (a pending change's baseline), or null. */
+  observedAt(rows: StatusRows | undefined, protocol: Protocol): string | null;
+}
 
 /**
  * Each domain's status as the status model derived it, kept by the mirror's writes so the overview reads
@@ -17,8 +31,28 @@ import { statusFacts, type StatusFacts } from './statusFacts.ts';
  */
 export class StatusSummaries {
   private withTemp = false;
+  /** SQL over a status_facts (or domain_status) row `s`: derived by this model, not marked since. */
+  readonly currentFacts: string;
 
-  constructor(private readonly db: Database) {}
+  /**
+   * Without a model (a mirror opened for what it stores alone, as most tests do) nothing is derived: writes
+   * leave their marks for the next connection with a model, and reading a status throws, naming the cause.
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly statusModel: StatusModel | undefined,
+  ) {
+    this.currentFacts = `(${currentSql(statusModel?.version ?? NO_VERSION)})`;
+  }
+
+  /** The model, or a clear error where a status is read from a mirror opened without one. */
+  private model(): StatusModel {
+    if (this.statusModel) return this.statusModel;
+    throw new Error(
+      'this mirror was opened without a status model: pass STATUS_MODEL (main/core/status/statusModel.ts) ' +
+        'to openMirror as `status` to read statuses',
+    );
+  }
 
   /**
    * When the stored statuses were derived by another model version (a mirror from before the summaries, or
@@ -26,29 +60,34 @@ export class StatusSummaries {
    * Returns how many were derived. A mirror already in step costs two small reads.
    */
   refreshStale(): number {
+    const version = this.model().version;
     const stored = prepared(this.db, 'SELECT version FROM status_model WHERE id = 1').get() as
       { version: number } | undefined;
-    if (stored?.version !== STATUS_MODEL_VERSION) {
+    if (stored?.version !== version) {
       prepared(this.db, 'INSERT OR IGNORE INTO status_dirty (domain_id) SELECT id FROM domains').run();
-      prepared(this.db, 'INSERT OR REPLACE INTO status_model (id, version) VALUES (1, ?)').run(
-        STATUS_MODEL_VERSION,
-      );
+      prepared(this.db, 'INSERT OR REPLACE INTO status_model (id, version) VALUES (1, ?)').run(version);
     }
     return this.flush();
   }
 
-  /** True when some domain waits for its status to be derived again (or the model version changed). */
+  /**
+   * True when some domain waits for its status to be derived again (or the model version changed); never
+   * without a model (there is nothing to derive them with).
+   */
   stale(): boolean {
+    if (!this.statusModel) return false;
     const stored = prepared(this.db, 'SELECT version FROM status_model WHERE id = 1').get() as
       { version: number } | undefined;
     return (
-      stored?.version !== STATUS_MODEL_VERSION ||
+      stored?.version !== this.statusModel.version ||
       !!prepared(this.db, 'SELECT 1 FROM status_dirty LIMIT 1').get()
     );
   }
 
-  /** Derives the status of every marked domain and stores it; returns how many were derived. */
+  /** Derives the status of every marked domain and stores it; returns how many were derived (none: no model). */
   flush(): number {
+    if (!this.statusModel) return 0;
+    const version = this.statusModel.version;
     const marked = (
       prepared(this.db, 'SELECT domain_id FROM status_dirty').all() as { domain_id: number }[]
     ).map((r) => r.domain_id);
@@ -70,8 +109,8 @@ export class StatusSummaries {
     for (const [pk, status] of statuses) {
       // A domain removed in the same transaction leaves only its mark.
       if (!known.get(pk)) continue;
-      upsert.run(pk, STATUS_MODEL_VERSION, JSON.stringify(status));
-      upsertFacts.run({ pk, model: STATUS_MODEL_VERSION, ...storedFacts(statusFacts(status)) });
+      upsert.run(pk, version, JSON.stringify(status));
+      upsertFacts.run({ pk, model: version, ...storedFacts(statusFacts(status)) });
     }
     prepared(this.db, 'DELETE FROM status_dirty').run();
     return marked.length;
@@ -82,11 +121,12 @@ export class StatusSummaries {
    * not (marked, missing, another model's).
    */
   read(pks: readonly number[], scope: { accountId: number | undefined }): Map<number, DomainStatus> {
+    this.model();
     const filter = scope.accountId === undefined ? '' : 'AND d.account_id = ?';
     const rows = prepared(
       this.db,
       `SELECT s.domain_id, s.status_json FROM domains d JOIN domain_status s ON s.domain_id = d.id
-         WHERE ${CURRENT} ${filter}`,
+         WHERE ${this.currentFacts} ${filter}`,
     ).all(...(scope.accountId === undefined ? [] : [scope.accountId])) as {
       domain_id: number;
       status_json: string;
@@ -96,9 +136,10 @@ export class StatusSummaries {
 
   /** The status of each of a few domains (a page of the overview): only their stored JSON is read. */
   readSome(pks: readonly number[]): Map<number, DomainStatus> {
+    this.model();
     const one = prepared(
       this.db,
-      `SELECT s.domain_id, s.status_json FROM domain_status s WHERE s.domain_id = ? AND ${CURRENT}`,
+      `SELECT s.domain_id, s.status_json FROM domain_status s WHERE s.domain_id = ? AND ${this.currentFacts}`,
     );
     const rows = pks.flatMap((pk) => (one.get(pk) ?? []) as { domain_id: number; status_json: string }[]);
     return this.complete(pks, rows, { accountId: undefined });
@@ -111,6 +152,7 @@ export class StatusSummaries {
    * are its stored columns (CURRENT_FACTS says which). Nothing is parsed for a current status.
    */
   deriveStaleFacts(accountId: number | undefined): void {
+    this.model();
     if (!this.withTemp) {
       prepared(
         this.db,
@@ -124,7 +166,7 @@ export class StatusSummaries {
       this.db,
       `SELECT d.id FROM domains d LEFT JOIN status_facts s ON s.domain_id = d.id
          WHERE d.removed_at IS NULL ${accountId === undefined ? '' : 'AND d.account_id = ?'}
-           AND NOT ifnull(${CURRENT_FACTS}, 0)`,
+           AND NOT ifnull(${this.currentFacts}, 0)`,
     )
       .pluck()
       .all(...(accountId === undefined ? [] : [accountId])) as number[];
@@ -139,6 +181,16 @@ export class StatusSummaries {
         insert.run({ pk, ...facts });
       }
     }
+  }
+
+  /** One domain's status derived now from its rows (the domain's page: never a stored one). */
+  deriveOne(pk: number): DomainStatus {
+    return this.model().derive(statusRows(this.db, { domainPk: pk }).get(pk));
+  }
+
+  /** The newest observation of `protocol` for the domain (a pending change's baseline), or null. */
+  observedAt(pk: number, protocol: Protocol): string | null {
+    return this.model().observedAt(statusRows(this.db, { domainPk: pk }).get(pk), protocol);
   }
 
   /** `rows` parsed, and the statuses of the `pks` they lack derived now. */
@@ -164,24 +216,22 @@ export class StatusSummaries {
       ? { accountId: undefined }
       : undefined,
   ): Map<number, DomainStatus> {
+    const model = this.model();
     const out = new Map<number, DomainStatus>();
-    const bulk = scope ? statusInputs(this.db, scope) : null;
+    const bulk = scope ? statusRows(this.db, scope) : null;
     for (const pk of pks) {
-      const inputs = bulk ? bulk.get(pk) : statusInputs(this.db, { domainPk: pk }).get(pk);
-      out.set(pk, domainStatus(inputs ?? NO_INPUTS));
+      out.set(pk, model.derive(bulk ? bulk.get(pk) : statusRows(this.db, { domainPk: pk }).get(pk)));
     }
     return out;
   }
 }
 
-const NO_INPUTS = { evidence: [], openAlerts: [] } as const;
-
 // A stored status is current when the model that derived it is this code's and no write has marked it since.
-const CURRENT = `s.model = ${STATUS_MODEL_VERSION}
+const currentSql = (version: number) => `s.model = ${Math.trunc(version)}
   AND NOT EXISTS (SELECT 1 FROM status_dirty x WHERE x.domain_id = s.domain_id)`;
 
-/** SQL over a status_facts row `s`: derived by this code's model, and no write has marked its domain since. */
-export const CURRENT_FACTS = `(${CURRENT})`;
+// No model's version: without a model no stored status counts as current (reading one throws before).
+const NO_VERSION = -1;
 
 /** The facts as the columns hold them: the failing protocols as ",spf,dmarc," (none: ","). */
 function storedFacts(f: StatusFacts) {

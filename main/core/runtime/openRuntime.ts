@@ -13,6 +13,7 @@ import { openMirror } from '../mirror/openMirror.ts';
 import type { Mirror } from '../mirror/types.ts';
 import { createNetworkLayer, type NetworkLayer } from '../network/networkLayer.ts';
 import { readNetworkSettings } from '../network/networkSettings.ts';
+import { STATUS_MODEL } from '../status/statusModel.ts';
 import { limitHeapGrowth } from './heapGrowth.ts';
 import { claimWriterRole, type WriterClaim, type WriterRole } from './writerRole.ts';
 
@@ -119,7 +120,10 @@ export function openRuntime(options: RuntimeOptions): Runtime {
   try {
     // The mirror stamps its rows on the engine's clock (the same instant the engine acts on).
     const { clock } = engine;
-    mirror = openMirror(db, clock?.now ? { clock: { now: () => clock.now!() } } : {});
+    mirror = openMirror(db, {
+      status: STATUS_MODEL,
+      ...(clock?.now ? { clock: { now: () => clock.now!() } } : {}),
+    });
     secrets = secretStoreOf(choice, env, say);
     const caPath = networkShell?.caFile ?? env[EXTRA_CA_ENV];
     const settingsMirror = mirror;

@@ -7,6 +7,7 @@
 import { createApiClient, RateBudget } from '../../../shared/api/client.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { budgetShape } from '../../../main/core/sync/budgetShape.ts';
 import type { SyncEvent } from '../../../main/core/sync/events.ts';
@@ -36,7 +37,7 @@ export function startEngine(
   onEvent: (event: SyncEvent) => void = () => undefined,
 ): EngineUnderTest {
   const clock = { now: time.now, sleep: time.sleep, random: () => 0.5 };
-  const mirror = openMirror(':memory:', { clock });
+  const mirror = openMirror(':memory:', { clock, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'Bench MSP', baseUrl: 'http://service.bench/api/v1' });
   const shape = budgetShape(LIMIT_PER_MINUTE, EDIT_HEADROOM);
   const budget = new RateBudget({ ...shape, clock });

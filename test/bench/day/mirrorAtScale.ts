@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { JobBook } from '../../../main/core/sync/jobBook.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS } from '../../../main/core/sync/syncJobs.ts';
@@ -70,7 +71,7 @@ function snapshot(id: number, fqdn: string, at: number, round: number) {
 /** Measures the mirror at `count` domains with a year of daily health history for each. */
 export async function mirrorAtScale(count = 1_000): Promise<MirrorFigures> {
   let t = Date.parse('2026-01-01T00:00:00Z');
-  const mirror = openMirror(':memory:', { clock: { now: () => t } });
+  const mirror = openMirror(':memory:', { clock: { now: () => t }, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
   const domains = Array.from({ length: count }, (_, i) => ({ id: i + 1, fqdn: `d${i + 1}.example` }));
   mirror.writeSignal({

@@ -9,6 +9,7 @@
 import { createApiClient } from '../../../shared/api/client.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import type { SignalName } from '../../../main/core/signals/catalog.ts';
 import type { LooseApi } from '../../../main/core/sync/looseApi.ts';
@@ -37,7 +38,7 @@ export function pollerMirror(
     return fetch(request);
   };
   const clock = { now: time.now, sleep: time.sleep, random: () => 0.5 };
-  const mirror = openMirror(':memory:', { clock });
+  const mirror = openMirror(':memory:', { clock, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label, baseUrl: 'http://service.bench/api/v1' });
   const api = createApiClient({
     baseUrl: account.baseUrl,

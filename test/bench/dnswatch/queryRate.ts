@@ -13,6 +13,7 @@ import { DnsWatcher } from '../../../main/core/dnswatch/dnsWatcher.ts';
 import { WatchResolver } from '../../../main/core/dnswatch/watchResolver.ts';
 import { DEFAULT_DNS_WATCH_SETTINGS } from '../../../main/core/dnswatch/watchSettings.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import { systemClock } from '../../../shared/api/clock.ts';
 import { fqdnOf } from './memoryZone.ts';
 
@@ -68,7 +69,7 @@ export interface QueryRate {
 /** Watches `domains` domains against the reference zone server for `seconds` of real time. */
 export async function queryRate(domains: number, seconds: number): Promise<QueryRate> {
   const server = await startServerProcess(domains);
-  const mirror = openMirror(':memory:', { clock: systemClock });
+  const mirror = openMirror(':memory:', { clock: systemClock, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'Bench', baseUrl: 'https://api.example.test/api/v1' });
   mirror.writeSignal({
     accountId: account.id,

@@ -15,6 +15,7 @@ import { DnsWatcher } from '../../../main/core/dnswatch/dnsWatcher.ts';
 import { WatchResolver } from '../../../main/core/dnswatch/watchResolver.ts';
 import { DEFAULT_DNS_WATCH_SETTINGS } from '../../../main/core/dnswatch/watchSettings.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import { progress, simulated } from '../progress.ts';
 import { DMARC, SPF, fqdnOf, memoryZone } from './memoryZone.ts';
 
@@ -66,7 +67,7 @@ export async function watchLatency(domains: number, changes = 40, seed = 20_260_
   };
   const settings = DEFAULT_DNS_WATCH_SETTINGS;
   const zone = memoryZone(domains);
-  const mirror = openMirror(':memory:', { clock });
+  const mirror = openMirror(':memory:', { clock, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'Bench', baseUrl: 'https://api.example.test/api/v1' });
   mirror.writeSignal({
     accountId: account.id,

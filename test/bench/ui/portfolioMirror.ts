@@ -18,6 +18,7 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import { SCHEMA_VERSION } from '../../../main/core/mirror/migrations.ts';
 
 const DAY = 86_400_000;
@@ -59,7 +60,7 @@ const resultOf = (passing: number) =>
 /** Writes the portfolio into `file` (created); returns its account. */
 function writePortfolioMirror(file: string, options: PortfolioOptions, now: number): Portfolio {
   const { count, days } = options;
-  const mirror = openMirror(file, { clock: { now: () => now } });
+  const mirror = openMirror(file, { clock: { now: () => now }, status: STATUS_MODEL });
   try {
     const account = mirror.upsertAccount({ label: 'Scale portfolio', baseUrl: 'http://127.0.0.1:9/api/v1' });
     const domains = Array.from({ length: count }, (_, i) => ({

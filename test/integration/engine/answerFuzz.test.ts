@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import { createWiring, type Wiring } from '../../../main/core/app/wiring.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import type { Account } from '../../../main/core/mirror/types.ts';
 import { decodeSignal } from '../../../main/core/signals/decode.ts';
 import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
@@ -269,7 +270,7 @@ describe('mutated answers of the core signals', () => {
   }
 
   beforeAll(async () => {
-    const mirror = openMirror(':memory:', { clock });
+    const mirror = openMirror(':memory:', { clock, status: STATUS_MODEL });
     w = createWiring({
       mirror,
       secretStore: memorySecretStore(),

@@ -15,6 +15,7 @@ import {
   type AuthwatchOptions,
 } from '../../../main/core/app.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import type { Alert, Mirror } from '../../../main/core/mirror/types.ts';
 import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startService, type HarnessOptions, type ServiceHarness } from '../../support/serviceHarness.ts';
@@ -109,7 +110,7 @@ export function openEngine(
     },
     random: () => 0.5,
   };
-  const mirror = openMirror(options.file ?? join(world.dir, 'mirror.db'), { clock });
+  const mirror = openMirror(options.file ?? join(world.dir, 'mirror.db'), { clock, status: STATUS_MODEL });
   const scheduler = manualScheduler();
   const notifier = recordingNotifier();
   const events: AuthwatchEvent[] = [];

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import { createAuthwatch, type Authwatch } from '../../../main/core/app.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { documentRuntime } from '../../../service/openapi/documentRuntime.ts';
@@ -86,7 +87,7 @@ async function syncAgainst(
     },
     random: () => 0.5,
   };
-  const mirror = openMirror(':memory:', { clock });
+  const mirror = openMirror(':memory:', { clock, status: STATUS_MODEL });
   const run = { mirror, calls: 0 } as Run;
   run.app = createAuthwatch({
     mirror,

@@ -10,12 +10,13 @@ import { createBridgeDispatcher } from '../../../shared/bridge/serve.ts';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import { createAuthwatch } from '../../../main/core/app.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import { health } from '../core/mirror/payloads.ts';
 
 const DOMAINS = 150;
 
 function portfolio() {
-  const mirror = openMirror(':memory:');
+  const mirror = openMirror(':memory:', { status: STATUS_MODEL });
   const { id: accountId } = mirror.upsertAccount({ label: 'Acme', baseUrl: 'https://x.example/api/v1' });
   mirror.writeSignal({
     accountId,

@@ -7,6 +7,7 @@ import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore
 import { createAuthwatch, type Authwatch } from '../../../main/core/app.ts';
 import { toBridgeEvent } from '../../../main/core/app/bridgeEvents.ts';
 import { openMirror } from '../../../main/core/mirror/index.ts';
+import { STATUS_MODEL } from '../../../main/core/status/statusModel.ts';
 import type { Mirror } from '../../../main/core/mirror/types.ts';
 import { startHost, type RunningHost } from '../../../main/host/server.ts';
 import { BRIDGE_PROTOCOL, bridgeProtocols } from '../../../shared/bridge/hostCredential.ts';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Authwatch</title>');
   writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(tmpdir(), 'authwatch-outside.txt'), 'outside');
-  mirror = openMirror(':memory:');
+  mirror = openMirror(':memory:', { status: STATUS_MODEL });
   app = createAuthwatch({ mirror, secretStore: memorySecretStore() });
   host = await startHost({
     methods: app,

@@ -18,6 +18,7 @@ import {
   type Notifier,
 } from '../../../../main/core/app/notificationDelivery.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
 import type { Alert, Mirror } from '../../../../main/core/mirror/types.ts';
 import { manualScheduler } from '../../../../main/core/sync/scheduler.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
@@ -36,7 +37,7 @@ function mirrorWithBacklog(at: ':memory:' | 'file' = ':memory:'): {
   accountId: number;
 } {
   const clock = fakeClock('2025-03-01T09:00:00Z');
-  const mirror = openMirror(at === 'file' ? file : ':memory:', { clock });
+  const mirror = openMirror(at === 'file' ? file : ':memory:', { clock, status: STATUS_MODEL });
   const account = mirror.upsertAccount({ label: 'Acme MSP', baseUrl: 'https://app.example.net/api/v1' });
   const domains = Array.from({ length: DOMAINS }, (_, i) => ({
     id: i + 1,
@@ -159,7 +160,7 @@ describe('alerts that waited for a window', () => {
     await expect(deliver()).rejects.toThrow();
     expect(events).toEqual(['summary of 600']);
 
-    const mirror = openMirror(file, { clock: first.clock });
+    const mirror = openMirror(file, { clock: first.clock, status: STATUS_MODEL });
     const left = mirror.pendingDeliveries(first.clock.now());
     expect(left).toHaveLength(400);
     await createDelivery(mirror, notifier, () => first.clock.now(), quietHooks)();

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION, migrate } from '../../../../main/core/mirror/migrations.ts';
 import { MirrorError } from '../../../../main/core/mirror/mirrorError.ts';
 import { openMirror, openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
+import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
 import { DOMAIN_ID, fakeClock, health, write } from './payloads.ts';
 
 let dir: string;
@@ -69,7 +70,7 @@ describe('migrations', () => {
       old.close();
 
       const clock = fakeClock('2024-02-01T00:00:00Z');
-      const mirror = openMirror(file, { clock });
+      const mirror = openMirror(file, { clock, status: STATUS_MODEL });
       // Old data survived.
       expect(mirror.listAccounts()).toMatchObject([
         { id: 1, label: 'Acme', baseUrl: 'https://a.example/api/v1' },
@@ -151,7 +152,7 @@ describe('connection settings', () => {
 
   it('removing an account removes everything mirrored for it (foreign keys cascade)', () => {
     const file = join(dir, 'cascade.sqlite');
-    const mirror = openMirror(file, { clock: fakeClock() });
+    const mirror = openMirror(file, { clock: fakeClock(), status: STATUS_MODEL });
     const a = mirror.upsertAccount({ label: 'A', baseUrl: 'https://a/api/v1' });
     const b = mirror.upsertAccount({ label: 'B', baseUrl: 'https://b/api/v1' });
     for (const acc of [a, b]) {

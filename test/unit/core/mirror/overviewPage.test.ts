@@ -14,6 +14,7 @@ import {
 } from '../../../../shared/bridge/overviewFilter.ts';
 import type { OverviewPageArgs } from '../../../../shared/bridge/overviewPage.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
+import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
 import type { MirrorOverviewRow } from '../../../../main/core/mirror/types.ts';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,7 +50,7 @@ const DOMAINS: {
 
 function portfolio() {
   const clock = fakeClock('2025-03-01T10:00:00Z');
-  const mirror = openMirror(':memory:', { clock });
+  const mirror = openMirror(':memory:', { clock, status: STATUS_MODEL });
   const { id: accountId } = mirror.upsertAccount({ label: 'Acme MSP', baseUrl: 'https://x.example/api/v1' });
   mirror.writeSignal({
     accountId,

@@ -4,6 +4,7 @@ import type { SignalPayloads } from '../../../../main/core/signals/catalog.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 import type { OpenMirrorOptions } from '../../../../main/core/mirror/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
+import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
 
 export const DOMAIN_ID = 4211;
 export const FQDN = 'example.com';
@@ -22,7 +23,7 @@ export function fakeClock(start = '2025-03-01T10:00:00Z') {
 /** A mirror with one account and its domain list stored. */
 export function mirrorWithDomain(file = ':memory:', options: OpenMirrorOptions = {}) {
   const clock = fakeClock();
-  const mirror = openMirror(file, { clock, ...options });
+  const mirror = openMirror(file, { clock, status: STATUS_MODEL, ...options });
   const account = mirror.upsertAccount({ label: 'Acme MSP', baseUrl: 'https://app.example.net/api/v1' });
   mirror.writeSignal({
     accountId: account.id,

@@ -5,6 +5,7 @@
 import { DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
 import { openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
 import { SqliteMirror } from '../../../../main/core/mirror/sqliteMirror.ts';
+import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
 import { fakeClock } from './payloads.ts';
 
 /** Values for a statement's parameters, positional or named (the plan does not depend on them). */
@@ -24,6 +25,6 @@ export function recordingMirror() {
     return prepare(sql);
   }) as typeof db.prepare;
   const clock = fakeClock('2025-03-01T10:00:00Z');
-  const mirror = new SqliteMirror(db, clock, DEFAULT_RULES);
+  const mirror = new SqliteMirror(db, clock, DEFAULT_RULES, STATUS_MODEL);
   return { db, mirror, seen, clock, prepare };
 }

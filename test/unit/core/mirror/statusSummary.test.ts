@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../../../../main/core/mirror/migrations.ts';
-import { statusInputs } from '../../../../main/core/mirror/statusEvidence.ts';
-import { domainStatus, STATUS_MODEL_VERSION } from '../../../../main/core/status/index.ts';
+import { statusRows } from '../../../../main/core/mirror/statusRows.ts';
+import { STATUS_MODEL_VERSION } from '../../../../main/core/status/index.ts';
+import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
 import { DOMAIN_ID, dnsEvent, failedSources, health, passingBaseline, source, write } from './payloads.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 
@@ -46,7 +47,7 @@ function expectInStep(m: Synced) {
     model: number;
     status_json: string;
   };
-  const live = domainStatus(statusInputs(m.db, { domainPk: pk }).get(pk) ?? { evidence: [], openAlerts: [] });
+  const live = STATUS_MODEL.derive(statusRows(m.db, { domainPk: pk }).get(pk));
   expect(stored.model).toBe(STATUS_MODEL_VERSION);
   expect(JSON.parse(stored.status_json)).toEqual(live);
   expect(m.db.prepare('SELECT count(*) AS n FROM status_dirty').get()).toEqual({ n: 0 });
@@ -202,7 +203,7 @@ describe('the status summary the overview reads', () => {
           'threat:1:example.com:BadMailer', '2025-03-01T08:05:00.000Z', '2025-03-01T08:05:00.000Z');
     `);
     old.close();
-    const mirror = openMirror(file);
+    const mirror = openMirror(file, { status: STATUS_MODEL });
     const db = new Database(file);
     expect(db.prepare('SELECT count(*) AS n FROM domain_status').get()).toEqual({ n: 2 });
     const rows = mirror.overview(1);
@@ -218,7 +219,7 @@ describe('the status summary the overview reads', () => {
         status_json: string;
       };
       expect(JSON.parse(stored.status_json)).toEqual(
-        domainStatus(statusInputs(db, { domainPk: pk }).get(pk)!),
+        STATUS_MODEL.derive(statusRows(db, { domainPk: pk }).get(pk)!),
       );
     }
     db.close();
@@ -233,7 +234,7 @@ describe('the status summary the overview reads', () => {
     // Until then a reader does not trust them.
     expect(verdictOf(m).level).toBe('good');
     m.mirror.close();
-    const reopened = openMirror(file);
+    const reopened = openMirror(file, { status: STATUS_MODEL });
     expect(m.db.prepare('SELECT DISTINCT model FROM domain_status').all()).toEqual([
       { model: STATUS_MODEL_VERSION },
     ]);

@@ -1,29 +1,82 @@
 import type { Database } from 'better-sqlite3';
-import { PROTOCOLS, isProtocol } from '../signals/primitives.ts';
-import {
-  dnsWatchEvidence,
-  type PendingChange,
-  type ProtocolEvidence,
-  type VerdictAlert,
-  type WatchedRecord,
-} from '../status/index.ts';
+import type { Severity } from '../alerts/types.ts';
+import { isProtocol, type Protocol } from '../signals/primitives.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
+import type { Expectation } from './types.ts';
 
 /**
- * What the status model reads from the mirror, for one domain or many at once (the overview reads 1,000
- * domains per change: a handful of queries, each one index walk, never one query per domain):
- *   - the newest health snapshot: a service_scan finding per protocol flag (and the DMARC record);
- *   - the newest DNS change event per protocol: published (connected) or absent (disconnected);
- *   - the service's DNS current status per protocol: published since last_connected, absent since
- *     last_disconnected (kept when a domain was opened);
- *   - the app's own DNS watch: its confirmed answer per protocol, as of its latest agreeing answer;
+ * The rows the status model reads of one domain, as the mirror stores them (decoded, never judged: what a
+ * row means for a protocol's status is main/core/status/statusInput.ts's to say):
+ *   - the newest health snapshot: the service scan's pass flag per protocol (and the DMARC record);
+ *   - the newest DNS change event (connected / disconnected) per protocol;
+ *   - the service's DNS current status per protocol (kept when a domain was opened);
+ *   - the app's own DNS watch, per protocol;
  *   - open alerts; pending changes.
- * A new evidence source adds its query here, and triggers on its table (see main/core/status/evidence.ts).
+ * A new evidence source adds its rows here, and triggers on its table (see main/core/status/evidence.ts).
  */
-export interface DomainStatusInputs {
-  evidence: ProtocolEvidence[];
-  openAlerts: VerdictAlert[];
-  pending: PendingChange[];
+export interface StatusRows {
+  health: HealthRow | null;
+  dnsEvents: DnsEventRow[];
+  dnsCurrent: DnsCurrentRow[];
+  watched: WatchedRow[];
+  openAlerts: OpenAlertRow[];
+  pending: PendingRow[];
+}
+
+/** The newest health snapshot: its pass flags by protocol (as stored: any JSON value), DMARC record, time. */
+export interface HealthRow {
+  flags: Record<string, unknown>;
+  /** '' as the service sends "none published" is kept as it is. */
+  dmarcRecord: string | null;
+  scannedAt: string;
+}
+
+/** The newest connected / disconnected event of one protocol. */
+export interface DnsEventRow {
+  protocol: Protocol;
+  action: 'connected' | 'disconnected';
+  recordValue: string | null;
+  occurredAt: string;
+}
+
+/** The service's DNS current status of one protocol. */
+export interface DnsCurrentRow {
+  protocol: Protocol;
+  currentStatus: string | null;
+  lastConnected: string | null;
+  lastDisconnected: string | null;
+}
+
+/** One record of the DNS watch (a row of dns_watch). */
+export interface WatchedRow {
+  protocol: Protocol;
+  /** The latest answer, confirmed or not. */
+  answer: 'present' | 'invalid' | 'absent' | 'unknown';
+  /** The record(s) the latest answer carried, one per line. */
+  value: string | null;
+  /** The server that gave the latest answer (host:port). */
+  resolver: string;
+  /** The confirmed evidence (null before the first definite answer). */
+  state: 'connected' | 'disconnected' | null;
+  /** The latest answer that agreed with the confirmed state. */
+  stateCheckedAt: string | null;
+}
+
+/** One open alert of the domain. */
+export interface OpenAlertRow {
+  rule: string;
+  severity: Severity;
+  title: string;
+  details: Record<string, unknown>;
+}
+
+/** One edit written and not yet confirmed. */
+export interface PendingRow {
+  protocol: Protocol;
+  summary: string;
+  changedAt: string;
+  baselineAt: string | null;
+  expect: Expectation;
 }
 
 type Scope = { domainPk: number } | { accountId: number | undefined };
@@ -35,18 +88,22 @@ function where(scope: Scope, column = 'd.id'): { sql: string; args: number[] } {
     : { sql: 'AND d.account_id = ?', args: [scope.accountId] };
 }
 
-function bucket(map: Map<number, DomainStatusInputs>, pk: number): DomainStatusInputs {
+function bucket(map: Map<number, StatusRows>, pk: number): StatusRows {
   let entry = map.get(pk);
   if (!entry) {
-    entry = { evidence: [], openAlerts: [], pending: [] };
+    entry = { health: null, dnsEvents: [], dnsCurrent: [], watched: [], openAlerts: [], pending: [] };
     map.set(pk, entry);
   }
   return entry;
 }
 
-/** The status inputs of the domains in scope, keyed by domain pk (domains with none are absent). */
-export function statusInputs(db: Database, scope: Scope): Map<number, DomainStatusInputs> {
-  const out = new Map<number, DomainStatusInputs>();
+/**
+ * The status rows of the domains in scope, keyed by domain pk (domains with none are absent), for one
+ * domain or many at once (the overview reads 1,000 domains per change: a handful of queries, each one index
+ * walk, never one query per domain).
+ */
+export function statusRows(db: Database, scope: Scope): Map<number, StatusRows> {
+  const out = new Map<number, StatusRows>();
   const w = where(scope);
 
   // Domains first (CROSS JOIN fixes the order): one index seek per domain, never a scan of the history.
@@ -62,25 +119,11 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
     scanned_at: string;
   }[];
   for (const h of health) {
-    const flags = JSON.parse(h.protocols_json) as Record<string, unknown>;
-    const evidence = bucket(out, h.domain_id).evidence;
-    for (const protocol of PROTOCOLS) {
-      const flag = flags[protocol];
-      if (typeof flag !== 'boolean') continue;
-      if (protocol === 'dmarc') {
-        // The scan carries the DMARC record ('' reads as none published): it tells absent from invalid.
-        const record = h.dmarc_record || null;
-        const finding = flag ? 'valid' : record === null ? 'absent' : 'invalid';
-        evidence.push({ protocol, source: 'service_scan', at: h.scanned_at, finding, record });
-        continue;
-      }
-      evidence.push({
-        protocol,
-        source: 'service_scan',
-        at: h.scanned_at,
-        finding: flag ? 'valid' : 'not_passing',
-      });
-    }
+    bucket(out, h.domain_id).health = {
+      flags: JSON.parse(h.protocols_json) as Record<string, unknown>,
+      dmarcRecord: h.dmarc_record,
+      scannedAt: h.scanned_at,
+    };
   }
 
   const events = prepared(
@@ -94,18 +137,17 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
   ).all(...w.args) as {
     domain_id: number;
     record_type: string;
-    action: string;
+    action: DnsEventRow['action'];
     record_value: string | null;
     occurred_at: string;
   }[];
   for (const e of events) {
     if (!isProtocol(e.record_type)) continue;
-    bucket(out, e.domain_id).evidence.push({
+    bucket(out, e.domain_id).dnsEvents.push({
       protocol: e.record_type,
-      source: 'dns_event',
-      at: e.occurred_at,
-      finding: e.action === 'connected' ? 'published' : 'absent',
-      record: e.action === 'connected' ? e.record_value : null,
+      action: e.action,
+      recordValue: e.record_value,
+      occurredAt: e.occurred_at,
     });
   }
 
@@ -122,14 +164,11 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
   }[];
   for (const c of current) {
     if (!isProtocol(c.protocol)) continue;
-    // The status holds since its last change; without that time it cannot be placed among the others.
-    const at = c.current_status === 'connected' ? c.last_connected : c.last_disconnected;
-    if (!at || (c.current_status !== 'connected' && c.current_status !== 'disconnected')) continue;
-    bucket(out, c.domain_id).evidence.push({
+    bucket(out, c.domain_id).dnsCurrent.push({
       protocol: c.protocol,
-      source: 'dns_status',
-      at,
-      finding: c.current_status === 'connected' ? 'published' : 'absent',
+      currentStatus: c.current_status,
+      lastConnected: c.last_connected,
+      lastDisconnected: c.last_disconnected,
     });
   }
 
@@ -140,15 +179,15 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
   ).all(...w.args) as {
     domain_id: number;
     protocol: string;
-    answer: WatchedRecord['answer'];
+    answer: WatchedRow['answer'];
     value: string | null;
     resolver: string;
-    state: WatchedRecord['state'];
+    state: WatchedRow['state'];
     state_checked_at: string | null;
   }[];
   for (const r of watched) {
     if (!isProtocol(r.protocol)) continue;
-    const e = dnsWatchEvidence({
+    bucket(out, r.domain_id).watched.push({
       protocol: r.protocol,
       answer: r.answer,
       value: r.value,
@@ -156,7 +195,6 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
       state: r.state,
       stateCheckedAt: r.state_checked_at,
     });
-    if (e) bucket(out, r.domain_id).evidence.push(e);
   }
 
   const alerts = prepared(
@@ -166,7 +204,7 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
   ).all(...w.args) as {
     domain_id: number;
     rule: string;
-    severity: VerdictAlert['severity'];
+    severity: Severity;
     title: string;
     details_json: string | null;
   }[];
@@ -198,7 +236,7 @@ export function statusInputs(db: Database, scope: Scope): Map<number, DomainStat
       summary: p.summary,
       changedAt: p.changed_at,
       baselineAt: p.baseline_at,
-      expect: JSON.parse(p.expect_json) as PendingChange['expect'],
+      expect: JSON.parse(p.expect_json) as Expectation,
     });
   }
   return out;
