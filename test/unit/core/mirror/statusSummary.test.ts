@@ -13,7 +13,16 @@ import { MIGRATIONS, migrate } from '../../../../main/core/mirror/migrations.ts'
 import { statusRows } from '../../../../main/core/mirror/statusRows.ts';
 import { STATUS_MODEL_VERSION } from '../../../../main/core/status/index.ts';
 import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
-import { DOMAIN_ID, dnsEvent, failedSources, health, passingBaseline, source, write } from './payloads.ts';
+import {
+  DOMAIN_ID,
+  dnsEvent,
+  failedSources,
+  health,
+  mirrorWithDomain,
+  passingBaseline,
+  source,
+  write,
+} from './payloads.ts';
 import { openMirror } from '../../../../main/core/mirror/openMirror.ts';
 
 let dir: string;
@@ -241,5 +250,28 @@ describe('the status summary the overview reads', () => {
     expectInStep(m);
     reopened.close();
     m.db.close();
+  });
+
+  it('a mirror opened without a status model refuses to show a status, naming the fix; one with it catches up', () => {
+    // The mirror derives nothing itself (status/ is above it): a caller that forgot the model hears so at once.
+    const bare = mirrorWithDomain(file, { status: undefined });
+    write(
+      bare.mirror,
+      bare.accountId,
+      'failed_sources',
+      failedSources(source('BadMailer', true)),
+      '2025-03-01T08:10:00Z',
+    );
+    expect(() => bare.mirror.overview(bare.accountId)).toThrow(/without a status model.*STATUS_MODEL/);
+    expect(() => bare.mirror.domainDetail(bare.accountId, DOMAIN_ID)).toThrow(/without a status model/);
+    bare.mirror.close();
+    // The writes left their marks: the next mirror with the model derives them when it opens.
+    const full = openMirror(file, { status: STATUS_MODEL });
+    const db = new Database(file);
+    expect(db.prepare('SELECT count(*) AS n FROM status_dirty').get()).toEqual({ n: 0 });
+    const row = full.overview(bare.accountId).find((r) => r.domainId === DOMAIN_ID)!;
+    expect(row.posture.verdict).toMatchObject({ level: 'problem', words: 'Threat sending as this domain' });
+    db.close();
+    full.close();
   });
 });
