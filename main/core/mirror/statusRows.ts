@@ -126,76 +126,37 @@ export function statusRows(db: Database, scope: Scope): Map<number, StatusRows> 
     };
   }
 
-  const events = prepared(
-    db,
-    `SELECT domain_id, record_type, action, record_value, occurred_at FROM (
+  // The rows of one protocol each: typed by their protocol (a row of an unknown protocol is skipped).
+  const byProtocol = <K extends 'dnsEvents' | 'dnsCurrent' | 'watched'>(key: K, sql: string) => {
+    const rows = prepared(db, sql).all(...w.args) as ({ domain_id: number; protocol: string } & Omit<
+      StatusRows[K][number],
+      'protocol'
+    >)[];
+    for (const { domain_id, protocol, ...row } of rows) {
+      if (isProtocol(protocol)) (bucket(out, domain_id)[key] as unknown[]).push({ protocol, ...row });
+    }
+  };
+  byProtocol(
+    'dnsEvents',
+    `SELECT domain_id, record_type AS protocol, action, record_value AS recordValue, occurred_at AS occurredAt
+       FROM (
          SELECT e.*, row_number() OVER (PARTITION BY e.domain_id, e.record_type
                                         ORDER BY e.occurred_at DESC, e.remote_id DESC) AS n
            FROM domains d JOIN dns_events e ON e.domain_id = d.id
            WHERE e.action IN ('connected', 'disconnected') ${w.sql})
        WHERE n = 1`,
-  ).all(...w.args) as {
-    domain_id: number;
-    record_type: string;
-    action: DnsEventRow['action'];
-    record_value: string | null;
-    occurred_at: string;
-  }[];
-  for (const e of events) {
-    if (!isProtocol(e.record_type)) continue;
-    bucket(out, e.domain_id).dnsEvents.push({
-      protocol: e.record_type,
-      action: e.action,
-      recordValue: e.record_value,
-      occurredAt: e.occurred_at,
-    });
-  }
-
-  const current = prepared(
-    db,
-    `SELECT c.domain_id, c.protocol, c.current_status, c.last_connected, c.last_disconnected
+  );
+  byProtocol(
+    'dnsCurrent',
+    `SELECT c.domain_id, c.protocol, c.current_status AS currentStatus, c.last_connected AS lastConnected,
+            c.last_disconnected AS lastDisconnected
        FROM domains d JOIN dns_current c ON c.domain_id = d.id WHERE 1 ${w.sql}`,
-  ).all(...w.args) as {
-    domain_id: number;
-    protocol: string;
-    current_status: string | null;
-    last_connected: string | null;
-    last_disconnected: string | null;
-  }[];
-  for (const c of current) {
-    if (!isProtocol(c.protocol)) continue;
-    bucket(out, c.domain_id).dnsCurrent.push({
-      protocol: c.protocol,
-      currentStatus: c.current_status,
-      lastConnected: c.last_connected,
-      lastDisconnected: c.last_disconnected,
-    });
-  }
-
-  const watched = prepared(
-    db,
-    `SELECT w.domain_id, w.protocol, w.answer, w.value, w.resolver, w.state, w.state_checked_at
+  );
+  byProtocol(
+    'watched',
+    `SELECT w.domain_id, w.protocol, w.answer, w.value, w.resolver, w.state, w.state_checked_at AS stateCheckedAt
        FROM domains d JOIN dns_watch w ON w.domain_id = d.id WHERE 1 ${w.sql}`,
-  ).all(...w.args) as {
-    domain_id: number;
-    protocol: string;
-    answer: WatchedRow['answer'];
-    value: string | null;
-    resolver: string;
-    state: WatchedRow['state'];
-    state_checked_at: string | null;
-  }[];
-  for (const r of watched) {
-    if (!isProtocol(r.protocol)) continue;
-    bucket(out, r.domain_id).watched.push({
-      protocol: r.protocol,
-      answer: r.answer,
-      value: r.value,
-      resolver: r.resolver,
-      state: r.state,
-      stateCheckedAt: r.state_checked_at,
-    });
-  }
+  );
 
   const alerts = prepared(
     db,
