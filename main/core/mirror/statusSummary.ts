@@ -149,7 +149,7 @@ export class StatusSummaries {
    * The facts (what the overview filters, sorts and counts by) of every listed domain of the scope whose
    * stored status is not current (marked, missing, another model's), derived now and kept in this
    * connection's temporary table `status_facts_now` for the query that follows; a current status's facts
-   * are its stored columns (CURRENT_FACTS says which). Nothing is parsed for a current status.
+   * are its stored columns (currentFacts says which). Nothing is parsed for a current status.
    */
   deriveStaleFacts(accountId: number | undefined): void {
     this.model();
