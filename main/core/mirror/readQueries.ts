@@ -16,8 +16,6 @@ import type {
 } from './types.ts';
 import { toIsoOrNull } from './isoTime.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
-import { domainStatus } from '../status/index.ts';
-import { statusInputs } from './statusEvidence.ts';
 import type { StatusSummaries } from './statusSummary.ts';
 
 type Json = Record<string, unknown>;
@@ -30,8 +28,6 @@ function protocolFlags(text: string): Partial<Record<Protocol, boolean>> {
   for (const p of PROTOCOLS) if (typeof raw[p] === 'boolean') flags[p] = raw[p];
   return flags;
 }
-
-const NO_INPUTS = { evidence: [], openAlerts: [] } as const;
 
 // Histories are returned oldest first; the limit keeps the newest rows (what a chart's right edge shows).
 const DEFAULT_HISTORY_LIMIT = 10_000;
@@ -301,7 +297,7 @@ export class ReadQueries {
       syncStates: this.syncStates.listForDomain(accountId, pk).map(publicSyncState),
       openAlerts: this.alerts.list({ accountId, domainId, open: true, limit: 1000 }),
       muted: this.alerts.muteOf(pk, now),
-      posture: domainStatus(statusInputs(this.db, { domainPk: pk }).get(pk) ?? NO_INPUTS),
+      posture: this.summaries.deriveOne(pk),
     };
   }
 
