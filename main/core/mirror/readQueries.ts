@@ -1,4 +1,4 @@
-import { extraSignalRows } from './extraShown.ts';
+import { extraSignalRows, type ExtraSignals } from './extraShown.ts';
 import type { Database } from 'better-sqlite3';
 import type { SignalName } from '../signals/catalog.ts';
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
@@ -40,6 +40,8 @@ export class ReadQueries {
     private readonly syncStates: SyncStateStore,
     private readonly alerts: AlertStore,
     private readonly summaries: StatusSummaries,
+    /** The extra signals of the registry the mirror was opened with (the Summary tab's 'Other checks'). */
+    private readonly extras: ExtraSignals,
   ) {}
 
   /**
@@ -293,7 +295,7 @@ export class ReadQueries {
           }
         : null,
       dashboardCache: dashboard ? parse(dashboard.raw_json as string) : null,
-      extraSignals: extraSignalRows(this.db, pk),
+      extraSignals: extraSignalRows(this.db, pk, this.extras),
       syncStates: this.syncStates.listForDomain(accountId, pk).map(publicSyncState),
       openAlerts: this.alerts.list({ accountId, domainId, open: true, limit: 1000 }),
       muted: this.alerts.muteOf(pk, now),

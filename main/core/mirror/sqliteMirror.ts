@@ -33,6 +33,7 @@ import { ReadQueries } from './readQueries.ts';
 import { appEdit, latestDnsEvents } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
 import { StatusSummaries } from './statusSummary.ts';
+import { extraSignalsOf } from './extraShown.ts';
 import { sharedPublicSyncState, SyncStateStore } from './syncStateStore.ts';
 import type {
   Account,
@@ -146,7 +147,14 @@ export class SqliteMirror implements Mirror {
       alert: (id) => this.alertStore.get(id) ?? null,
     });
     this.summaries = new StatusSummaries(db, registry.status);
-    this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
+    this.reads = new ReadQueries(
+      db,
+      this.domains,
+      this.syncStates,
+      this.alertStore,
+      this.summaries,
+      extraSignalsOf(registry.signals),
+    );
     this.refreshStatuses();
   }
 
