@@ -195,12 +195,13 @@ const publicSurface = {
  * queries (and runs a signal's rules in the write's transaction, with the registries it is given by
  * openMirror: it imports none), and holds what it walks inside its transactions — the routing table and
  * escalation (mirror/routing.ts, escalation.ts) — and the signal kits that store (extraSignal, dnsRuleState);
- * status/ derives the one status model from what the mirror holds; signals/defs/ are the signal files the
- * registry loads at run time (they store through the mirror); sync/ polls; accounts/, delivery/, dnswatch/,
- * export/, network/, livechecks/ are services over those (what a lower one needs of a higher one is passed
- * in: the metrics get the live checks); app/ (with app.ts) is the facade — its account service too, which
- * speaks the facade's errors; runtime/ assembles it (and the registries the mirror is opened with);
- * index.ts is the public surface. Most specific first: a file of signals/defs/ is in "signals/defs".
+ * status/ derives the one status model from what the mirror holds (the mirror keeps each domain's status by
+ * the status model in the registry openMirror is given, never importing status/); signals/defs/ are the
+ * signal files the registry loads at run time (they store through the mirror); sync/ polls; accounts/,
+ * delivery/, dnswatch/, export/, network/, livechecks/ are services over those (what a lower one needs of a
+ * higher one is passed in: the metrics get the live checks); app/ (with app.ts) is the facade — its account
+ * service too, which speaks the facade's errors; runtime/ assembles it (and the registries the mirror is
+ * opened with); index.ts is the public surface. Most specific first: a file of signals/defs/ is in "signals/defs".
  */
 export const CORE_ORDER = [
   'signals',
@@ -227,10 +228,6 @@ export const CORE_ORDER = [
  * else today (issue 33 item 6).
  */
 export const CORE_CROSSINGS = new Set([
-  // The mirror still derives statuses; moving that derivation to status/ is under way (branch house-status).
-  'mirror/readQueries.ts -> status/index.ts',
-  'mirror/statusEvidence.ts -> status/index.ts',
-  'mirror/statusSummary.ts -> status/index.ts',
   // Types only, a cycle by nature: a signal's definition carries its own rules (typed by the rule engine),
   // and the rule engine types a rule by the signals it reads. Paid by an alert vocabulary module (AlertKind,
   // AlertRuleFn, RuleContext, AlertEvent) below signals/definition.ts.

@@ -9,7 +9,6 @@ import {
 import type { OverviewPage, OverviewPageArgs, OverviewPageRow } from '../../../shared/bridge/overviewPage.ts';
 import { VERDICT_LEVELS, type VerdictLevel } from '../../../shared/bridge/statusLevels.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
-import { CURRENT_FACTS } from './statusSummary.ts';
 import type { SignalName } from '../signals/catalog.ts';
 import type { StatusSummaries } from './statusSummary.ts';
 import { syncErrorOf } from './syncStateStore.ts';
@@ -47,7 +46,7 @@ const LISTED_COLUMNS = `pk, account_id, label, remote_id, fqdn, group_id, group_
 // (a correlated seek per domain cannot use the index's ifnull(domain_id, 0) part).
 const NEWEST_SUCCESS = `LEFT JOIN (SELECT domain_id, max(last_success_at) AS data_at FROM sync_state
     WHERE domain_id IS NOT NULL GROUP BY domain_id) y ON y.domain_id = d.id`;
-const FILL_LISTED = (withDataAt: boolean) => `
+const FILL_LISTED = (withDataAt: boolean, currentFacts: string) => `
   WITH open AS (SELECT domain_id, count(*) AS n FROM alerts WHERE resolved_at IS NULL GROUP BY domain_id),
   base AS MATERIALIZED (
     SELECT d.id AS pk, d.account_id, a.label, d.remote_id, d.fqdn,
@@ -65,7 +64,7 @@ const FILL_LISTED = (withDataAt: boolean) => `
            iif(s.current, s.required_passing, t.required_passing) AS required_passing,
            iif(s.current, s.optional_passing, t.optional_passing) AS optional_passing
       FROM domains d JOIN accounts a ON a.id = d.account_id
-      LEFT JOIN (SELECT *, ${CURRENT_FACTS} AS current FROM status_facts s) s ON s.domain_id = d.id
+      LEFT JOIN (SELECT *, ${currentFacts} AS current FROM status_facts s) s ON s.domain_id = d.id
       LEFT JOIN temp.status_facts_now t ON t.domain_id = d.id
       LEFT JOIN open o ON o.domain_id = d.id
       ${withDataAt ? NEWEST_SUCCESS : ''}
@@ -99,7 +98,7 @@ function fillListed(
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS overview_listed (${LISTED_COLUMNS.replace(/\s+/g, ' ')})`);
   summaries.deriveStaleFacts(accountId);
   prepared(db, 'DELETE FROM temp.overview_listed').run();
-  prepared(db, FILL_LISTED(withDataAt)).run({ account: accountId ?? null });
+  prepared(db, FILL_LISTED(withDataAt, summaries.currentFacts)).run({ account: accountId ?? null });
   filled.set(db, { key, changes: changes() });
 }
 const filled = new WeakMap<Database, { key: string; changes: number }>();

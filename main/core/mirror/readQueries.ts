@@ -1,4 +1,4 @@
-import { extraSignalRows } from './extraShown.ts';
+import { extraSignalRows, type ExtraSignals } from './extraShown.ts';
 import type { Database } from 'better-sqlite3';
 import type { SignalName } from '../signals/catalog.ts';
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
@@ -16,8 +16,6 @@ import type {
 } from './types.ts';
 import { toIsoOrNull } from './isoTime.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
-import { domainStatus } from '../status/index.ts';
-import { statusInputs } from './statusEvidence.ts';
 import type { StatusSummaries } from './statusSummary.ts';
 
 type Json = Record<string, unknown>;
@@ -31,8 +29,6 @@ function protocolFlags(text: string): Partial<Record<Protocol, boolean>> {
   return flags;
 }
 
-const NO_INPUTS = { evidence: [], openAlerts: [] } as const;
-
 // Histories are returned oldest first; the limit keeps the newest rows (what a chart's right edge shows).
 const DEFAULT_HISTORY_LIMIT = 10_000;
 
@@ -44,6 +40,8 @@ export class ReadQueries {
     private readonly syncStates: SyncStateStore,
     private readonly alerts: AlertStore,
     private readonly summaries: StatusSummaries,
+    /** The extra signals of the registry the mirror was opened with (the Summary tab's 'Other checks'). */
+    private readonly extras: ExtraSignals,
   ) {}
 
   /**
@@ -297,11 +295,11 @@ export class ReadQueries {
           }
         : null,
       dashboardCache: dashboard ? parse(dashboard.raw_json as string) : null,
-      extraSignals: extraSignalRows(this.db, pk),
+      extraSignals: extraSignalRows(this.db, pk, this.extras),
       syncStates: this.syncStates.listForDomain(accountId, pk).map(publicSyncState),
       openAlerts: this.alerts.list({ accountId, domainId, open: true, limit: 1000 }),
       muted: this.alerts.muteOf(pk, now),
-      posture: domainStatus(statusInputs(this.db, { domainPk: pk }).get(pk) ?? NO_INPUTS),
+      posture: this.summaries.deriveOne(pk),
     };
   }
 

@@ -32,8 +32,8 @@ import type { Protocol } from '../signals/primitives.ts';
 import { ReadQueries } from './readQueries.ts';
 import { appEdit, latestDnsEvents } from './ruleInputs.ts';
 import { SettingsStore } from './settingsStore.ts';
-import { statusInputs } from './statusEvidence.ts';
 import { StatusSummaries } from './statusSummary.ts';
+import { extraSignalsOf } from './extraShown.ts';
 import { sharedPublicSyncState, SyncStateStore } from './syncStateStore.ts';
 import type {
   Account,
@@ -112,7 +112,7 @@ export class SqliteMirror implements Mirror {
   constructor(
     private readonly db: Database,
     private readonly clock: MirrorClock,
-    /** The signals it stores and the rules its writes run (passed in: storage loads no registry). */
+    /** The signals it stores, the rules its writes run, the status model (passed in: storage loads none). */
     private readonly registry: MirrorRegistry,
     private readonly rules: AlertRules,
   ) {
@@ -146,8 +146,15 @@ export class SqliteMirror implements Mirror {
       channels: () => this.delivery.listChannels(),
       alert: (id) => this.alertStore.get(id) ?? null,
     });
-    this.summaries = new StatusSummaries(db);
-    this.reads = new ReadQueries(db, this.domains, this.syncStates, this.alertStore, this.summaries);
+    this.summaries = new StatusSummaries(db, registry.status);
+    this.reads = new ReadQueries(
+      db,
+      this.domains,
+      this.syncStates,
+      this.alertStore,
+      this.summaries,
+      extraSignalsOf(registry.signals),
+    );
     this.refreshStatuses();
   }
 
@@ -469,13 +476,7 @@ export class SqliteMirror implements Mirror {
     if (!domain)
       throw new MirrorError('unknown_domain', `no domain ${input.domainId} in account ${input.accountId}`);
     const at = this.nowIso(input.at);
-    const evidence = statusInputs(this.db, { domainPk: domain.pk }).get(domain.pk)?.evidence ?? [];
-    const baseline = evidence
-      .filter((e) => e.protocol === input.protocol)
-      .reduce<string | null>(
-        (newest, e) => (!newest || Date.parse(e.at) > Date.parse(newest) ? e.at : newest),
-        null,
-      );
+    const baseline = this.summaries.observedAt(domain.pk, input.protocol);
     this.write(() => {
       // A change nobody confirmed in a week is history, not pending.
       prepared(this.db, 'DELETE FROM pending_changes WHERE changed_at < ?').run(

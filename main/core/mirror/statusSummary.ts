@@ -1,8 +1,22 @@
 import type { Database } from 'better-sqlite3';
-import { domainStatus, STATUS_MODEL_VERSION, type DomainStatus } from '../status/index.ts';
+import type { DomainStatusView as DomainStatus } from '../../../shared/bridge/results.ts';
+import type { Protocol } from '../signals/primitives.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
-import { statusInputs } from './statusEvidence.ts';
+import { statusRows, type StatusRows } from './statusRows.ts';
 import { statusFacts, type StatusFacts } from './statusFacts.ts';
+
+/**
+ * The status model (main/core/status/statusModel.ts), passed in: the mirror stores each domain's status and
+ * queries the rows it is derived from; deriving it is the status folder's, above the mirror in core's order.
+ */
+export interface StatusModel {
+  /** The version of what `derive` says (STATUS_MODEL_VERSION): a status stored by another is derived again. */
+  version: number;
+  /** One domain's status from its rows (undefined: the domain has none). */
+  derive(rows: StatusRows | undefined): DomainStatus;
+  /** The newest observation of `protocol` among the rows (a pending change's baseline), or null. */
+  observedAt(rows: StatusRows | undefined, protocol: Protocol): string | null;
+}
 
 /**
  * Each domain's status as the status model derived it, kept by the mirror's writes so the overview reads
@@ -17,8 +31,15 @@ import { statusFacts, type StatusFacts } from './statusFacts.ts';
  */
 export class StatusSummaries {
   private withTemp = false;
+  /** SQL over a status_facts (or domain_status) row `s`: derived by this model, not marked since. */
+  readonly currentFacts: string;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly model: StatusModel,
+  ) {
+    this.currentFacts = `(${currentSql(model.version)})`;
+  }
 
   /**
    * When the stored statuses were derived by another model version (a mirror from before the summaries, or
@@ -26,13 +47,12 @@ export class StatusSummaries {
    * Returns how many were derived. A mirror already in step costs two small reads.
    */
   refreshStale(): number {
+    const version = this.model.version;
     const stored = prepared(this.db, 'SELECT version FROM status_model WHERE id = 1').get() as
       { version: number } | undefined;
-    if (stored?.version !== STATUS_MODEL_VERSION) {
+    if (stored?.version !== version) {
       prepared(this.db, 'INSERT OR IGNORE INTO status_dirty (domain_id) SELECT id FROM domains').run();
-      prepared(this.db, 'INSERT OR REPLACE INTO status_model (id, version) VALUES (1, ?)').run(
-        STATUS_MODEL_VERSION,
-      );
+      prepared(this.db, 'INSERT OR REPLACE INTO status_model (id, version) VALUES (1, ?)').run(version);
     }
     return this.flush();
   }
@@ -42,13 +62,14 @@ export class StatusSummaries {
     const stored = prepared(this.db, 'SELECT version FROM status_model WHERE id = 1').get() as
       { version: number } | undefined;
     return (
-      stored?.version !== STATUS_MODEL_VERSION ||
+      stored?.version !== this.model.version ||
       !!prepared(this.db, 'SELECT 1 FROM status_dirty LIMIT 1').get()
     );
   }
 
   /** Derives the status of every marked domain and stores it; returns how many were derived. */
   flush(): number {
+    const version = this.model.version;
     const marked = (
       prepared(this.db, 'SELECT domain_id FROM status_dirty').all() as { domain_id: number }[]
     ).map((r) => r.domain_id);
@@ -70,8 +91,8 @@ export class StatusSummaries {
     for (const [pk, status] of statuses) {
       // A domain removed in the same transaction leaves only its mark.
       if (!known.get(pk)) continue;
-      upsert.run(pk, STATUS_MODEL_VERSION, JSON.stringify(status));
-      upsertFacts.run({ pk, model: STATUS_MODEL_VERSION, ...storedFacts(statusFacts(status)) });
+      upsert.run(pk, version, JSON.stringify(status));
+      upsertFacts.run({ pk, model: version, ...storedFacts(statusFacts(status)) });
     }
     prepared(this.db, 'DELETE FROM status_dirty').run();
     return marked.length;
@@ -86,7 +107,7 @@ export class StatusSummaries {
     const rows = prepared(
       this.db,
       `SELECT s.domain_id, s.status_json FROM domains d JOIN domain_status s ON s.domain_id = d.id
-         WHERE ${CURRENT} ${filter}`,
+         WHERE ${this.currentFacts} ${filter}`,
     ).all(...(scope.accountId === undefined ? [] : [scope.accountId])) as {
       domain_id: number;
       status_json: string;
@@ -98,7 +119,7 @@ export class StatusSummaries {
   readSome(pks: readonly number[]): Map<number, DomainStatus> {
     const one = prepared(
       this.db,
-      `SELECT s.domain_id, s.status_json FROM domain_status s WHERE s.domain_id = ? AND ${CURRENT}`,
+      `SELECT s.domain_id, s.status_json FROM domain_status s WHERE s.domain_id = ? AND ${this.currentFacts}`,
     );
     const rows = pks.flatMap((pk) => (one.get(pk) ?? []) as { domain_id: number; status_json: string }[]);
     return this.complete(pks, rows, { accountId: undefined });
@@ -108,7 +129,7 @@ export class StatusSummaries {
    * The facts (what the overview filters, sorts and counts by) of every listed domain of the scope whose
    * stored status is not current (marked, missing, another model's), derived now and kept in this
    * connection's temporary table `status_facts_now` for the query that follows; a current status's facts
-   * are its stored columns (CURRENT_FACTS says which). Nothing is parsed for a current status.
+   * are its stored columns (currentFacts says which). Nothing is parsed for a current status.
    */
   deriveStaleFacts(accountId: number | undefined): void {
     if (!this.withTemp) {
@@ -124,7 +145,7 @@ export class StatusSummaries {
       this.db,
       `SELECT d.id FROM domains d LEFT JOIN status_facts s ON s.domain_id = d.id
          WHERE d.removed_at IS NULL ${accountId === undefined ? '' : 'AND d.account_id = ?'}
-           AND NOT ifnull(${CURRENT_FACTS}, 0)`,
+           AND NOT ifnull(${this.currentFacts}, 0)`,
     )
       .pluck()
       .all(...(accountId === undefined ? [] : [accountId])) as number[];
@@ -139,6 +160,16 @@ export class StatusSummaries {
         insert.run({ pk, ...facts });
       }
     }
+  }
+
+  /** One domain's status derived now from its rows (the domain's page: never a stored one). */
+  deriveOne(pk: number): DomainStatus {
+    return this.model.derive(statusRows(this.db, { domainPk: pk }).get(pk));
+  }
+
+  /** The newest observation of `protocol` for the domain (a pending change's baseline), or null. */
+  observedAt(pk: number, protocol: Protocol): string | null {
+    return this.model.observedAt(statusRows(this.db, { domainPk: pk }).get(pk), protocol);
   }
 
   /** `rows` parsed, and the statuses of the `pks` they lack derived now. */
@@ -164,24 +195,19 @@ export class StatusSummaries {
       ? { accountId: undefined }
       : undefined,
   ): Map<number, DomainStatus> {
+    const { model } = this;
     const out = new Map<number, DomainStatus>();
-    const bulk = scope ? statusInputs(this.db, scope) : null;
+    const bulk = scope ? statusRows(this.db, scope) : null;
     for (const pk of pks) {
-      const inputs = bulk ? bulk.get(pk) : statusInputs(this.db, { domainPk: pk }).get(pk);
-      out.set(pk, domainStatus(inputs ?? NO_INPUTS));
+      out.set(pk, model.derive(bulk ? bulk.get(pk) : statusRows(this.db, { domainPk: pk }).get(pk)));
     }
     return out;
   }
 }
 
-const NO_INPUTS = { evidence: [], openAlerts: [] } as const;
-
 // A stored status is current when the model that derived it is this code's and no write has marked it since.
-const CURRENT = `s.model = ${STATUS_MODEL_VERSION}
+const currentSql = (version: number) => `s.model = ${Math.trunc(version)}
   AND NOT EXISTS (SELECT 1 FROM status_dirty x WHERE x.domain_id = s.domain_id)`;
-
-/** SQL over a status_facts row `s`: derived by this code's model, and no write has marked its domain since. */
-export const CURRENT_FACTS = `(${CURRENT})`;
 
 /** The facts as the columns hold them: the failing protocols as ",spf,dmarc," (none: ","). */
 function storedFacts(f: StatusFacts) {

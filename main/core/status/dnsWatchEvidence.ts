@@ -1,20 +1,8 @@
-import type { Protocol } from '../signals/primitives.ts';
+import type { WatchedRow } from '../mirror/statusRows.ts';
 import type { ProtocolEvidence } from './evidence.ts';
 
-/** What the status reads of one record of the DNS watch (a row of the mirror's dns_watch table). */
-export interface WatchedRecord {
-  protocol: Protocol;
-  /** The latest answer, confirmed or not. */
-  answer: 'present' | 'invalid' | 'absent' | 'unknown';
-  /** The record(s) the latest answer carried, one per line. */
-  value: string | null;
-  /** The server that gave the latest answer (host:port). */
-  resolver: string;
-  /** The confirmed evidence (null before the first definite answer). */
-  state: 'connected' | 'disconnected' | null;
-  /** The latest answer that agreed with the confirmed state. */
-  stateCheckedAt: string | null;
-}
+/** What the status reads of one record of the DNS watch (the mirror's row of its dns_watch table). */
+export type WatchedRecord = WatchedRow;
 
 /**
  * The DNS watch's answer as evidence, or null when it holds none. Only the confirmed state counts (one odd

@@ -15,11 +15,12 @@ export type { EvidenceRef, EvidenceSource, Finding };
  *      is `valid`, `invalid` or `absent`; a presence-only signal is `published` or `absent`; a pass flag
  *      without the reason is `not_passing` — with `at` the time of the observation on the same clock as the
  *      other sources (the service's, i.e. real UTC) and `record` when it carries the record's text;
- *   3. push them into the list the mirror hands to the model (main/core/mirror/statusEvidence.ts collects
- *      the stored sources for one domain or the whole portfolio in a few queries);
+ *   3. read its rows in main/core/mirror/statusRows.ts (the stored sources of one domain or the whole
+ *      portfolio in a few queries, decoded, never judged) and turn them into evidence in statusInput.ts here;
  *   4. if the source is a table of its own, a migration adds the status_dirty triggers on it (as v12 does for
- *      the others): the mirror keeps each domain's status (main/core/mirror/statusSummary.ts) and derives it
- *      again only when a table it reads marks the domain.
+ *      the others): the mirror keeps each domain's status (main/core/mirror/statusSummary.ts, by the
+ *      STATUS_MODEL of statusModel.ts, in the registry openMirror is given) and derives it again only when
+ *      a table it reads marks the domain.
  * Nothing else changes: protocolStatus() merges findings by time whatever their source.
  */
 export const EVIDENCE_SOURCES = {
