@@ -66,6 +66,7 @@ async function fetchFrom(): Promise<{ error: string | null; ms: number; body: st
     ca: [ca.rootPem],
     timeoutMs: DEADLINE,
     now: () => Date.now(),
+    proxy: null,
   });
   return { error: got.error, body: got.body, ms: Date.now() - started };
 }
