@@ -113,7 +113,8 @@ export interface ProbeContext<S> {
     | 'serviceSpfCount'
     | 'reportedSendingIps'
     | 'extraSignalValue'
-  > & { delivery: Pick<DeliveryStore, 'failingChannels'> };
+    | 'routes'
+  > & { delivery: Pick<DeliveryStore, 'failingChannels' | 'listChannels'> };
   now(): number;
   signal: AbortSignal;
 }
