@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
+import { DEFAULT_ROUTE } from '../../../main/core/mirror/routing.ts';
 import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
 import {
@@ -110,29 +111,13 @@ describe('a delivery channel failing for longer than the limit', () => {
     const broken = engine.mirror.delivery.findChannel('Ops hook')!;
     engine.mirror.routes.replace([
       {
+        ...DEFAULT_ROUTE,
         name: 'Everything to Ops',
-        matchers: {},
         channelIds: [broken.id],
-        continue: false,
         isDefault: false,
         groupWaitSeconds: 0,
-        silenceEvents: false,
-        repeatMinutes: null,
-        escalateAfterMinutes: null,
-        escalateTo: [],
       },
-      {
-        name: 'Default',
-        matchers: {},
-        channelIds: null,
-        continue: false,
-        isDefault: true,
-        groupWaitSeconds: null,
-        silenceEvents: false,
-        repeatMinutes: null,
-        escalateAfterMinutes: null,
-        escalateTo: [],
-      },
+      DEFAULT_ROUTE,
     ]);
     engine.mirror.delivery.updateChannel(
       broken.id,
