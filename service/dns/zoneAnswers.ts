@@ -10,26 +10,13 @@
 import * as packet from 'dns-packet';
 import type { Answer, Packet, Question, RecordType } from 'dns-packet';
 import type { ServiceDb } from '../db/openServiceDb.ts';
-import { nameExists, normalizeName, parseMx, txtStrings, zoneOwns } from './sandboxZone.ts';
+import { nameExists, normalizeName, parseMx, txtStrings, zoneApexOf, zoneOwns } from './sandboxZone.ts';
 
 /** DNS response codes this server answers with (RFC 1035 §4.1.1). */
 export const RCODE = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 
 const MAX_CNAME_HOPS = 8;
 const SERVED_TYPES = new Set<RecordType>(['TXT', 'A', 'AAAA', 'MX', 'CNAME']);
-
-/** The longest zone apex (a sandbox zone or a registered domain) at or above `name`. */
-function zoneApex(db: ServiceDb, name: string): string {
-  const row = db
-    .prepare<{ name: string }, { apex: string }>(
-      `SELECT apex FROM (
-         SELECT zone AS apex FROM dns_records WHERE zone = @name OR substr(@name, -length(zone) - 1) = '.' || zone
-         UNION SELECT fqdn FROM domains WHERE fqdn = @name OR substr(@name, -length(fqdn) - 1) = '.' || fqdn)
-       ORDER BY length(apex) DESC LIMIT 1`,
-    )
-    .get({ name });
-  return row?.apex ?? name;
-}
 
 function soa(apex: string, ttl: number): Answer {
   return {
@@ -101,5 +88,5 @@ export function answerQuery(db: ServiceDb, query: Packet, ttl: number): Packet {
     if (!zoneOwns(db, name)) return reply(RCODE.NOERROR, { answers });
   }
   const rcode = nameExists(db, name) ? RCODE.NOERROR : RCODE.NXDOMAIN;
-  return reply(rcode, { answers, authorities: [soa(zoneApex(db, name), ttl)] });
+  return reply(rcode, { answers, authorities: [soa(zoneApexOf(db, name) ?? name, ttl)] });
 }

@@ -27,6 +27,11 @@ export interface AlertFacts {
   protocol: string | null;
   rule: string;
   severity: Severity;
+  /**
+   * The delivery channel the alert is about (a channel failing): it is never sent there — a channel that is
+   * down would only hear of its own outage late, once it is mended. Absent or null: no channel.
+   */
+  aboutChannelId?: number | null;
 }
 
 const same = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase();

@@ -91,6 +91,11 @@ export interface ProbeContext<S> {
   ): Promise<
     { kind: 'addresses'; values: string[] } | { kind: 'absent' } | { kind: 'unknown'; reason: string }
   >;
+  /**
+   * One result per `key` for every probe of this kind in the current round (./roundShare.ts): a host many
+   * domains name is asked once a round, and each of them gets what it answered.
+   */
+  shared<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Waits for a slot of the global connection cap (connections a minute, across every check): call it before each socket. */
   connection(): Promise<void>;
   /** The authorities TLS connections trust: the system's plus the extra CA file (undefined: Node's own). */
@@ -113,7 +118,8 @@ export interface ProbeContext<S> {
     | 'serviceSpfCount'
     | 'reportedSendingIps'
     | 'extraSignalValue'
-  > & { delivery: Pick<DeliveryStore, 'failingChannels'> };
+    | 'routes'
+  > & { delivery: Pick<DeliveryStore, 'failingChannels' | 'listChannels'> };
   now(): number;
   signal: AbortSignal;
 }

@@ -9,6 +9,7 @@
  * the mirror's settings (LIVE_CHECK_NOTICES_KEY), and cleared by the first probe that gets through.
  */
 import type { ApiClock } from '../../../shared/api/clock.ts';
+import { RoundShare } from './roundShare.ts';
 import type { Mirror, WriteResult } from '../mirror/types.ts';
 import type { LiveCheckRow } from '../mirror/liveCheckStore.ts';
 import { QueryBucket } from '../dnswatch/rateCap.ts';
@@ -72,6 +73,9 @@ export class LiveCheckRunner {
   private readonly connections: number[] = [];
   private probes = 0;
   private opened = 0;
+  private readonly share = new RoundShare();
+  /** round() calls running: a kind's round then ends when round() does, not when its slots empty. */
+  private rounds = 0;
 
   constructor(private readonly o: LiveCheckRunnerOptions) {
     this.cap = new QueryBucket(o.settings.connectionsPerMinute, o.clock, 60_000);
@@ -99,6 +103,16 @@ export class LiveCheckRunner {
   async round(): Promise<number> {
     // The round takes every target itself: what the ticks had queued would only check them twice.
     this.queues.clear();
+    for (const check of this.o.checks) this.share.end(check.name);
+    this.rounds++;
+    try {
+      return await this.roundOfEach();
+    } finally {
+      if (--this.rounds === 0) for (const check of this.o.checks) this.share.end(check.name);
+    }
+  }
+
+  private async roundOfEach(): Promise<number> {
     let started = 0;
     for (const check of this.o.checks) {
       if (!this.runnable(check)) continue;
@@ -223,6 +237,8 @@ export class LiveCheckRunner {
         this.inFlight.delete(key);
         this.perKind.set(check.name, (this.perKind.get(check.name) ?? 1) - 1);
         this.fill(check);
+        const idle = this.perKind.get(check.name) === 0 && !this.queues.get(check.name)?.length;
+        if (idle && this.rounds === 0) this.share.end(check.name);
       });
     this.inFlight.set(key, run);
     return run;
@@ -243,6 +259,7 @@ export class LiveCheckRunner {
       settings: kindSettings(this.o.settings, check),
       ports: { smtp: this.o.settings.smtpPort, https: this.o.settings.httpsPort },
       lookup,
+      shared: (key, make) => this.share.get(check.name, key, make),
       async addresses(name) {
         const values: string[] = [];
         for (const type of ['A', 'AAAA'] as const) {

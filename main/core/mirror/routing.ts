@@ -87,7 +87,9 @@ export function routeAlert(
   for (const route of taken)
     for (const id of routeChannelIds(route, routes, channels))
       if (!groupWait.has(id)) groupWait.set(id, route.groupWaitSeconds);
-  const reached = channels.filter((c) => groupWait.has(c.id) && channelTakes(c, facts));
+  const reached = channels.filter(
+    (c) => groupWait.has(c.id) && channelTakes(c, facts) && c.id !== facts.aboutChannelId,
+  );
   return { routes: taken, channels: reached, groupWait };
 }
 

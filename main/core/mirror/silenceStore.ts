@@ -178,6 +178,8 @@ export class SilenceStore {
       group = typeof row?.g === 'string' ? row.g : null;
     }
     const protocol = alert.details.protocol;
+    // Only the alert about a failing channel names a channelId in its details (channel_failing).
+    const channelId = alert.details.channelId;
     return {
       accountId: alert.accountId,
       group,
@@ -185,6 +187,7 @@ export class SilenceStore {
       protocol: typeof protocol === 'string' ? protocol : null,
       rule: alert.rule,
       severity: alert.severity,
+      aboutChannelId: typeof channelId === 'number' ? channelId : null,
     };
   }
 

@@ -547,10 +547,12 @@ export class SqliteMirror implements Mirror {
         const hold = this.silences.silencing(alert, now, active);
         if (hold) looked.push([id, Date.parse(hold.endsAt)]);
         if (hold || this.silences.isHeld(id)) continue;
-        const taken = routeAlert(routes, this.silences.factsOf(alert), channels).routes;
+        const facts = this.silences.factsOf(alert);
+        const taken = routeAlert(routes, facts, channels).routes;
         const state = (r: number, k: DueNotice['kind']) => this.notices.state(id, r, k);
         for (const notice of dueNotices(alert, taken, nowMs, state, toldChannels(this.db, id))) {
-          const to = notice.channelIds.filter((c) => known.has(c));
+          // An escalation names its channels itself: still never the channel the alert is about.
+          const to = notice.channelIds.filter((c) => known.has(c) && c !== facts.aboutChannelId);
           insertOutbox(
             this.db,
             id,

@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
+import { DEFAULT_ROUTE } from '../../../main/core/mirror/routing.ts';
 import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
 import {
@@ -102,5 +103,46 @@ describe('a delivery channel failing for longer than the limit', () => {
     expect(await openFailing()).toEqual([]);
     await engine.app.flushDeliveries(1000);
     expect(told(team)).toContain('alert.resolved channel_failing');
+    // The mended channel delivers what waited for it, but never a late word of its own outage.
+    expect(told(ops)).toEqual(['alert.raised plan_not_eligible']);
+  });
+
+  it('says so when the routes send warnings only to the failing channel, and still reaches the app’s notification', async () => {
+    const broken = engine.mirror.delivery.findChannel('Ops hook')!;
+    engine.mirror.routes.replace([
+      {
+        ...DEFAULT_ROUTE,
+        name: 'Everything to Ops',
+        channelIds: [broken.id],
+        isDefault: false,
+        groupWaitSeconds: 0,
+      },
+      DEFAULT_ROUTE,
+    ]);
+    engine.mirror.delivery.updateChannel(
+      broken.id,
+      webhook('Ops hook', `http://127.0.0.1:${closedPort}/hook`),
+    );
+    const teamBefore = told(team).length;
+    const notifiedBefore = engine.notifier.notified.length;
+    engine.mirror.raiseAccountAlert({ accountId, kind: 'api_access_disabled' });
+    await engine.app.flushDeliveries(1000);
+    expect(engine.mirror.delivery.getChannel(broken.id)!.lastError).not.toBeNull();
+
+    world.svc.clock.advance(61 * 60_000);
+    await engine.app.flushDeliveries(1000);
+    await engine.app.checkLiveOnce();
+    const [alert] = await openFailing();
+    expect(alert!.body).toContain(
+      'your routes send warnings only to “Ops hook”, so until it is mended only the app’s notifications and tray carry them',
+    );
+    expect(alert!.body).not.toContain('the other channels still carry alerts');
+    const notified = engine.notifier.notified.slice(notifiedBefore).map((a) => a.rule);
+    expect(notified).toContain('channel_failing');
+    await engine.app.flushDeliveries(1000);
+    // No channel is told: the routes send it to the failing channel alone, which never hears of itself.
+    expect(told(team).slice(teamBefore)).toEqual([]);
+    const queued = engine.mirror.delivery.failingChannels().find((c) => c.id === broken.id)!.waiting;
+    expect(queued).toBe(1);
   });
 });

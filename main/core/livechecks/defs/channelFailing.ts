@@ -3,6 +3,7 @@ import { durationWords } from '../../../../shared/time/timeWords.ts';
 import type { AlertEvent, RuleContext } from '../../alerts/types.ts';
 import { conditionEvents, type Condition } from '../conditionAlert.ts';
 import { liveCheck, type LiveReading } from '../definition.ts';
+import { routeAlert } from '../../mirror/routing.ts';
 
 const channelSchema = z.object({
   id: z.number().int(),
@@ -16,6 +17,8 @@ const channelSchema = z.object({
   overLimit: z.boolean(),
   /** How long it has been failing, in words, at the check's time ("2 hours"). */
   forWords: z.string(),
+  /** Whether the user's routes send this alert to another channel (false: only the app's notification and tray). */
+  othersTold: z.boolean().default(true),
 });
 
 const resultSchema = z.object({
@@ -42,7 +45,10 @@ function condition(c: Failing, limitMinutes: number): Condition {
       `Alerts have not reached “${c.name}” for ${c.forWords} (since ${c.failingSince}), longer than the ` +
       `${limitWords(limitMinutes)} allowed in Settings → Live checks. Its last error: ${c.lastError}. ` +
       `${c.waiting} ${c.waiting === 1 ? 'delivery waits' : 'deliveries wait'} and ${c.waiting === 1 ? 'is' : 'are'} retried; ` +
-      'the app’s notifications and the other channels still carry alerts. This ends when the channel delivers again.',
+      (c.othersTold
+        ? 'the app’s notifications and the other channels still carry alerts. '
+        : `your routes send warnings only to “${c.name}”, so until it is mended only the app’s notifications and tray carry them. `) +
+      'This ends when the channel delivers again.',
     details: { channelId: c.id, channel: c.name, lastError: c.lastError },
   };
 }
@@ -61,8 +67,9 @@ function failingEvents(
  * A delivery channel (email, webhook, Alertmanager) that has failed for longer than the limit the user sets,
  * read from the outbox the sender keeps (the channel's last error, and the deliveries it tried and still
  * owes): one alert per channel, in the words of its last error, ended by the channel's next delivery. The
- * alert goes wherever alerts go — the app's notification and tray, and every other channel — so a channel
- * that is down is never the only one told that it is. No network: it reads the mirror every minute.
+ * alert goes wherever alerts go — the app's notification and tray, and every other channel the routes name —
+ * but never to the failing channel itself (routing leaves out the channel an alert is about), and it says so
+ * when the routes leave no other channel. No network: it reads the mirror every minute.
  */
 export default liveCheck('channel_failing', {
   words: 'A channel that has failed for longer than the limit below',
@@ -76,9 +83,22 @@ export default liveCheck('channel_failing', {
   async probe(ctx) {
     const now = ctx.now();
     const limitMs = ctx.settings.limitMinutes * 60_000;
+    const channels = ctx.mirror.delivery.listChannels();
+    const routes = ctx.mirror.routes.list();
     const failing = ctx.mirror.delivery.failingChannels().map((c) => {
       const ms = now - Date.parse(c.failingSince);
+      // Where this alert itself will go (never to the channel it is about): any other channel at all?
+      const facts = {
+        accountId: ctx.target.accountId,
+        group: null,
+        domain: null,
+        protocol: null,
+        rule: 'channel_failing',
+        severity: 'warning' as const,
+        aboutChannelId: c.id,
+      };
       return {
+        othersTold: routeAlert(routes, facts, channels).channels.length > 0,
         id: c.id,
         name: c.name,
         failingSince: c.failingSince,

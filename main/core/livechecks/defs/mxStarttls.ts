@@ -1,7 +1,8 @@
 /**
  * MX STARTTLS, live: each MX host of the domain (the DNS watch's client) is dialled on the SMTP port of the
  * settings (25), greeted with a polite EHLO, asked for STARTTLS, its certificate read and judged for the MX
- * name, then QUIT (./starttlsProbe.ts) — never MAIL. Every connection takes a slot of the global cap. When no
+ * name, then QUIT (./starttlsProbe.ts) — never MAIL. Every connection takes a slot of the global cap, and a
+ * host that many domains name is dialled once a round (ctx.shared), each domain getting its answer. When no
  * host of the domain can be reached at all, the check has no evidence (`blocked`): a network that stops port
  * 25 everywhere becomes one setting-level notice, never an alert per domain.
  */
@@ -69,16 +70,21 @@ export default liveCheck('mx_starttls', {
         });
         continue;
       }
-      await ctx.connection();
+      // One dial per MX host and port a round, whatever number of domains name it: the certificate is
+      // judged against the host's name, so what it answered holds for each of them.
+      const address = found.values[0]!;
       seen.push(
-        await probeStarttls({
-          host,
-          address: found.values[0]!,
-          port: ctx.ports.smtp,
-          ehloName: (ctx.settings as z.infer<typeof settingsSchema>).ehloName,
-          ca: ctx.ca,
-          timeoutMs: ctx.timeoutMs,
-          now: ctx.now,
+        await ctx.shared(`${host}:${ctx.ports.smtp}`, async () => {
+          await ctx.connection();
+          return probeStarttls({
+            host,
+            address,
+            port: ctx.ports.smtp,
+            ehloName: (ctx.settings as z.infer<typeof settingsSchema>).ehloName,
+            ca: ctx.ca,
+            timeoutMs: ctx.timeoutMs,
+            now: ctx.now,
+          });
         }),
       );
     }

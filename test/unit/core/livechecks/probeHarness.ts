@@ -61,6 +61,8 @@ export async function probeAndWrite<R, S>(
     settings: o.settings ?? (check.settings?.defaults as S),
     ports: { smtp: 25, https: 443 },
     lookup: o.lookup,
+    // One probe: nothing to share with.
+    shared: (_key, make) => make(),
     addresses: async (name) => {
       const values: string[] = [];
       for (const type of ['A', 'AAAA'] as const) {
