@@ -12,7 +12,7 @@ import type { AlertEvent, RuleContext } from './types.ts';
 import type { AlertKind, AnyRuleFn } from '../signals/ruleVocabulary.ts';
 
 /** A rule's words and types, declared below signals/ (a signal's definition carries its rules). */
-export type { AlertDetails, AlertKind, AnyRuleFn, RuleHandler } from '../signals/ruleVocabulary.ts';
+export type { AlertKind, AnyRuleFn, RuleHandler } from '../signals/ruleVocabulary.ts';
 
 type Definitions = SignalRegistry;
 
