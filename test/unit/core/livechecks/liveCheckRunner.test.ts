@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { liveCheck, type LiveCheckDefinition } from '../../../../main/core/livechecks/definition.ts';
 import { LiveCheckRunner } from '../../../../main/core/livechecks/liveCheckRunner.ts';
 import { DEFAULT_LIVE_CHECK_SETTINGS } from '../../../../main/core/livechecks/liveCheckSettings.ts';
-import { openMirror } from '../../../../main/core/mirror/index.ts';
+import { openMirror } from '../../../support/openMirror.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { systemClock } from '../../../../shared/api/clock.ts';
 
