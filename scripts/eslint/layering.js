@@ -228,11 +228,6 @@ export const CORE_ORDER = [
  * else today (issue 33 item 6).
  */
 export const CORE_CROSSINGS = new Set([
-  // Types only, a cycle by nature: a signal's definition carries its own rules (typed by the rule engine),
-  // and the rule engine types a rule by the signals it reads. Paid by an alert vocabulary module (AlertKind,
-  // AlertRuleFn, RuleContext, AlertEvent) below signals/definition.ts.
-  'signals/definition.ts -> alerts/ruleDefinition.ts',
-  'signals/definition.ts -> alerts/types.ts',
   // The rule registry joins the live checks' rules, and its catalogue (every alert's words) is read by the
   // mirror's alert store and the alert words below livechecks/. Paid when that catalogue is passed in as the
   // mirror's registries are (openMirror), assembled in runtime/registry.ts.

@@ -1,51 +1,17 @@
-/** The sync planner for an MSP portfolio: what freshness the budget allows per signal, and how long a tick takes. */
-import { SIGNALS } from '../../main/core/signals/catalog.ts';
+/**
+ * The sync planner for an MSP portfolio: what freshness the budget allows per signal, and how long the
+ * production planner (the job book) takes to build an account's jobs from the mirror and plan a tick.
+ */
 import { budgetShape } from '../../main/core/sync/budgetShape.ts';
-import { computeStretch, effectivePeriodMs, planTick, type PlanJob } from '../../main/core/sync/planner.ts';
-import {
-  CORE_SIGNALS,
-  HISTORY_SIGNALS,
-  keptPeriodMs,
-  tierOf,
-  weightOf,
-} from '../../main/core/sync/syncJobs.ts';
+import { JobBook } from '../../main/core/sync/jobBook.ts';
+import { computeStretch, effectivePeriodMs } from '../../main/core/sync/planner.ts';
+import { buildJobs, CORE_SIGNALS, HISTORY_SIGNALS, keptPeriodMs } from '../../main/core/sync/syncJobs.ts';
 import { report, timeIt } from './measure.ts';
+import { portfolio, write } from './mirrorPortfolio.ts';
 import type { Scale } from './scale.ts';
 
 const MINUTE = 60_000;
 const SIGNALS_PER_DOMAIN = [...CORE_SIGNALS, ...HISTORY_SIGNALS];
-
-/** The engine's jobs for `domains` domains, as buildJobs makes them, each fetched at a spread instant. */
-function portfolio(domains: number, now: number): PlanJob[] {
-  const jobs: PlanJob[] = [
-    {
-      key: 'account:domains',
-      domainId: null,
-      priority: weightOf(SIGNALS.domains.priority),
-      targetPeriodMs: SIGNALS.domains.periodSeconds * 1000,
-      cost: Math.ceil(domains / 100),
-      lastSuccessAt: now - 10 * MINUTE,
-      notBefore: null,
-      tier: 'account',
-    },
-  ];
-  for (let d = 1; d <= domains; d++) {
-    for (const signal of SIGNALS_PER_DOMAIN) {
-      const period = keptPeriodMs(signal);
-      jobs.push({
-        key: `${d}:${signal}`,
-        domainId: d,
-        priority: weightOf(SIGNALS[signal].priority),
-        targetPeriodMs: period,
-        cost: 1,
-        lastSuccessAt: now - ((d * 7919) % period),
-        notBefore: null,
-        tier: tierOf(signal),
-      });
-    }
-  }
-  return jobs;
-}
 
 /** Plans ticks for 50, 200 and 1,000 domains (smoke: 50) against the engine's default budget (60/min, 6 kept for edits). */
 export async function benchPlanner(scale: Scale): Promise<void> {
@@ -53,7 +19,17 @@ export async function benchPlanner(scale: Scale): Promise<void> {
   const shape = budgetShape(60, 6);
   for (const domains of scale === 'smoke' ? [50] : [50, 200, 1000]) {
     const now = Date.parse('2026-01-01T12:00:00Z');
-    const jobs = portfolio(domains, now);
+    // Every job fetched once, at a spread instant within its kept period (the steady state).
+    const p = portfolio(domains, now - 10 * MINUTE);
+    p.clock.set(now);
+    for (const id of p.ids)
+      for (const signal of SIGNALS_PER_DOMAIN)
+        write(p.mirror, p.accountId, signal, id, now - ((id * 7919) % keptPeriodMs(signal)));
+    const jobs = buildJobs({
+      domains: p.mirror.listDomains(p.accountId),
+      states: p.mirror.getSyncStates(p.accountId),
+      now,
+    });
     const stretch = computeStretch(jobs, shape.refillPerMinute);
     const periodOf = (signal: string) =>
       effectivePeriodMs(
@@ -62,11 +38,15 @@ export async function benchPlanner(scale: Scale): Promise<void> {
       ) / MINUTE;
     const tick = await timeIt(
       () => {
-        const s = computeStretch(jobs, shape.refillPerMinute);
-        planTick(jobs, { now, spendable: 5, factor: s.factor, burst: shape.capacity - shape.headroom });
+        new JobBook(p.mirror, p.accountId, new Map()).plan(now, {
+          capacityPerMinute: shape.refillPerMinute,
+          spendable: 5,
+          burst: shape.capacity - shape.headroom,
+        });
       },
       { iterations: 20 },
     );
+    p.mirror.close();
     report(
       `planner (${domains} domains × ${SIGNALS_PER_DOMAIN.length} signals, ${shape.refillPerMinute} requests/min for sync)`,
       [
@@ -76,7 +56,7 @@ export async function benchPlanner(scale: Scale): Promise<void> {
           value: periodOf(signal),
           unit: 'min',
         })),
-        { name: 'allocation + planTick, median', value: tick.perOpMs, unit: 'ms' },
+        { name: 'job book built from the mirror and planned, median', value: tick.perOpMs, unit: 'ms' },
       ],
     );
   }

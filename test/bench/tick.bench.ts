@@ -11,15 +11,12 @@
  * is weeks of simulated time there. Now the budget is the engine's bucket, the list is written when read,
  * and 5,000 domains stop when every domain is watched (--full adds their first 24 h).
  */
-import { openMirror } from '../support/openMirror.ts';
-import type { Mirror } from '../../main/core/mirror/types.ts';
-import { notFoundMeaning, type SignalName } from '../../main/core/signals/catalog.ts';
-import { SIGNAL_DEFINITIONS } from '../../main/core/signals/registry.ts';
+import type { SignalName } from '../../main/core/signals/catalog.ts';
 import { JobBook } from '../../main/core/sync/jobBook.ts';
-import { computeStretch, planTick } from '../../main/core/sync/planner.ts';
 import { loadavg } from 'node:os';
-import { buildJobs, CORE_SIGNALS, HISTORY_SIGNALS, tierOf } from '../../main/core/sync/syncJobs.ts';
+import { CORE_SIGNALS, HISTORY_SIGNALS, tierOf } from '../../main/core/sync/syncJobs.ts';
 import { report } from './measure.ts';
+import { portfolio, write } from './mirrorPortfolio.ts';
 import { progress, simulated } from './progress.ts';
 import type { Scale } from './scale.ts';
 
@@ -27,59 +24,6 @@ const SIGNALS: SignalName[] = [...CORE_SIGNALS, ...HISTORY_SIGNALS];
 /** The signals whose reads watch a domain (health, failed sources): the rest are score and history. */
 const ALERT_SIGNALS = SIGNALS.filter((signal) => tierOf(signal) === 'alert').length;
 const CAPACITY = 54;
-const START = Date.parse('2026-06-15T00:00:00Z');
-
-/** The cheapest payload each signal accepts (the planning does not read it). */
-function payload(signal: SignalName, id: number, at: number): unknown {
-  const names = { domain_id: id, fqdn: `d${id}.example` };
-  const iso = new Date(at).toISOString();
-  if (signal === 'health')
-    return {
-      ...names,
-      source: 'guard_history',
-      result: 'Protected',
-      protocols: { dmarc: true, spf: true, mta_sts: false, tls_rpt: false, bimi: false },
-      protocols_passing: 2,
-      total_protocols: 5,
-      scanned_at: iso,
-    };
-  if (signal === 'security_score') return { ...names, score: 4, max_score: 10, computed_at: iso };
-  if (signal === 'failed_sources') return { ...names, failed_sources: [] };
-  if (signal === 'score_history') return { ...names, history: [] };
-  if (signal === 'dns_current') return { ...names, protocols: {} };
-  if (signal === 'domain_status') return { ...names, verified: true, protocols: {} };
-  // A signal whose 404 means "not set up" takes what the fetcher passes then: null, or each part null.
-  if (notFoundMeaning(signal) === 'absent') {
-    const parts = SIGNAL_DEFINITIONS[signal].fetch.parts;
-    return parts ? Object.fromEntries(Object.keys(parts).map((key) => [key, null])) : null;
-  }
-  return [];
-}
-
-function write(mirror: Mirror, accountId: number, signal: SignalName, id: number, at: number) {
-  mirror.writeSignal({
-    accountId,
-    domainId: id,
-    signal,
-    payload: payload(signal, id, at),
-    fetchedAt: at,
-  } as Parameters<Mirror['writeSignal']>[0]);
-}
-
-function portfolio(n: number) {
-  let now = START;
-  const mirror = openMirror(':memory:', { clock: { now: () => now } });
-  const { id: accountId } = mirror.upsertAccount({ label: 'bench', baseUrl: 'http://bench/api/v1' });
-  const ids = Array.from({ length: n }, (_, i) => i + 1);
-  mirror.writeSignal({
-    accountId,
-    domainId: null,
-    signal: 'domains',
-    payload: ids.map((id) => ({ id, fqdn: `d${id}.example` })),
-    fetchedAt: now,
-  });
-  return { mirror, accountId, ids, clock: { get: () => now, set: (t: number) => (now = t) } };
-}
 
 /** Median of per-tick planning times (ms) over `ticks` ticks, each after 5 health writes (not timed). */
 function steadyTick(n: number, ticks: number, plan: (p: ReturnType<typeof portfolio>) => () => void) {
@@ -108,18 +52,19 @@ const withBook = (p: ReturnType<typeof portfolio>) => {
   return () => book.plan(p.clock.get(), { capacityPerMinute: CAPACITY, spendable: 5, burst: 6 });
 };
 
+/**
+ * A full re-plan from the mirror, as ticks did before the book kept its jobs: a book built afresh each tick
+ * (every domain and sync state read, every job built, allocated and scanned) — the production planner's
+ * rebuild, the one it still does when the domain list changes.
+ */
 const fullReplan = (p: ReturnType<typeof portfolio>) => {
   const gaps = new Map<string, number>();
   return () => {
-    const now = p.clock.get();
-    const jobs = buildJobs({
-      domains: p.mirror.listDomains(p.accountId),
-      states: p.mirror.getSyncStates(p.accountId),
-      now,
-      gaps,
+    new JobBook(p.mirror, p.accountId, gaps).plan(p.clock.get(), {
+      capacityPerMinute: CAPACITY,
+      spendable: 5,
+      burst: 6,
     });
-    const stretch = computeStretch(jobs, CAPACITY);
-    planTick(jobs, { now, spendable: 5, factor: stretch.factor, burst: 6 });
   };
 };
 

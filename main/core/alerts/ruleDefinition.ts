@@ -5,36 +5,14 @@
  * the order rules run in — derives from these definitions (./ruleSet.ts), so a new rule on an existing signal
  * is its file and its test.
  */
-import type { z } from 'zod';
-import type { Alert } from '../../../shared/bridge/results.ts';
 import type { SignalPayload } from '../signals/catalog.ts';
 import type { RuleIo } from '../signals/definition.ts';
 import type { SignalRegistry } from '../signals/signalDeclaration.ts';
-import type { AlertEvent, AlertRuleFn, RuleContext, Severity } from './types.ts';
+import type { AlertEvent, RuleContext } from './types.ts';
+import type { AlertKind, AnyRuleFn } from '../signals/ruleVocabulary.ts';
 
-/** An alert's details as they cross the bridge: JSON values by name. */
-export type AlertDetails = Alert['details'];
-
-/** One alert a rule raises, in words for people. */
-export interface AlertKind {
-  /** Short name, for the inbox's rule filter and the alert's details ("DMARC policy weakened"). */
-  label: string;
-  /** One sentence: when it is raised and when it ends (the filter's hint). */
-  description: string;
-  /** How loud it usually is (the rule's events carry the severity each one has). */
-  severity: Severity;
-  /**
-   * What its alerts carry (their `details`: the inbox lists them, the rule reads them back from the open
-   * episode). The mirror refuses a raise whose details are not this, naming the field.
-   */
-  details: z.ZodType<AlertDetails>;
-  /**
-   * What is wrong, as the domain's verdict, the tray and the notification say it ("Threat sending as this
-   * domain"); from the alert's details when it depends on them (null: keep the alert's own title). Without
-   * it the alert's title is used.
-   */
-  words?: string | ((details: Record<string, unknown>) => string | null);
-}
+/** A rule's words and types, declared below signals/ (a signal's definition carries its rules). */
+export type { AlertKind, AnyRuleFn, RuleHandler } from '../signals/ruleVocabulary.ts';
 
 type Definitions = SignalRegistry;
 
@@ -60,9 +38,6 @@ export interface SignalWrite<S extends RuleSignal> {
   payload: SignalPayload<S>;
   io: RuleIo;
 }
-
-/** An alert rule's decision function, whatever it compares (the registry holds them all under one type). */
-export type AnyRuleFn = AlertRuleFn<never, never>;
 
 /** One rule: see the module's comment. `F` is its decision function. */
 export interface RuleDefinition<F extends AnyRuleFn = AnyRuleFn> {
@@ -93,10 +68,3 @@ export interface RuleDefinition<F extends AnyRuleFn = AnyRuleFn> {
 export function alertRule<F extends AnyRuleFn>(definition: RuleDefinition<F>): RuleDefinition<F> {
   return definition;
 }
-
-/** A rule's handler for one signal, as the mirror calls it (the types checked it against that signal). */
-export type RuleHandler = (
-  write: { before: unknown; after: unknown; payload: unknown; io: RuleIo },
-  ctx: RuleContext,
-  run: AnyRuleFn,
-) => AlertEvent[];

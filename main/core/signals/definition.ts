@@ -7,8 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { z } from 'zod';
-import type { AlertKind, AnyRuleFn, RuleHandler } from '../alerts/ruleDefinition.ts';
-import type { AlertRuleFn } from '../alerts/types.ts';
+import type { AlertKind, AlertRuleFn, AnyRuleFn, RuleHandler } from './ruleVocabulary.ts';
 import type { DocumentIssue } from './documentCheck.ts';
 import type { NotFoundMeaning } from './notFound.ts';
 

@@ -13,7 +13,7 @@ import { PARTS } from '../../bench/parts.ts';
 
 /** What each part's smoke run must print (a part missing here fails the first test). */
 const TABLES: Record<string, RegExp[]> = {
-  planner: [/planner \(50 domains × 11 signals/, /allocation \+ planTick, median\s+\d/],
+  planner: [/planner \(50 domains × 11 signals/, /job book built from the mirror and planned, median\s+\d/],
   tick: [/250 domains \(2751 jobs\): book, median\s+\d/, /first sync of 50 domains, every signal read once/],
   mirror: [/mirror \(50 domains/, /overview\(\) of all domains, median\s+\d/],
   'mirror-file': [/mirror on a file vs raw better-sqlite3/, /WAL written a health write, five a commit.*\d/],
