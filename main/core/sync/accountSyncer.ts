@@ -95,6 +95,8 @@ export class AccountSyncer {
       burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
       alertShares: ctx.alertShares(now),
     });
+    // The backfill's loan (tierAllocation.ts, BACKFILL_LOAN_SHARE) lasts as long as the backfill.
+    ctx.o.budget.lend(allocation?.backfillLoanPerMinute ?? 0);
     if (picked.length === 0) return false;
     const backfill = ctx.book.backfilling();
     const start = ctx.requests;
