@@ -98,7 +98,10 @@ export class RateBudget {
     this.slowdownMs = positive('slowdownMs', options.slowdownMs ?? 60_000, true);
     this.slowdownFactor = positive('slowdownFactor', options.slowdownFactor ?? 0.5, true);
     if (this.slowdownFactor > 1) throw new RangeError('slowdownFactor must be at most 1.');
-    this.windowLimit = positive('windowLimit', options.windowLimit ?? Number.POSITIVE_INFINITY);
+    this.windowLimit =
+      options.windowLimit === undefined
+        ? Number.POSITIVE_INFINITY
+        : positive('windowLimit', options.windowLimit);
     this.windowReserve = positive('windowReserve', options.windowReserve ?? 0, true);
     this.clock = options.clock ?? systemClock;
     this.tokens = this.capacity;
