@@ -32,6 +32,15 @@ function drive(limit: number, headroom: number, steps: { gap: number; edits: num
   return { shape, sync, all };
 }
 
+/** A token's limit, its edit headroom and a pattern of gaps with the user's edits. */
+const tokenWithEdits = [
+  fc.integer({ min: 3, max: 600 }),
+  fc.integer({ min: 0, max: 20 }),
+  fc.array(fc.record({ gap: fc.integer({ min: 0, max: 15_000 }), edits: fc.integer({ min: 0, max: 5 }) }), {
+    maxLength: 300,
+  }),
+] as const;
+
 describe('budgetShape', () => {
   it('turns the default 60/minute with headroom 6 into a bucket of 12 refilling 54/minute (90 % of the limit)', () => {
     expect(budgetShape(60, 6)).toEqual({
@@ -77,40 +86,22 @@ describe('budgetShape', () => {
 
   it('with the user editing too, stays within the limit', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 3, max: 600 }),
-        fc.integer({ min: 0, max: 20 }),
-        fc.array(
-          fc.record({ gap: fc.integer({ min: 0, max: 15_000 }), edits: fc.integer({ min: 0, max: 5 }) }),
-          {
-            maxLength: 300,
-          },
-        ),
-        (limit, headroom, steps) => {
-          const { all } = drive(limit, headroom, steps);
-          expect(busiestMinute(all)).toBeLessThanOrEqual(limit);
-        },
-      ),
+      fc.property(...tokenWithEdits, (limit, headroom, steps) => {
+        const { all } = drive(limit, headroom, steps);
+        expect(busiestMinute(all)).toBeLessThanOrEqual(limit);
+      }),
       { numRuns: 200 },
     );
   });
 
   it('while a backfill borrows from the edits’ share, keeps the sync to the limit less the reserve and everything to the limit', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 3, max: 600 }),
-        fc.integer({ min: 0, max: 20 }),
-        fc.array(
-          fc.record({ gap: fc.integer({ min: 0, max: 15_000 }), edits: fc.integer({ min: 0, max: 5 }) }),
-          { maxLength: 300 },
-        ),
-        (limit, headroom, steps) => {
-          const shape = budgetShape(limit, headroom);
-          const { sync, all } = drive(limit, headroom, steps, shape.refillPerMinute / 18);
-          expect(busiestMinute(sync)).toBeLessThanOrEqual(limit - shape.windowReserve);
-          expect(busiestMinute(all)).toBeLessThanOrEqual(limit);
-        },
-      ),
+      fc.property(...tokenWithEdits, (limit, headroom, steps) => {
+        const shape = budgetShape(limit, headroom);
+        const { sync, all } = drive(limit, headroom, steps, shape.refillPerMinute / 18);
+        expect(busiestMinute(sync)).toBeLessThanOrEqual(limit - shape.windowReserve);
+        expect(busiestMinute(all)).toBeLessThanOrEqual(limit);
+      }),
       { numRuns: 200 },
     );
   });
