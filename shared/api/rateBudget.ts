@@ -108,11 +108,16 @@ export class RateBudget {
     this.updatedAt = this.clock.now();
   }
 
-  /** Whole requests this priority can make right now. */
-  available(options: Pick<ReserveOptions, 'priority' | 'headroom'> = {}): number {
+  /**
+   * Whole requests this priority can make right now; with `withinMs`, counting the window's reservations
+   * that leave it within that time as gone (reserve() waits those few ms): a tick's requests go out over its
+   * first round trips, so 60 s later the last of them still held the window at the next tick's instant, and
+   * their slots went a tick late (the sync at ~56 a minute where 57 was set).
+   */
+  available(options: Pick<ReserveOptions, 'priority' | 'headroom'> & { withinMs?: number } = {}): number {
     this.advance();
     const inBucket = Math.floor(this.tokens + EPSILON - this.headroomFor(options));
-    return Math.max(0, Math.min(inBucket, this.windowRoom(options)));
+    return Math.max(0, Math.min(inBucket, this.windowRoom(options, options.withinMs ?? 0)));
   }
 
   /** Takes `n` tokens if they are there now; never waits. */
@@ -197,13 +202,15 @@ export class RateBudget {
   }
 
   /** Reservations this priority may still take within the last 60 s (∞ without a windowLimit). */
-  private windowRoom(options: Pick<ReserveOptions, 'priority'>): number {
+  private windowRoom(options: Pick<ReserveOptions, 'priority'>, withinMs = 0): number {
     if (!Number.isFinite(this.windowLimit)) return Number.POSITIVE_INFINITY;
     const from = this.clock.now() - WINDOW_MS;
     let old = 0;
     while (old < this.taken.length && this.taken[old]! <= from) old++;
     if (old > 0) this.taken.splice(0, old);
-    return this.windowLimitFor(options) - this.taken.length;
+    let leaving = 0;
+    while (leaving < this.taken.length && this.taken[leaving]! <= from + withinMs) leaving++;
+    return this.windowLimitFor(options) - this.taken.length + leaving;
   }
 
   private windowLimitFor(options: Pick<ReserveOptions, 'priority'>): number {

@@ -1,5 +1,6 @@
 import type { SignalName } from '../signals/catalog.ts';
 import { DEFAULT_BACKOFF } from './backoff.ts';
+import { tickSpendable } from './budgetShape.ts';
 import { maybeRecheckPaused } from './failureHandling.ts';
 import { JobRunner } from './jobRunner.ts';
 import type { LooseApi } from './looseApi.ts';
@@ -91,7 +92,7 @@ export class AccountSyncer {
     // The book keeps the jobs between ticks: planning costs what changed since the last tick.
     const { picked, stretch, allocation } = ctx.book.plan(now, {
       capacityPerMinute: ctx.syncCapacity(),
-      spendable: ctx.o.budget.available({ priority: 'background' }),
+      spendable: tickSpendable(ctx.o.budget),
       burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
       alertShares: ctx.alertShares(now),
     });

@@ -45,3 +45,19 @@ export function budgetShape(limitPerMinute: number, headroom: number): BudgetSha
     windowReserve: Math.ceil(burst / 2),
   };
 }
+
+/** The part of a RateBudget a tick plans with (the syncer and its tests plan alike). */
+export interface TickBudget {
+  available(options: { priority: 'background'; withinMs?: number }): number;
+}
+
+/**
+ * How long a tick's requests may wait for the 60 s window: the reservations a tick made go out over its
+ * first round trips (4 at a time), so a minute later the last of them leave the window just after the tick.
+ */
+export const TICK_WINDOW_WAIT_MS = 1_000;
+
+/** Requests one tick may plan: what the budget holds now, the window's slots freed within a second included. */
+export function tickSpendable(budget: TickBudget): number {
+  return budget.available({ priority: 'background', withinMs: TICK_WINDOW_WAIT_MS });
+}
