@@ -66,6 +66,21 @@ describe('RateBudget', () => {
     expect(clock.sleeps).toEqual([40_001]);
   });
 
+  it('counts, when asked, the window’s reservations that leave it within a given time as free; reserve() waits for them', async () => {
+    const clock = fakeClock();
+    const budget = new RateBudget({ capacity: 10, refillPerMinute: 600, windowLimit: 3, clock });
+    expect(budget.tryReserve(2)).toBe(true);
+    clock.advance(300);
+    expect(budget.tryReserve(1)).toBe(true);
+    // 59.9 s after the first two: they leave the window in 100 ms, the third in 400 ms.
+    clock.advance(59_600);
+    expect(budget.available()).toBe(0);
+    expect(budget.available({ withinMs: 200 })).toBe(2);
+    expect(budget.available({ withinMs: 1_000 })).toBe(3);
+    await budget.reserve(2);
+    expect(clock.sleeps).toEqual([101]);
+  });
+
   it('a loan raises the refill until it is ended', () => {
     const clock = fakeClock();
     const budget = new RateBudget({ capacity: 10, refillPerMinute: 6, clock });
