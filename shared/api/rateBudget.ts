@@ -14,6 +14,13 @@ export interface RateBudgetOptions {
   slowdownMs?: number;
   /** Refill speed during the slowdown, as a fraction of the normal rate (default 0.5). */
   slowdownFactor?: number;
+  /**
+   * Reservations any 60 s may hold, every priority together (the service's limit); default none. A bucket
+   * alone bounds a minute only by its size plus its refill, so this is what keeps a lent rate within it.
+   */
+  windowLimit?: number;
+  /** Of windowLimit, what background reservations leave to foreground ones in any 60 s (default 0). */
+  windowReserve?: number;
   clock?: Pick<ApiClock, 'now' | 'sleep'>;
 }
 
@@ -48,6 +55,7 @@ export class RateBudgetExceeded extends Error {
 // Refill is continuous; comparisons allow for floating-point dust so a wait of exactly the computed
 // time always suffices.
 const EPSILON = 1e-9;
+const WINDOW_MS = 60_000;
 
 function positive(name: string, value: number, allowZero = false): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
@@ -74,6 +82,11 @@ export class RateBudget {
   private updatedAt: number;
   private pausedUntil = 0;
   private slowedUntil = 0;
+  private lentPerMs = 0;
+  private readonly windowLimit: number;
+  private readonly windowReserve: number;
+  /** When each reservation of the last 60 s was taken, oldest first (only with a windowLimit). */
+  private readonly taken: number[] = [];
 
   constructor(options: RateBudgetOptions = {}) {
     this.capacity = positive('capacity', options.capacity ?? 60);
@@ -85,15 +98,26 @@ export class RateBudget {
     this.slowdownMs = positive('slowdownMs', options.slowdownMs ?? 60_000, true);
     this.slowdownFactor = positive('slowdownFactor', options.slowdownFactor ?? 0.5, true);
     if (this.slowdownFactor > 1) throw new RangeError('slowdownFactor must be at most 1.');
+    this.windowLimit =
+      options.windowLimit === undefined
+        ? Number.POSITIVE_INFINITY
+        : positive('windowLimit', options.windowLimit);
+    this.windowReserve = positive('windowReserve', options.windowReserve ?? 0, true);
     this.clock = options.clock ?? systemClock;
     this.tokens = this.capacity;
     this.updatedAt = this.clock.now();
   }
 
-  /** Whole requests this priority can make right now. */
-  available(options: Pick<ReserveOptions, 'priority' | 'headroom'> = {}): number {
+  /**
+   * Whole requests this priority can make right now; with `withinMs`, counting the window's reservations
+   * that leave it within that time as gone (reserve() waits those few ms): a tick's requests go out over its
+   * first round trips, so 60 s later the last of them still held the window at the next tick's instant, and
+   * their slots went a tick late (the sync at ~56 a minute where 57 was set).
+   */
+  available(options: Pick<ReserveOptions, 'priority' | 'headroom'> & { withinMs?: number } = {}): number {
     this.advance();
-    return Math.max(0, Math.floor(this.tokens + EPSILON - this.headroomFor(options)));
+    const inBucket = Math.floor(this.tokens + EPSILON - this.headroomFor(options));
+    return Math.max(0, Math.min(inBucket, this.windowRoom(options, options.withinMs ?? 0)));
   }
 
   /** Takes `n` tokens if they are there now; never waits. */
@@ -101,14 +125,29 @@ export class RateBudget {
     positive('n', n);
     this.advance();
     if (this.tokens + EPSILON < n + this.headroomFor(options)) return false;
+    if (this.windowRoom(options) < n) return false;
     this.tokens = Math.max(0, this.tokens - n);
+    if (Number.isFinite(this.windowLimit)) for (let i = 0; i < n; i++) this.taken.push(this.clock.now());
     return true;
   }
 
   /** Milliseconds until `n` tokens would be available to this priority (0 when they are now). */
   waitTimeMs(n = 1, options: Pick<ReserveOptions, 'priority' | 'headroom'> = {}): number {
     this.advance();
-    return this.timeToGain(n + this.headroomFor(options) - this.tokens);
+    return Math.max(
+      this.timeToGain(n + this.headroomFor(options) - this.tokens),
+      this.windowWaitMs(n, options),
+    );
+  }
+
+  /**
+   * Lends the refill `perMinute` more for as long as it is set (0 ends the loan): the sync's backfill
+   * borrows part of the edits' share of the limit while it runs; windowReserve keeps the rest for them.
+   */
+  lend(perMinute: number): void {
+    positive('perMinute', perMinute, true);
+    this.advance();
+    this.lentPerMs = perMinute / 60_000;
   }
 
   /**
@@ -162,10 +201,37 @@ export class RateBudget {
     return options.priority === 'background' ? this.headroom : 0;
   }
 
+  /** Reservations this priority may still take within the last 60 s (∞ without a windowLimit). */
+  private windowRoom(options: Pick<ReserveOptions, 'priority'>, withinMs = 0): number {
+    if (!Number.isFinite(this.windowLimit)) return Number.POSITIVE_INFINITY;
+    const from = this.clock.now() - WINDOW_MS;
+    let old = 0;
+    while (old < this.taken.length && this.taken[old]! <= from) old++;
+    if (old > 0) this.taken.splice(0, old);
+    let leaving = 0;
+    while (leaving < this.taken.length && this.taken[leaving]! <= from + withinMs) leaving++;
+    return this.windowLimitFor(options) - this.taken.length + leaving;
+  }
+
+  private windowLimitFor(options: Pick<ReserveOptions, 'priority'>): number {
+    return this.windowLimit - (options.priority === 'background' ? this.windowReserve : 0);
+  }
+
+  /** Milliseconds until `n` more reservations fit this priority's window (0 when they do now). */
+  private windowWaitMs(n: number, options: Pick<ReserveOptions, 'priority'>): number {
+    const room = this.windowRoom(options);
+    if (room >= n) return 0;
+    const limit = this.windowLimitFor(options);
+    if (n > limit) return Number.POSITIVE_INFINITY;
+    // The reservation that must age out of the window for n more to fit.
+    const oldest = this.taken[this.taken.length - limit + n - 1]!;
+    return Math.max(1, oldest + WINDOW_MS - this.clock.now() + 1);
+  }
+
   private rateAt(t: number): number {
     if (t < this.pausedUntil) return 0;
-    if (t < this.slowedUntil) return this.baseRatePerMs * this.slowdownFactor;
-    return this.baseRatePerMs;
+    if (t < this.slowedUntil) return (this.baseRatePerMs + this.lentPerMs) * this.slowdownFactor;
+    return this.baseRatePerMs + this.lentPerMs;
   }
 
   /** Adds what was refilled since the last look, segment by segment (paused, slowed, normal). */
@@ -205,7 +271,7 @@ export class RateBudget {
         t = boundary;
       }
     }
-    return Math.ceil(t - now + left / this.baseRatePerMs);
+    return Math.ceil(t - now + left / (this.baseRatePerMs + this.lentPerMs));
   }
 }
 

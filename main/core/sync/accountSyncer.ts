@@ -1,5 +1,6 @@
 import type { SignalName } from '../signals/catalog.ts';
 import { DEFAULT_BACKOFF } from './backoff.ts';
+import { tickSpendable } from './budgetShape.ts';
 import { maybeRecheckPaused } from './failureHandling.ts';
 import { JobRunner } from './jobRunner.ts';
 import type { LooseApi } from './looseApi.ts';
@@ -91,10 +92,12 @@ export class AccountSyncer {
     // The book keeps the jobs between ticks: planning costs what changed since the last tick.
     const { picked, stretch, allocation } = ctx.book.plan(now, {
       capacityPerMinute: ctx.syncCapacity(),
-      spendable: ctx.o.budget.available({ priority: 'background' }),
+      spendable: tickSpendable(ctx.o.budget),
       burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
       alertShares: ctx.alertShares(now),
     });
+    // The backfill's loan (tierAllocation.ts, BACKFILL_LOAN_SHARE) lasts as long as the backfill.
+    ctx.o.budget.lend(allocation?.backfillLoanPerMinute ?? 0);
     if (picked.length === 0) return false;
     const backfill = ctx.book.backfilling();
     const start = ctx.requests;

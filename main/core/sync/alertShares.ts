@@ -50,6 +50,21 @@ export function alertShares(
   return shares;
 }
 
+/**
+ * The shares the planner uses now: the learned ones once the backfill is in, equal ones while it runs
+ * (issue 37). In the first hours the lean had few changes to learn from and sat at the very edge of its 95 %:
+ * the rarer signal's changes beyond the common period became the p95's tail (threats at 1.2 × the
+ * round-robin's wait, 200 and 1,000 domains, seed 0), so the engine fell behind the round-robin it matched
+ * on every other kind. Equal shares are the round-robin's own; the lean comes back with the steady state.
+ */
+export function plannedShares(
+  signals: readonly SignalName[],
+  told: Readonly<Partial<Record<SignalName, number>>>,
+  backfilling: boolean,
+): Partial<Record<SignalName, number>> {
+  return alertShares(signals, backfilling ? {} : told);
+}
+
 /** Remembers when each alert signal's writes told of a change (alerts opened or closed). */
 export class AlertRates {
   private readonly told: { signal: SignalName; at: number }[] = [];

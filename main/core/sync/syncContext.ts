@@ -3,7 +3,7 @@ import type { Mirror } from '../mirror/types.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import type { SyncEvent, SyncEventHandler } from './events.ts';
 import type { LooseApi } from './looseApi.ts';
-import { AlertRates, alertShares } from './alertShares.ts';
+import { AlertRates, plannedShares } from './alertShares.ts';
 import { JobBook } from './jobBook.ts';
 import { computeStretch, type Stretch } from './planner.ts';
 import { ALERT_SIGNALS, buildJobs, type SyncJob } from './syncJobs.ts';
@@ -86,9 +86,9 @@ export class SyncContext {
     this.book = new JobBook(options.mirror, options.accountId, this.historyGaps);
   }
 
-  /** Each alert signal's share of the alert tier's polls now (alertShares.ts). */
+  /** Each alert signal's share of the alert tier's polls now (alertShares.ts; equal while backfilling). */
   alertShares(now: number) {
-    return alertShares(ALERT_SIGNALS, this.alertRates.counts(now));
+    return plannedShares(ALERT_SIGNALS, this.alertRates.counts(now), this.book.backfilling());
   }
 
   /** The account's row, read fresh: a pause written by another part shows at once. */

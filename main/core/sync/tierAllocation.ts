@@ -53,12 +53,19 @@ export const LARGE_PORTFOLIO_SHARE = 0.01;
  * Any other portfolio's backfill (the first sync's: every domain's score, BIMI, MTA-STS, DNS changes and
  * histories; a new domain's) yields too, from the moment every domain is watched (issue 37): at the whole
  * budget it held every alert read back (1,000 domains: 111 minutes without a health poll), so the first
- * hours were slower than a round-robin over the alert reads alone. Its room is BACKFILL_SLACK_PART of what
- * the alert shares save (alertShares.ts: leaning to the signal that carries most changes gives the same
- * p95 for fewer requests), never less than this floor, which bounds how long it takes: 6 reads a domain at
- * 0.54 a minute (50 domains ~9 h, 200 ~37 h, 1,000 ~7.7 days at most; sooner as the shares lean).
+ * hours were slower than a round-robin over the alert reads alone. Its room is the loan below plus
+ * BACKFILL_SLACK_PART of what the alert shares save (alertShares.ts: leaning to the signal that carries most
+ * changes gives the same p95 for fewer requests).
  */
-export const BACKFILL_FLOOR_SHARE = 0.01;
+/**
+ * While any backfill runs (a large portfolio's too), the sync borrows this share of its capacity from the
+ * edits' share of the limit (budgetShape.ts, RateBudget.lend: 3 a minute of the 6 the 54 leave under 60) for
+ * the backfill alone, so the alert reads keep the whole capacity — a round-robin's rate — from the first
+ * minute. A floor taken from the alert reads instead (1 % of them) cost the first hours 1 % and still made
+ * 1,000 domains' backfill a week; the loan backfills 6 reads a domain at 3 a minute (50 domains in ~1.7 h,
+ * 200 ~6.7 h, 1,000 ~33 h at most; sooner as the shares lean).
+ */
+export const BACKFILL_LOAN_SHARE = 1 / 18;
 /** The part of the alert shares' saving the backfill takes (the rest shortens the alert period). */
 export const BACKFILL_SLACK_PART = 0.5;
 /**
@@ -80,6 +87,11 @@ export interface TierAllocation {
   /** Requests per minute set aside for never-fetched context and history jobs (0 when there are none). */
   backfillPerMinute: number;
   /**
+   * Requests per minute the backfill borrows on top of the capacity (BACKFILL_LOAN_SHARE; 0 when nothing
+   * is backfilled): the syncer lends it to the budget, the alert periods do not count on it.
+   */
+  backfillLoanPerMinute: number;
+  /**
    * In a large portfolio, the requests per minute context and history may spend, backfill included (the
    * planner holds them to it over KEEP_WINDOW_MS); null otherwise.
    */
@@ -93,7 +105,7 @@ export interface TierAllocation {
   large: boolean;
   /**
    * True while another portfolio backfills: context and history keep within the backfill's room
-   * (BACKFILL_FLOOR_SHARE or what the alert shares save), after the due alert reads.
+   * (the loan and half what the alert shares save), after the due alert reads.
    */
   yielding: boolean;
 }
@@ -216,15 +228,18 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
   // domains and fewer at 54 a minute) has nothing to yield to: its backfill runs at once, as before.
   const alertsAtFloor = (alertCost * MINUTE_MS) / ALERT_PERIOD_FLOOR_MS < capacity - account;
   const yielding = !large && backfilling && alertCost > 0 && !alertsAtFloor;
-  const keepRoom = large
+  const loan = (large || yielding) && backfilling ? capacity * BACKFILL_LOAN_SHARE : 0;
+  // What the alert reads give up: the loan is on top of the capacity.
+  const keepShare = large
     ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE)
     : yielding
-      ? capacity *
-        Math.max(BACKFILL_FLOOR_SHARE, BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual))
+      ? capacity * BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual)
       : fullRoom;
+  const keepRoom = keepShare + loan;
+  // Re-reads share the room behind the backfill (planner.ts, orderRank); the loan ends with the backfill.
   const keepFactor = Math.max(1, keep / keepRoom);
   const keepAtPeriods = keep / keepFactor;
-  const keepSpent = (large || yielding) && backfilling ? keepRoom : keepAtPeriods;
+  const keepSpent = (large || yielding) && backfilling ? keepShare : keepAtPeriods;
   // A large portfolio's domain list is read once an alert period, not more often: a domain added waits for
   // it as a domain watched waits for its next health read (5,000 domains: 50 pages every ~3 h, not hourly).
   const listPeriodMs = large ? alertPeriodAt(keepSpent) : 0;
@@ -247,7 +262,8 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       context,
       history,
     },
-    backfillPerMinute: keepSpent - keepAtPeriods,
+    backfillPerMinute: keepSpent + loan - keepAtPeriods,
+    backfillLoanPerMinute: loan,
     keepRoomPerMinute: large || yielding ? keepRoom : null,
     listPeriodMs,
     large,

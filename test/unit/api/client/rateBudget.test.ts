@@ -46,6 +46,53 @@ describe('RateBudget', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('with a window limit, waits for the oldest reservation to leave the last 60 s, whatever the bucket holds', async () => {
+    const clock = fakeClock();
+    const budget = new RateBudget({
+      capacity: 10,
+      refillPerMinute: 600,
+      windowLimit: 4,
+      windowReserve: 1,
+      clock,
+    });
+    for (let i = 0; i < 3; i++) expect(budget.tryReserve(1, { priority: 'background' })).toBe(true);
+    // The bucket still holds 7, but the background's window (4 less the reserve of 1) is full.
+    expect(budget.available({ priority: 'background' })).toBe(0);
+    expect(budget.available({ priority: 'foreground' })).toBe(1);
+    clock.advance(20_000);
+    await budget.reserve(1);
+    await budget.reserve(1);
+    // The second foreground reservation waited until the first of the three left the window.
+    expect(clock.sleeps).toEqual([40_001]);
+  });
+
+  it('counts, when asked, the window’s reservations that leave it within a given time as free; reserve() waits for them', async () => {
+    const clock = fakeClock();
+    const budget = new RateBudget({ capacity: 10, refillPerMinute: 600, windowLimit: 3, clock });
+    expect(budget.tryReserve(2)).toBe(true);
+    clock.advance(300);
+    expect(budget.tryReserve(1)).toBe(true);
+    // 59.9 s after the first two: they leave the window in 100 ms, the third in 400 ms.
+    clock.advance(59_600);
+    expect(budget.available()).toBe(0);
+    expect(budget.available({ withinMs: 200 })).toBe(2);
+    expect(budget.available({ withinMs: 1_000 })).toBe(3);
+    await budget.reserve(2);
+    expect(clock.sleeps).toEqual([101]);
+  });
+
+  it('a loan raises the refill until it is ended', () => {
+    const clock = fakeClock();
+    const budget = new RateBudget({ capacity: 10, refillPerMinute: 6, clock });
+    expect(budget.tryReserve(10)).toBe(true);
+    budget.lend(6);
+    clock.advance(10_000);
+    expect(budget.available()).toBe(2);
+    budget.lend(0);
+    clock.advance(10_000);
+    expect(budget.available()).toBe(3);
+  });
+
   it('background reservations leave the headroom for the user’s own edits', () => {
     const budget = new RateBudget({ capacity: 10, headroom: 3, clock: fakeClock() });
     expect(budget.available({ priority: 'background' })).toBe(7);

@@ -5,6 +5,7 @@ import {
   AlertRates,
   alertShares,
   MIN_ALERT_SHARE,
+  plannedShares,
 } from '../../../../main/core/sync/alertShares.ts';
 import { computeStretch, effectivePeriodMs, type PlanJob } from '../../../../main/core/sync/planner.ts';
 import { ALERT_SIGNALS } from '../../../../main/core/sync/syncJobs.ts';
@@ -51,6 +52,14 @@ describe('alert shares', () => {
       health: 1,
       failed_sources: 1,
     });
+  });
+
+  it('keeps the round-robin’s equal shares while the first sync backfills, whatever was told, and leans after', () => {
+    // In the first hours a lean made threats the p95's tail: 1.2 × the round-robin's wait (issue 37).
+    const told = { health: 40, failed_sources: 2 };
+    expect(plannedShares(ALERT_SIGNALS, told, true)).toEqual({ health: 1, failed_sources: 1 });
+    expect(plannedShares(ALERT_SIGNALS, told, false)).toEqual(alertShares(ALERT_SIGNALS, told));
+    expect(plannedShares(ALERT_SIGNALS, told, false).failed_sources).toBeLessThan(1);
   });
 
   it('polls the signal that tells of most changes more often, the other never slower than 1.5 × the common period', () => {
