@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { freePort } from '../support/alertmanager.ts';
+import { freePort } from '../support/freePort.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { E2E_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';

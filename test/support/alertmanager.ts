@@ -5,24 +5,12 @@
  * concluded: firing, then resolved. Stopped by close().
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './freePort.ts';
 import { startReadyDaemon } from './readyDaemon.ts';
 
 export const ALERTMANAGER_BIN = '/usr/bin/prometheus-alertmanager';
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One alert as Alertmanager's GET /api/v2/alerts lists it. */
 export interface GettableAlert {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './alertmanager.ts';
+import { freePort } from './freePort.ts';
 import { startReadyDaemon } from './readyDaemon.ts';
 
 export const PROMETHEUS_BIN = '/usr/bin/prometheus';

@@ -5,9 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './freePort.ts';
 
 /** Debian's package, installed by .ci/run. */
 const TINYPROXY_BIN = '/usr/bin/tinyproxy';
@@ -17,14 +18,6 @@ export interface Tinyproxy {
   /** The targets (`host:port`) of the requests and tunnels it served so far. */
   seen(): string[];
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** Starts tinyproxy; `login` ("user:password") makes it ask every client for basic auth (407). */

@@ -6,53 +6,30 @@
  * record the service calls connected but DNS answers invalid is a disagreement.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import type { IncomingMessage } from 'node:http';
 import * as packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
-import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
-import {
-  addSyncedAccount,
-  watchFor as tickWatch,
-  openEngine,
-  publish,
-  scan,
-  startWorld,
-  type EngineWorld,
-  type TestEngine,
-} from './engineFixture.ts';
+import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
+import { publish, scan, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 const DOMAINS = ['watched.example', 'flaky.example', 'odd.example'];
 const DMARC = 'v=DMARC1; p=reject; rua=mailto:dmarc@example.net';
 
+let live: LiveCheckWorld;
 let world: EngineWorld;
-let dns: ZoneDnsServer;
 let engine: TestEngine;
 let accountId: number;
-const watchTicks = manualScheduler();
 /** Requests of the interface the service received (counted at the service, sandbox controls aside). */
-let served = 0;
+const served = () => live.served();
 
 beforeAll(async () => {
-  world = await startWorld(DOMAINS);
-  world.svc.app.server.on('request', (req: IncomingMessage) => {
-    if (!req.url?.startsWith('/_sandbox')) served++;
-  });
-  dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 60 });
-  engine = openEngine(world, {
-    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: watchTicks },
-  });
-  accountId = await addSyncedAccount(engine, world);
+  live = await startLiveCheckWorld({ domains: DOMAINS, dns: { ttl: 60 } });
+  ({ world, engine, accountId } = live);
   await watchFor(5);
 }, 120_000);
 
-afterAll(async () => {
-  await engine?.close();
-  await dns?.close();
-  await world?.close();
-});
+afterAll(() => live?.close());
 
-const watchFor = (seconds: number, until?: () => boolean) => tickWatch(world, watchTicks, seconds, until);
+const watchFor = (seconds: number, until?: () => boolean) => live.watchFor(seconds, until);
 
 function disconnects(fqdn: string) {
   return engine.mirror.listAlerts({}).filter((a) => a.rule === 'protocol_disconnected' && a.fqdn === fqdn);
@@ -73,7 +50,7 @@ describe('the DNS watch against the service DNS port', () => {
       answer: 'present',
       value: DMARC,
       ttl: 60,
-      resolver: `127.0.0.1:${dns.port}`,
+      resolver: `127.0.0.1:${live.dns.port}`,
       serviceConnected: true,
     });
     expect(tab.records.find((r) => r.protocol === 'bimi')).toMatchObject({ answer: 'absent' });
@@ -81,13 +58,13 @@ describe('the DNS watch against the service DNS port', () => {
   });
 
   it('raises the DMARC disconnect within TTL + one watch period of the removal, spending no API request', async () => {
-    const before = served;
+    const before = served();
     await publish(world.svc, 'watched.example', 'dmarc', null);
     const seconds = await watchFor(300, () => openDisconnect('watched.example').length > 0);
     expect(openDisconnect('watched.example')).toHaveLength(1);
     console.log(`DNS watch: removal → alert in ${seconds} s (TTL 60 s)`);
     expect(seconds).toBeLessThan(120);
-    expect(served).toBe(before);
+    expect(served()).toBe(before);
     expect(engine.notifier.notified.filter((a) => a.fqdn === 'watched.example')).toHaveLength(1);
   });
 
@@ -161,8 +138,7 @@ describe('a SERVFAIL-ing resolver', () => {
     const status = await engine.app.updateDnsWatch({ servers: [`127.0.0.1:${port}`] });
     // The run's --dns-server list wins over the settings: this engine was started with the zone's port.
     expect(status.source).toBe('command line');
-    await engine.close();
-    engine = openEngine(world, { dnsWatch: { scheduler: watchTicks } });
+    engine = await live.reopenEngine();
     expect((await engine.app.dnsWatchStatus()).servers).toEqual([`127.0.0.1:${port}`]);
     const raised = engine.mirror.listAlerts({}).length;
     await publish(world.svc, 'flaky.example', 'dmarc', null);

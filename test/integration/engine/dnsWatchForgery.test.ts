@@ -8,45 +8,37 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery } from '../../../service/dns/zoneAnswers.ts';
-import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { FORGERIES, startForgingDnsServer, type ForgingDnsServer } from '../../support/forgingDnsServer.ts';
-import {
-  addSyncedAccount,
-  watchFor as tickWatch,
-  openEngine,
-  publish,
-  startWorld,
-  type EngineWorld,
-  type TestEngine,
-} from './engineFixture.ts';
+import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
+import { publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 const DOMAINS = ['one.example', 'two.example', 'three.example'];
 const DMARC = 'v=DMARC1; p=reject; rua=mailto:dmarc@example.net';
 
+let live: LiveCheckWorld<ForgingDnsServer>;
 let world: EngineWorld;
 let forge: ForgingDnsServer;
 let engine: TestEngine;
 let accountId: number;
 /** The real zone's TTL (a test makes it a day). */
 let zoneTtl = 60;
-const watchTicks = manualScheduler();
 
 beforeAll(async () => {
-  world = await startWorld(DOMAINS);
-  forge = await startForgingDnsServer((q) => answerQuery(world.svc.db, q, zoneTtl));
-  forge.forgeries = [];
-  engine = openEngine(world, { dnsWatch: { servers: [`127.0.0.1:${forge.port}`], scheduler: watchTicks } });
-  accountId = await addSyncedAccount(engine, world);
+  live = await startLiveCheckWorld({
+    domains: DOMAINS,
+    dns: async (world) => {
+      const server = await startForgingDnsServer((q) => answerQuery(world.svc.db, q, zoneTtl));
+      server.forgeries = [];
+      return server;
+    },
+  });
+  ({ world, engine, accountId, dns: forge } = live);
   await watchFor(5);
 }, 120_000);
 
-afterAll(async () => {
-  await engine?.close();
-  await forge?.close();
-  await world?.close();
-});
+afterAll(() => live?.close());
 
-const watchFor = (seconds: number, until?: () => boolean) => tickWatch(world, watchTicks, seconds, until);
+const watchFor = (seconds: number, until?: () => boolean) => live.watchFor(seconds, until);
 
 /** What the screens say of every domain: status, verdict, each protocol's state and finding. */
 async function statusNow() {

@@ -9,26 +9,16 @@
  * virtual second. So a sync stuck behind a 429 holds up only itself, and the measured seconds are the ones a
  * user would wait.
  */
-import type { IncomingMessage } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import type { SecretStore } from '../../../main/core/accounts/secretStore.ts';
-import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
-import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
-import {
-  addSyncedAccount,
-  openEngine,
-  publish,
-  startWorld,
-  type EngineWorld,
-  type TestEngine,
-} from './engineFixture.ts';
+import { freePort } from '../../support/freePort.ts';
+import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
+import { addSyncedAccount, publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
+let live: LiveCheckWorld;
 let world: EngineWorld;
-let dns: ZoneDnsServer;
 let engine: TestEngine;
-const watchTicks = manualScheduler();
 
 /** What the interface does to the engine's requests now. */
 let mode: 'ok' | 'spent' | 'unreachable' = 'ok';
@@ -37,7 +27,7 @@ let deadOrigin = '';
 /** The engine's requests, and how many of them got a 2xx from the service. */
 const engineRequests = { sent: 0, succeeded: 0, inFlight: 0 };
 /** Requests of the token the service received (the engine's and the other integration's). */
-let served = 0;
+const served = () => live.served();
 
 // Hide the token from the engine (the keychain lost it) without touching the account.
 let tokenHidden = false;
@@ -123,14 +113,14 @@ async function runSideBySide(
       await spendBudget();
     } else world.svc.clock.advance(1000);
     wakeSleepers();
-    await watchTicks.tick();
+    await live.dnsTicks.tick();
     if (s % 10 === 0 && !syncing) syncing = engine.scheduler.tick().finally(() => (syncing = null));
     await settle();
     if (until()) break;
   }
   const ran = {
     seconds: (virtualNow() - start) / 1000,
-    served,
+    served: served(),
     sent: engineRequests.sent,
     succeeded: engineRequests.succeeded,
   };
@@ -151,45 +141,37 @@ function openDisconnect(fqdn: string) {
 }
 
 beforeAll(async () => {
-  world = await startWorld(['busy.example', 'down.example', 'keyless.example'], { rateLimitPerMinute: 60 });
-  world.svc.app.server.on('request', (req: IncomingMessage) => {
-    if (!req.url?.startsWith('/_sandbox')) served++;
+  deadOrigin = `http://127.0.0.1:${await freePort()}`;
+  live = await startLiveCheckWorld({
+    domains: ['busy.example', 'down.example', 'keyless.example'],
+    service: { rateLimitPerMinute: 60 },
+    dns: { ttl: 60 },
+    // The side-by-side clock and the engine's fetch read the world from the start.
+    prepare: async (started) => void (world = started),
+    engine: { clock: sideBySideClock, fetch: engineFetch, secretStore },
+    // The first sync paces itself on the clock: move it along until the sync is done.
+    addAccount: async (engine, world) => {
+      let added = false;
+      const adding = addSyncedAccount(engine, world).finally(() => (added = true));
+      while (!added) {
+        world.svc.clock.advance(1000);
+        wakeSleepers();
+        await settle();
+      }
+      return adding;
+    },
   });
-  dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 60 });
-  const closed = createServer();
-  await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
-  const { port } = closed.address() as { port: number };
-  await new Promise((done) => closed.close(done));
-  deadOrigin = `http://127.0.0.1:${port}`;
-  engine = openEngine(world, {
-    clock: sideBySideClock,
-    fetch: engineFetch,
-    secretStore,
-    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: watchTicks },
-  });
-  // The first sync paces itself on the clock: move it along until the sync is done.
-  let added = false;
-  const adding = addSyncedAccount(engine, world).finally(() => (added = true));
-  while (!added) {
-    world.svc.clock.advance(1000);
-    wakeSleepers();
-    await settle();
-  }
-  await adding;
+  engine = live.engine;
   await runSideBySide(5, () => false);
 }, 120_000);
 
-afterAll(async () => {
-  await engine?.close();
-  await dns?.close();
-  await world?.close();
-});
+afterAll(() => live?.close());
 
 describe('the DNS watch without the interface', () => {
   it('alerts from DNS while the service answers every request of the token with 429', async () => {
     mode = 'spent';
     const before = { ...engineRequests };
-    const servedBefore = served;
+    const servedBefore = served();
     await publish(world.svc, 'busy.example', 'spf', null);
     const ran = await runSideBySide(300, () => openDisconnect('busy.example').length > 0);
     const { seconds } = ran;
@@ -206,7 +188,7 @@ describe('the DNS watch without the interface', () => {
   it('alerts from DNS while the service cannot be reached', async () => {
     mode = 'unreachable';
     const before = { ...engineRequests };
-    const servedBefore = served;
+    const servedBefore = served();
     await publish(world.svc, 'down.example', 'dmarc', null);
     const ran = await runSideBySide(300, () => openDisconnect('down.example').length > 0);
     const { seconds } = ran;
@@ -219,7 +201,7 @@ describe('the DNS watch without the interface', () => {
 
   it('alerts from DNS with the token gone from the keychain', async () => {
     tokenHidden = true;
-    const servedBefore = served;
+    const servedBefore = served();
     await publish(world.svc, 'keyless.example', 'dmarc', null);
     const ran = await runSideBySide(300, () => openDisconnect('keyless.example').length > 0);
     tokenHidden = false;

@@ -5,31 +5,15 @@
  * port 25 that refuses is one notice and no domain alert; a resolver that does not answer raises nothing;
  * and the live checks spend no API request (the service's own per-token count says so).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNetworkLayer } from '../../../main/core/network/networkLayer.ts';
 import { DNS_WATCH_TRUST_KEY } from '../../../main/core/dnswatch/dnsWatchRuntime.ts';
 import { LIVE_CHECK_NOTICES_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
 import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
 import { nxdomainForEverything, startForgingDnsServer } from '../../support/forgingDnsServer.ts';
-import { createManualClock } from '../../support/manualClock.ts';
-import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
-import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
-import { startReferenceWorld, type ReferenceWorld } from '../../../service/tls/referenceWorld.ts';
-import type { TlsWorld } from '../../../service/tls/tlsWorld.ts';
+import { freePort } from '../../support/freePort.ts';
+import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
 import { pointWorldHosts } from '../../../service/tls/worldHosts.ts';
-import {
-  addSyncedAccount,
-  openEngine,
-  publish,
-  startWorld,
-  watchFor,
-  type EngineWorld,
-  type TestEngine,
-} from './engineFixture.ts';
+import { publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 const FQDN = 'sts.example';
 /**
@@ -37,24 +21,12 @@ const FQDN = 'sts.example';
  * round time): a blocked port 25 must not become an alert for any of them.
  */
 const OTHERS = ['mail-b.example', 'mail-c.example'];
+let live: LiveCheckWorld;
 let world: EngineWorld;
-let dns: ZoneDnsServer;
-let ref: ReferenceWorld;
+let ref: NonNullable<LiveCheckWorld['ref']>;
 let engine: TestEngine;
-let caDir: string;
 let accountId: number;
 let closedPort: number;
-/** The DNS watch's and the live checks' ticks (driven by hand, on the service's clock). */
-let dnsTicks: ManualScheduler;
-let liveTicks: ManualScheduler;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 async function settings(patch: Parameters<TestEngine['app']['updateLiveChecks']>[0]): Promise<void> {
   await engine.app.updateLiveChecks(patch);
@@ -83,50 +55,31 @@ async function remaining(): Promise<number> {
 }
 
 beforeAll(async () => {
-  // Certificates are judged against the real time by TLS itself, so the world's clock starts at it.
-  // The sandbox's TLS controls reach the world through this, filled in once the world is started.
-  const tls = { address: '127.0.0.1' } as {
-    tlsWorld: TlsWorld;
-    address: string;
-    smtp?: { offerStarttls(on: boolean): void };
-  };
-  world = await startWorld([FQDN, ...OTHERS], { clock: createManualClock(new Date()), tlsWorld: tls });
-  const id = world.domainIds[FQDN]!;
-  await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
-  const setup = await world.svc.call('POST', `/domains/${id}/mta-sts/setup`, { token: world.token });
-  expect(setup.status).toBe(200);
-  const policy = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
-    token: world.token,
-    body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
-  });
-  expect(policy.status).toBe(200);
-  expect((await world.svc.sandbox('PUT', `/delegations/${FQDN}/mta_sts`, { delegated: true })).status).toBe(
-    200,
-  );
-  caDir = mkdtempSync(join(tmpdir(), 'authwatch-live-'));
-  const caFile = join(caDir, 'ca.pem');
-  ref = await startReferenceWorld({ db: world.svc.db, httpsPort: 0, smtpPort: 0, caFile });
-  tls.tlsWorld = ref.tlsWorld;
-  tls.smtp = ref.smtp!;
-  dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 0 });
   closedPort = await freePort();
-  dnsTicks = manualScheduler();
-  liveTicks = manualScheduler();
-  engine = openEngine(world, {
-    network: createNetworkLayer({ env: {}, caFile: { path: caFile, from: '--ca-file' } }),
-    dnsWatch: { servers: [`127.0.0.1:${dns.port}`], scheduler: dnsTicks },
-    liveChecks: { scheduler: liveTicks },
+  live = await startLiveCheckWorld({
+    domains: [FQDN, ...OTHERS],
+    prepare: async (world) => {
+      const id = world.domainIds[FQDN]!;
+      await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
+      const setup = await world.svc.call('POST', `/domains/${id}/mta-sts/setup`, { token: world.token });
+      expect(setup.status).toBe(200);
+      const policy = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
+        token: world.token,
+        body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
+      });
+      expect(policy.status).toBe(200);
+      expect(
+        (await world.svc.sandbox('PUT', `/delegations/${FQDN}/mta_sts`, { delegated: true })).status,
+      ).toBe(200);
+    },
+    tls: { https: true, smtp: true },
+    liveChecks: {},
   });
-  accountId = await addSyncedAccount(engine, world);
-  await settings({ httpsPort: ref.https!.port, smtpPort: ref.smtp!.port, timeoutMs: 3000 });
+  ({ world, engine, accountId } = live);
+  ref = live.ref!;
 }, 60_000);
 
-afterAll(async () => {
-  await engine?.close();
-  await Promise.all([ref?.close(), dns?.close()]);
-  await world?.close();
-  if (caDir) rmSync(caDir, { recursive: true, force: true });
-});
+afterAll(() => live?.close());
 
 describe('live checks against the reference world', () => {
   it('reads the policy over HTTPS and each MX over STARTTLS, all good, for 0 API requests', async () => {
@@ -247,7 +200,7 @@ describe('live checks against the reference world', () => {
     const id = world.domainIds[FQDN]!;
     const txt = () =>
       engine.mirror.dnsWatchRecords(accountId, id).find((r) => r.protocol === 'mta_sts')?.value ?? null;
-    await watchFor(world, dnsTicks, 600, () => txt() !== null);
+    await live.watchFor(600, () => txt() !== null);
     await round();
     const bad = await world.svc.sandbox('POST', `/mta-sts/${FQDN}/policy-without-id`, {
       mx: ['*.*.sts.example'],
@@ -266,13 +219,13 @@ describe('live checks against the reference world', () => {
       body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
     });
     expect(fixed.status).toBe(200);
-    const watched = await watchFor(world, dnsTicks, 900, () => txt() !== seenBefore);
+    const watched = await live.watchFor(900, () => txt() !== seenBefore);
     expect(txt()).not.toBe(seenBefore);
     const changedAt = world.svc.clock.now().getTime();
     const checkedBefore = row().checkedAt;
     for (let i = 0; i < 100 && row().checkedAt === checkedBefore; i++) {
       world.svc.clock.advance(5000);
-      await liveTicks.tick();
+      await live.liveTicks.tick();
       await new Promise((r) => setTimeout(r, 20));
     }
     for (let i = 0; i < 100 && (await open()).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
@@ -313,12 +266,7 @@ describe('live checks against the reference world', () => {
   it('raises nothing when the resolver does not answer', async () => {
     ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 2 });
     const dead = await freePort();
-    await engine.close();
-    engine = openEngine(world, {
-      network: createNetworkLayer({ env: {}, caFile: { path: join(caDir, 'ca.pem'), from: '--ca-file' } }),
-      dnsWatch: { servers: [`127.0.0.1:${dead}`], scheduler: manualScheduler() },
-      liveChecks: { scheduler: manualScheduler() },
-    });
+    engine = await live.reopenEngine([`127.0.0.1:${dead}`]);
     await round();
     expect(await open()).toEqual([]);
     const row = engine.mirror.liveCheck('mta_sts_live', accountId, world.domainIds[FQDN]!)!;
@@ -330,16 +278,10 @@ describe('live checks against the reference world', () => {
     ref.tlsWorld.setPlan(`mta-sts.${FQDN}`, { expiresInDays: 2 });
     const liar = await startForgingDnsServer(nxdomainForEverything);
     try {
-      await engine.close();
-      dnsTicks = manualScheduler();
-      engine = openEngine(world, {
-        network: createNetworkLayer({ env: {}, caFile: { path: join(caDir, 'ca.pem'), from: '--ca-file' } }),
-        dnsWatch: { servers: [`127.0.0.1:${liar.port}`], scheduler: dnsTicks },
-        liveChecks: { scheduler: manualScheduler() },
-      });
+      engine = await live.reopenEngine([`127.0.0.1:${liar.port}`]);
       const trust = () =>
         engine.mirror.getSetting(DNS_WATCH_TRUST_KEY) as { reason: string } | null | undefined;
-      await watchFor(world, dnsTicks, 120, () => Boolean(trust()));
+      await live.watchFor(120, () => Boolean(trust()));
       expect(trust()!.reason).toMatch(/NXDOMAIN/);
       const asksDns = (check: string) => LIVE_CHECKS[check]!.uses.includes('dns');
       const looks = () =>

@@ -4,32 +4,25 @@
  * (a vendor's include grows past 10 lookups, an MX address is listed and delisted); a resolver that stops
  * answering raises and resolves nothing; and no live check sends the service a single API request.
  */
-import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LiveCheckRuntime } from '../../../main/core/livechecks/liveCheckRuntime.ts';
 import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
 import { LIVE_CHECK_SETTINGS_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
-import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
 import { TEST_DNSBL_ZONE } from '../../../service/dns/testDnsbl.ts';
-import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
-import {
-  addSyncedAccount,
-  openEngine,
-  publish,
-  startWorld,
-  type EngineWorld,
-  type TestEngine,
-} from './engineFixture.ts';
+import { startZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
+import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
+import { publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 const FQDN = 'spf-live.example';
 const MX_IP = '192.0.2.25';
+let live: LiveCheckWorld;
 let world: EngineWorld;
-let dns: ZoneDnsServer;
 let engine: TestEngine;
 let runtime: LiveCheckRuntime;
 let dnsPort = 0;
-/** API requests the service received (sandbox controls excluded). */
-let served = 0;
+/** API requests the service received since the world was set up (sandbox controls excluded). */
+let servedAtStart = 0;
+const served = () => live.served() - servedAtStart;
 
 function openAlerts(rule?: string) {
   return engine.mirror.listAlerts({ open: true }).filter((a) => !rule || a.rule === rule);
@@ -42,19 +35,18 @@ async function round(): Promise<void> {
 }
 
 beforeAll(async () => {
-  world = await startWorld([FQDN]);
-  world.svc.app.server.on('request', (req: IncomingMessage) => {
-    if (!req.url?.startsWith('/_sandbox')) served++;
+  live = await startLiveCheckWorld({
+    domains: [FQDN],
+    dns: { ttl: 60 },
+    prepare: async (world) => {
+      await publish(world.svc, FQDN, 'mx', `10 mx1.${FQDN}`);
+      await world.svc.sandbox('PUT', `/ptr/${MX_IP}`, { name: `mx1.${FQDN}` });
+      await publish(world.svc, FQDN, 'spf', 'v=spf1 mx include:_spf.vendor.example ~all');
+      await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 3 });
+    },
   });
-  dns = await startZoneDnsServer({ db: world.svc.db, port: 0, ttl: 60 });
-  dnsPort = dns.port;
-  await publish(world.svc, FQDN, 'mx', `10 mx1.${FQDN}`);
-  await world.svc.sandbox('PUT', `/ptr/${MX_IP}`, { name: `mx1.${FQDN}` });
-  await publish(world.svc, FQDN, 'spf', 'v=spf1 mx include:_spf.vendor.example ~all');
-  await world.svc.sandbox('PUT', '/spf-include/_spf.vendor.example', { lookups: 3 });
-  const servers = [`127.0.0.1:${dnsPort}`];
-  engine = openEngine(world, { dnsWatch: { servers, scheduler: manualScheduler() } });
-  await addSyncedAccount(engine, world);
+  ({ world, engine } = live);
+  dnsPort = live.dns.port;
   engine.mirror.setSetting(LIVE_CHECK_SETTINGS_KEY, { kinds: { dnsbl: { zones: [TEST_DNSBL_ZONE] } } });
   const clock = {
     now: () => world.svc.clock.now().getTime(),
@@ -65,17 +57,13 @@ beforeAll(async () => {
     checks: [LIVE_CHECKS.spf_lookups!, LIVE_CHECKS.dnsbl_listings!, LIVE_CHECKS.token_expiry!],
     mirror: engine.mirror,
     clock,
-    dns: { servers },
+    dns: { servers: [`127.0.0.1:${dnsPort}`] },
     networkCa: () => undefined,
     afterWrite: async () => {},
   });
-  served = 0;
+  servedAtStart = live.served();
 });
-afterAll(async () => {
-  await engine?.close();
-  await dns?.close();
-  await world?.close();
-});
+afterAll(() => live?.close());
 
 describe('live checks over the reference world’s DNS', () => {
   it('SPF: a vendor include growing past 10 lookups is critical, names the include, and resolves when it shrinks', async () => {
@@ -161,7 +149,7 @@ describe('live checks over the reference world’s DNS', () => {
       .map((a) => a.rule)
       .sort();
     expect(before).toEqual(['dnsbl_listed', 'spf_lookups_over_limit']);
-    await dns.close();
+    await live.dns.close();
     // The world heals while the resolver is down: without answers, nothing is resolved (or raised).
     await world.svc.sandbox('PUT', `/dnsbl/${MX_IP}`, { listed: false });
     await round();
@@ -175,7 +163,7 @@ describe('live checks over the reference world’s DNS', () => {
       .filter((r) => r.check !== 'token_expiry')
       .map((r) => r.status);
     expect(statuses).toEqual(['unknown', 'unknown']);
-    dns = await startZoneDnsServer({ db: world.svc.db, port: dnsPort, ttl: 60 });
+    live.dns = await startZoneDnsServer({ db: world.svc.db, port: dnsPort, ttl: 60 });
     await round();
     expect(openAlerts().map((a) => a.rule)).toEqual(['spf_lookups_over_limit']);
   });
@@ -183,6 +171,6 @@ describe('live checks over the reference world’s DNS', () => {
   it('the token’s expiry is judged without a request, and the checks spent no API request at all', async () => {
     const row = engine.mirror.allLiveChecks().find((r) => r.check === 'token_expiry');
     expect(row?.status).toBe('ok');
-    expect(served).toBe(0);
+    expect(served()).toBe(0);
   });
 });
