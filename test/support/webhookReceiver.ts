@@ -121,3 +121,14 @@ export async function startWebhookReceiver(secret: string | null): Promise<Webho
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return receiver;
 }
+
+/** A generic-format webhook channel to `url` (as the mirror adds it): warnings and above, every account. */
+export function webhookChannel(name: string, url: string) {
+  return {
+    name,
+    minSeverity: 'warning' as const,
+    accountId: null,
+    holdCriticals: false,
+    config: { kind: 'webhook' as const, format: 'generic' as const, urlShown: url, plainUrl: url },
+  };
+}

@@ -4,12 +4,12 @@
  * and the live checks. After an hour of failing, one warning in the channel's last error reaches the app's
  * own notification and the channel that works; when the channel delivers again, it ends.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
 import { DEFAULT_ROUTE } from '../../../main/core/mirror/routing.ts';
 import { manualScheduler } from '../../../main/core/sync/scheduler.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
+import { freePort } from '../../support/freePort.ts';
+import { startWebhookReceiver, webhookChannel, type WebhookReceiver } from '../../support/webhookReceiver.ts';
 import {
   addSyncedAccount,
   openEngine,
@@ -25,14 +25,6 @@ let ops: WebhookReceiver;
 let accountId: number;
 let closedPort: number;
 
-const webhook = (name: string, url: string) => ({
-  name,
-  minSeverity: 'warning' as const,
-  accountId: null,
-  holdCriticals: false,
-  config: { kind: 'webhook' as const, format: 'generic' as const, urlShown: url, plainUrl: url },
-});
-
 /** The rules of the alerts a receiver was told of (raised or resolved, as `type rule`). */
 function told(hook: WebhookReceiver): string[] {
   return hook.received.flatMap((r) => {
@@ -47,10 +39,7 @@ const openFailing = async () =>
 beforeAll(async () => {
   world = await startWorld(['cf.example']);
   [team, ops] = await Promise.all([startWebhookReceiver(null), startWebhookReceiver(null)]);
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  closedPort = (probe.address() as { port: number }).port;
-  await new Promise<void>((r) => probe.close(() => r()));
+  closedPort = await freePort();
   engine = openEngine(world, {
     // The live checks run beside the DNS watch; this one needs no DNS, so its resolver may be anything.
     dnsWatch: { servers: [`127.0.0.1:${closedPort}`], scheduler: manualScheduler() },
@@ -67,9 +56,9 @@ afterAll(async () => {
 
 describe('a delivery channel failing for longer than the limit', () => {
   it('is told through the app’s notification and the other channel in its last error, and ends when it delivers', async () => {
-    engine.mirror.delivery.addChannel(webhook('Team hook', team.url));
+    engine.mirror.delivery.addChannel(webhookChannel('Team hook', team.url));
     const broken = engine.mirror.delivery.addChannel(
-      webhook('Ops hook', `http://127.0.0.1:${closedPort}/hook`),
+      webhookChannel('Ops hook', `http://127.0.0.1:${closedPort}/hook`),
     );
     engine.mirror.raiseAccountAlert({ accountId, kind: 'plan_not_eligible' });
     await engine.app.flushDeliveries(1000);
@@ -96,7 +85,7 @@ describe('a delivery channel failing for longer than the limit', () => {
     expect(told(team)).toContain('alert.raised channel_failing');
 
     // The channel is mended (its address now answers): it delivers what waited, and the alert ends.
-    engine.mirror.delivery.updateChannel(broken.id, webhook('Ops hook', ops.url));
+    engine.mirror.delivery.updateChannel(broken.id, webhookChannel('Ops hook', ops.url));
     await engine.app.flushDeliveries(1000);
     expect(engine.mirror.delivery.getChannel(broken.id)!.lastError).toBeNull();
     await engine.app.checkLiveOnce();
@@ -121,7 +110,7 @@ describe('a delivery channel failing for longer than the limit', () => {
     ]);
     engine.mirror.delivery.updateChannel(
       broken.id,
-      webhook('Ops hook', `http://127.0.0.1:${closedPort}/hook`),
+      webhookChannel('Ops hook', `http://127.0.0.1:${closedPort}/hook`),
     );
     const teamBefore = told(team).length;
     const notifiedBefore = engine.notifier.notified.length;

@@ -5,7 +5,7 @@
  * "which route would this alert take?" answers the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
+import { startWebhookReceiver, webhookChannel, type WebhookReceiver } from '../../support/webhookReceiver.ts';
 import { DEFAULT_ROUTE } from '../../../main/core/mirror/routing.ts';
 import { inputOf } from '../../../shared/bridge/routes.ts';
 import {
@@ -17,16 +17,6 @@ import {
   type EngineWorld,
   type TestEngine,
 } from './engineFixture.ts';
-
-function webhook(name: string, url: string) {
-  return {
-    name,
-    minSeverity: 'warning' as const,
-    accountId: null,
-    holdCriticals: false,
-    config: { kind: 'webhook' as const, format: 'generic' as const, urlShown: url, plainUrl: url },
-  };
-}
 
 /** The domains of the protocol_disconnected alerts a receiver got. */
 function domainsAt(hook: WebhookReceiver): string[] {
@@ -76,9 +66,9 @@ describe('routing by domain group', () => {
   });
 
   it('sends group A’s alerts only to A’s channel, B’s only to B’s, and says which route an alert takes', async () => {
-    const a = engine.mirror.delivery.addChannel(webhook('client-a', hooks.a!.url));
-    const b = engine.mirror.delivery.addChannel(webhook('client-b', hooks.b!.url));
-    engine.mirror.delivery.addChannel(webhook('ops', hooks.ops!.url));
+    const a = engine.mirror.delivery.addChannel(webhookChannel('client-a', hooks.a!.url));
+    const b = engine.mirror.delivery.addChannel(webhookChannel('client-b', hooks.b!.url));
+    engine.mirror.delivery.addChannel(webhookChannel('ops', hooks.ops!.url));
     const saved = await engine.app.saveRoutes({
       routes: [
         {
