@@ -23,18 +23,8 @@ export interface SettingsForm {
 export type SettingsField = keyof SettingsForm | 'form';
 export type SettingsErrors = Partial<Record<SettingsField, string>>;
 
-/** What updateSettings takes. */
-export interface SettingsUpdate {
-  alerts: {
-    scoreStep: number;
-    scoreFloor: number | null;
-    quietHours: { startHour: number; endHour: number } | null;
-    timeZone: string | null;
-    quietHoldsCriticals: boolean;
-    editSilenceMinutes: number;
-  };
-  sync: { ratePerMinute: number; headroom: number };
-}
+/** What updateSettings takes: every alert threshold and sync limit, as the settings carry them. */
+export type SettingsUpdate = Pick<Settings, 'alerts' | 'sync'>;
 
 /** The form filled from the current settings. */
 export function formFromSettings(settings: Settings): SettingsForm {
