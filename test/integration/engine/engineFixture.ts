@@ -72,6 +72,28 @@ export async function publish(
     throw new Error(`sandbox dns ${fqdn}/${type}: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
+/**
+ * Sets up hosted MTA-STS for `fqdn` with an enforce policy naming `mx` (a week's max_age), its _mta-sts
+ * record delegated to the service, so the policy host serves it.
+ */
+export async function enforceMtaSts(world: EngineWorld, fqdn: string, mx: string[]): Promise<void> {
+  const { svc, token } = world;
+  const id = world.domainIds[fqdn]!;
+  const steps = [
+    () => svc.call('POST', `/domains/${id}/mta-sts/setup`, { token }),
+    () =>
+      svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
+        token,
+        body: { mode: 'enforce', max_age: 604800, mx },
+      }),
+    () => svc.sandbox('PUT', `/delegations/${fqdn}/mta_sts`, { delegated: true }),
+  ];
+  for (const step of steps) {
+    const res = await step();
+    if (res.status !== 200) throw new Error(`MTA-STS of ${fqdn}: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+}
+
 /** Runs the service's guard scan of every domain now. */
 export async function scan(svc: ServiceHarness): Promise<void> {
   const res = await svc.sandbox('POST', '/scan', {});

@@ -13,7 +13,7 @@ import { nxdomainForEverything, startForgingDnsServer } from '../../support/forg
 import { freePort } from '../../support/freePort.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
 import { pointWorldHosts } from '../../../service/tls/worldHosts.ts';
-import { publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { enforceMtaSts, publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 const FQDN = 'sts.example';
 /**
@@ -59,18 +59,8 @@ beforeAll(async () => {
   live = await startLiveCheckWorld({
     domains: [FQDN, ...OTHERS],
     prepare: async (world) => {
-      const id = world.domainIds[FQDN]!;
       await publish(world.svc, FQDN, 'mx', '10 mx1.sts.example, 20 mx2.sts.example');
-      const setup = await world.svc.call('POST', `/domains/${id}/mta-sts/setup`, { token: world.token });
-      expect(setup.status).toBe(200);
-      const policy = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
-        token: world.token,
-        body: { mode: 'enforce', max_age: 604800, mx: ['mx1.sts.example', '*.sts.example'] },
-      });
-      expect(policy.status).toBe(200);
-      expect(
-        (await world.svc.sandbox('PUT', `/delegations/${FQDN}/mta_sts`, { delegated: true })).status,
-      ).toBe(200);
+      await enforceMtaSts(world, FQDN, ['mx1.sts.example', '*.sts.example']);
     },
     tls: { https: true, smtp: true },
     liveChecks: {},

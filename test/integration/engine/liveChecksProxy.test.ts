@@ -9,7 +9,7 @@ import { DEFAULT_NETWORK_SETTINGS, type NetworkSettings } from '../../../shared/
 import { LIVE_CHECK_NOTICES_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
 import { startTinyproxy, type Tinyproxy } from '../../support/tinyproxy.ts';
-import { publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { enforceMtaSts, publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
 
 const FQDN = 'proxied.example';
 let live: LiveCheckWorld;
@@ -29,17 +29,8 @@ beforeAll(async () => {
   live = await startLiveCheckWorld({
     domains: [FQDN],
     prepare: async (world) => {
-      const id = world.domainIds[FQDN]!;
       await publish(world.svc, FQDN, 'mx', '10 mx1.proxied.example');
-      expect(
-        (await world.svc.call('POST', `/domains/${id}/mta-sts/setup`, { token: world.token })).status,
-      ).toBe(200);
-      const policy = await world.svc.call('PATCH', `/domains/${id}/mta-sts/policy`, {
-        token: world.token,
-        body: { mode: 'enforce', max_age: 604800, mx: ['mx1.proxied.example'] },
-      });
-      expect(policy.status).toBe(200);
-      await world.svc.sandbox('PUT', `/delegations/${FQDN}/mta_sts`, { delegated: true });
+      await enforceMtaSts(world, FQDN, ['mx1.proxied.example']);
     },
     tls: { https: true, smtp: true },
     networkSettings: () => network,
