@@ -10,10 +10,13 @@ export function appCheckWhose(c: Pick<AppLiveCheck, 'account'>): string {
   return c.account ? c.account.label : 'this app';
 }
 
-/** When it looks next: "next look in 55 minutes", "due now", "off", or at the first run. */
+/** When it looks next: "next look in 55 minutes", "within a minute", "due now", "off", or at the first run. */
 export function nextLookWords(c: Pick<AppLiveCheck, 'enabled' | 'nextAt'>, now: number): string {
   if (!c.enabled) return 'off in Settings → Live checks';
   if (c.nextAt === null) return 'first look when the live checks next run';
-  if (Date.parse(c.nextAt) <= now) return 'next look due now';
-  return `next look ${relativeTime(c.nextAt, now)}`;
+  const next = Date.parse(c.nextAt);
+  if (next <= now) return 'next look due now';
+  // relativeTime says "just now" for the next 45 s, which reads as the past.
+  if (next - now < 60_000) return 'next look within a minute';
+  return `next look ${relativeTime(next, now)}`;
 }
