@@ -116,24 +116,16 @@ export const liveChecksStatusSchema = z.object({
  * One look of a check that belongs to no domain — an account's API token expiry, the app's delivery channels
  * — as Settings → Live checks and `authwatch checks` show it.
  */
-export const appLiveCheckSchema = z.object({
-  check: z.string(),
-  label: z.string(),
-  /** What the check does, for people. */
-  words: z.string(),
-  /** The account it looks at; null: the whole app (every channel, whichever account an alert is of). */
-  account: z.object({ id: z.number().int(), label: z.string() }).nullable(),
-  /** Off in Settings (this kind, or every live check). */
-  enabled: z.boolean(),
-  /** null: not yet checked. */
-  status: checkStatus.nullable(),
-  /** The result in words (what it saw, what is wrong, or why it could not look). */
-  result: z.string().nullable(),
-  checkedAt: z.string().nullable(),
-  since: z.string().nullable(),
-  /** When it looks next (a past time: at the runner's next tick); null: never looked yet, or off. */
-  nextAt: z.string().nullable(),
-});
+export const appLiveCheckSchema = liveCheckViewSchema
+  .pick({ check: true, label: true, words: true, status: true, result: true, checkedAt: true, since: true })
+  .extend({
+    /** The account it looks at; null: the whole app (every channel, whichever account an alert is of). */
+    account: z.object({ id: z.number().int(), label: z.string() }).nullable(),
+    /** Off in Settings (this kind, or every live check). */
+    enabled: z.boolean(),
+    /** When it looks next (a past time: at the runner's next tick); null: never looked yet, or off. */
+    nextAt: z.string().nullable(),
+  });
 
 /** The checks of the app and its accounts, beside the domains' own. */
 export const appLiveChecksSchema = z.object({
