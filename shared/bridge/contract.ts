@@ -6,7 +6,12 @@ import { dnsWatchStatusSchema, domainDnsWatchSchema, updateDnsWatchArgs } from '
 import type { BridgeEventName, BridgeEventPayload } from './events.ts';
 import { networkStatusSchema, updateNetworkArgs } from './network.ts';
 import { expiringSoonSchema } from './expiringSoon.ts';
-import { domainLiveChecksSchema, liveChecksStatusSchema, updateLiveChecksArgs } from './liveChecks.ts';
+import {
+  appLiveChecksSchema,
+  domainLiveChecksSchema,
+  liveChecksStatusSchema,
+  updateLiveChecksArgs,
+} from './liveChecks.ts';
 import {
   channelRef,
   removeChannelArgs,
@@ -128,6 +133,7 @@ export const BRIDGE_METHODS = {
   updateNetwork: { args: updateNetworkArgs, result: networkStatusSchema },
   domainLiveChecks: { args: args.domainRef, result: domainLiveChecksSchema },
   liveChecksStatus: { args: none, result: liveChecksStatusSchema },
+  appLiveChecks: { args: none, result: appLiveChecksSchema },
   updateLiveChecks: { args: updateLiveChecksArgs, result: liveChecksStatusSchema },
   expiringSoon: { args: args.accountScope, result: expiringSoonSchema },
 } as const;

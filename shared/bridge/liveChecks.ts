@@ -112,9 +112,33 @@ export const liveChecksStatusSchema = z.object({
   caProblem: z.string().nullable(),
 });
 
+/**
+ * One look of a check that belongs to no domain — an account's API token expiry, the app's delivery channels
+ * — as Settings → Live checks and `authwatch checks` show it.
+ */
+export const appLiveCheckSchema = liveCheckViewSchema
+  .pick({ check: true, label: true, words: true, status: true, result: true, checkedAt: true, since: true })
+  .extend({
+    /** The account it looks at; null: the whole app (every channel, whichever account an alert is of). */
+    account: z.object({ id: z.number().int(), label: z.string() }).nullable(),
+    /** Off in Settings (this kind, or every live check). */
+    enabled: z.boolean(),
+    /** When it looks next (a past time: at the runner's next tick); null: never looked yet, or off. */
+    nextAt: z.string().nullable(),
+  });
+
+/** The checks of the app and its accounts, beside the domains' own. */
+export const appLiveChecksSchema = z.object({
+  /** False when the live checks are off (settings) or not run by this shell. */
+  running: z.boolean(),
+  checks: z.array(appLiveCheckSchema),
+});
+
 /** What Settings may change (the rest keeps its value). */
 export const updateLiveChecksArgs = liveCheckSettingsViewSchema.partial().strict();
 
 export type DomainLiveChecks = z.infer<typeof domainLiveChecksSchema>;
 export type BlocklistAnswer = z.infer<typeof blocklistAnswerSchema>;
 export type LiveChecksStatus = z.infer<typeof liveChecksStatusSchema>;
+export type AppLiveCheck = z.infer<typeof appLiveCheckSchema>;
+export type AppLiveChecks = z.infer<typeof appLiveChecksSchema>;

@@ -66,6 +66,7 @@ export const METHOD_NAMES = [
   'updateNetwork',
   'domainLiveChecks',
   'liveChecksStatus',
+  'appLiveChecks',
   'updateLiveChecks',
   'expiringSoon',
 ] as const;

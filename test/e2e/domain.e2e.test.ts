@@ -146,7 +146,12 @@ describe('the domain page', () => {
     await domain.pickWindow(7);
     await expect.poll(() => domain.figure('Mail volume', 'Messages')).toBe(thousands(week));
 
+    // The sidebar says where the user is: the domain, under the portfolio it belongs to.
+    await expect.poll(() => domain.sidebarCurrent()).toBe(r.fqdn);
+    expect(await domain.sidebarSection()).toEqual(['Overview']);
     await domain.navigate('Overview');
+    await expect.poll(() => domain.sidebarCurrent()).toBe('Overview');
+    expect(await domain.sidebarSection()).toEqual([]);
     await page.goBack();
     await domain.heading(r.fqdn).waitFor();
     const seven = domain.windowPicker.getByRole('button', { name: '7 d', exact: true });

@@ -68,6 +68,10 @@ describe('the Expiring soon card', () => {
       /Certificate chain[\s\S]*Authwatch reference world test CA/,
     );
     await shootAccessible(page, SHOTS, 'checks-tab-top');
+    // The checks of no domain (API tokens, delivery channels) are one link away.
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Settings → App checks' }).getAttribute('href'))
+      .toBe('#/settings');
     const blocklist = page.getByRole('region', { name: 'Blocklists' });
     expect(await blocklist.locator('tr[data-answer="listed"]').first().innerText()).toMatch(
       /127\.0\.0\.1[\s\S]*bl\.authwatch\.test[\s\S]*listed[\s\S]*Seen at 40 spam traps/,
@@ -76,6 +80,26 @@ describe('the Expiring soon card', () => {
     expect(await tree.innerText()).toMatch(/lookup/);
     await page.getByRole('region', { name: 'SPF lookups' }).scrollIntoViewIfNeeded();
     await shootAccessible(page, SHOTS, 'checks-tab-spf-blocklists');
+  });
+
+  it('shows each account’s API token and the delivery channels under Settings → App checks', async () => {
+    const { page } = await suite.window('#/settings');
+    const section = page.getByRole('region', { name: 'App checks' });
+    const token = section.locator('[data-app-check="token_expiry"]').filter({ hasText: 'Client B' });
+    await token.waitFor();
+    expect(await token.getAttribute('data-status')).toBe('problem');
+    const words = (t: string) => t.replace(/\s+/g, ' ').trim();
+    expect(words(await token.innerText())).toMatch(
+      /^API token · Client B .{0,3}problem the API token expires in 1[12] days \(\d{4}-\d\d-\d\d\) Checked (just now|\d+ minutes? ago) · next look in (\d+ minutes|1 hour)$/,
+    );
+    // One token row per account, and one for the app's delivery channels (every account's alerts use them).
+    expect(await section.locator('[data-app-check="token_expiry"]').count()).toBe(2);
+    const channels = section.locator('[data-app-check="channel_failing"]');
+    expect(words(await channels.innerText())).toMatch(
+      /^Delivery channels · this app .*every channel delivers Checked .* · next look (within a minute|due now)$/,
+    );
+    await section.scrollIntoViewIfNeeded();
+    await shootAccessible(page, SHOTS, 'settings-app-checks');
   });
 
   it('leads from a token to Accounts, where it is replaced', async () => {

@@ -15,12 +15,16 @@ import { overviewRow, serviceWrites, trayOf } from './support/worldReads.ts';
 import { ALERT_PERIOD_FLOOR_MS } from '../../main/core/sync/tierAllocation.ts';
 
 /**
- * The app's clock starts one alert period behind the real one, so the first sync's polls are a period old
- * once the SPF test puts it right after its sandbox change: the schedule's next tick (every 5 s) finds them
- * due, instead of the test waiting a real minute for them (the p=reject test still waits its real period).
+ * The app's clock starts two alert periods behind the real one. The SPF and the p=reject tests each move it
+ * on by one period right after their sandbox change, so the polls before it are a period old and the
+ * schedule's next tick (every 5 s) finds them due, instead of the test waiting a real minute for them. Never
+ * ahead of the real clock, so the windows of the tests after them read the app's times as a user would.
  */
-let appBehindMs = ALERT_PERIOD_FLOOR_MS;
-const suite = demoSuite({ clock: { now: () => Date.now() - appBehindMs } });
+let appBehindMs = 2 * ALERT_PERIOD_FLOOR_MS;
+const appNow = () => Date.now() - appBehindMs;
+const suite = demoSuite({ clock: { now: appNow } });
+/** One alert period passes on the app's clock, not the wall's. */
+const aPeriodPasses = () => (appBehindMs = Math.max(0, appBehindMs - ALERT_PERIOD_FLOOR_MS));
 
 const parked = (r: OverviewRow) => r.status === 'parked' || /parked/i.test(r.group?.name ?? '');
 const rows = () => suite.world.app.run.app.overview();
@@ -140,7 +144,7 @@ describe('honest status', () => {
       await suite.world.service.scan();
       const scannedAt = Date.now();
       // The alert period (at least a minute) passes on the app's clock, not the wall's.
-      appBehindMs = 0;
+      aPeriodPasses();
 
       // No "Sync now": the app's own schedule notices it.
       await expect.poll(() => domain.verdict(), { timeout: 200_000, interval: 250 }).toBe('SPF disconnected');
@@ -194,7 +198,12 @@ describe('honest status', () => {
       expect(news.posture.dmarc?.policy).toBe('none');
       const recommendationsBefore = await serviceCalls(`/domains/${news.domainId}/dmarc/recommendation`);
       const writesBefore = await serviceCalls(`/domains/${news.domainId}/dmarc-policy`);
-      const { page } = await suite.window(`#/domain/${news.accountId}/${news.domainId}/edit`);
+      // A window of its own whose clock is the app's: "Changed just now" is the browser's reading of the
+      // app's time of the change; the window closes with the test, so the next tests see the wall's clock.
+      const w = await suite.open();
+      await w.page.clock.setSystemTime(appNow());
+      await w.reset(`#/domain/${news.accountId}/${news.domainId}/edit`);
+      const { page } = w;
       const form = page.getByRole('form', { name: 'Set the DMARC enforcement policy' });
       await form.waitFor();
       await form.getByLabel(/Policy/).selectOption('reject');
@@ -253,8 +262,10 @@ describe('honest status', () => {
         state: 'waiting',
       });
 
-      // The service's next scan carries p=reject; the app's own schedule brings it: no longer pending.
+      // The service's next scan carries p=reject; the app's own schedule brings it a period later (moved
+      // on, not waited for): no longer pending.
       await suite.world.service.scan();
+      aPeriodPasses();
       await expect
         .poll(() => page.locator('main p.pending').count(), { timeout: 200_000, interval: 500 })
         .toBe(0);

@@ -1,4 +1,6 @@
-import type { LiveChecksStatus } from '../../../shared/bridge/liveChecks.ts';
+import { appCheckWhose, nextLookWords } from '../../../shared/bridge/appCheckWords.ts';
+import type { AppLiveChecks, LiveChecksStatus } from '../../../shared/bridge/liveChecks.ts';
+import { relativeTime } from '../../../shared/time/timeWords.ts';
 import type { ChecksCommand } from '../checksArgs.ts';
 import { openContext, selectAccounts } from '../context.ts';
 import type { CliIo } from '../io.ts';
@@ -18,6 +20,24 @@ export function liveChecksLines(s: LiveChecksStatus): string {
   const lines = [`Live checks ${kinds}; at most ${s.settings.connectionsPerMinute} connections/min`];
   for (const n of s.notices) lines.push(`  Cannot run here: ${n.words} (since ${n.since})`);
   if (s.caProblem) lines.push(`  ${s.caProblem}`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The checks of no domain — each account's API token, the app's delivery channels — for the accounts shown
+ * (`accounts`; the app's own always): what the last look said, when, and when the next is.
+ */
+export function appChecksLines(view: AppLiveChecks, accounts: ReadonlySet<number>, now: number): string {
+  const lines = ['App and account checks'];
+  for (const c of view.checks) {
+    if (c.account && !accounts.has(c.account.id)) continue;
+    const mark = c.status ? MARK[c.status] : ' ';
+    lines.push(`  ${mark} ${c.label} of ${appCheckWhose(c)}: ${c.result ?? 'not checked yet'}`);
+    const checked = c.checkedAt
+      ? `checked ${relativeTime(c.checkedAt, now)} (${c.checkedAt})`
+      : 'never checked';
+    lines.push(`      ${checked} · ${nextLookWords(c, now)}`);
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -41,7 +61,10 @@ export async function checks(options: ChecksCommand, io: CliIo): Promise<number>
       io.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return 0;
     }
-    if (options.domain === undefined) io.stdout.write(liveChecksLines(await ctx.app.liveChecksStatus()));
+    if (options.domain === undefined) {
+      io.stdout.write(liveChecksLines(await ctx.app.liveChecksStatus()));
+      io.stdout.write(appChecksLines(await ctx.app.appLiveChecks(), accounts, Date.now()));
+    }
     for (const d of out) {
       io.stdout.write(`${d.fqdn}\n`);
       for (const c of d.checks) {

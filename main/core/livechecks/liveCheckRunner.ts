@@ -10,6 +10,7 @@
  */
 import type { ApiClock } from '../../../shared/api/clock.ts';
 import { RoundShare } from './roundShare.ts';
+import { nextLookAt } from './nextLook.ts';
 import type { Mirror, WriteResult } from '../mirror/types.ts';
 import type { LiveCheckRow } from '../mirror/liveCheckStore.ts';
 import { QueryBucket } from '../dnswatch/rateCap.ts';
@@ -216,8 +217,7 @@ export class LiveCheckRunner {
         ranked.push({ t, rank: -2e15 });
         continue;
       }
-      const period = row.status === 'unknown' ? check.cadence.retrySeconds : check.cadence.periodSeconds;
-      const dueAt = Date.parse(row.checkedAt) + period * 1000;
+      const dueAt = nextLookAt(check, row);
       if (dueAt <= now) ranked.push({ t, rank: dueAt });
     }
     return ranked.sort((a, b) => a.rank - b.rank).map((r) => r.t);

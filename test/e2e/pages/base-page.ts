@@ -33,6 +33,16 @@ export class BasePage {
     await this.page.evaluate((h) => (location.hash = h), hash);
   }
 
+  /** The sidebar link marked as the page the user is on (aria-current="page"), by its words. */
+  async sidebarCurrent(): Promise<string> {
+    return (await this.nav.locator('a[aria-current="page"]').innerText()).trim();
+  }
+
+  /** The sidebar links marked as the section the page belongs to (aria-current="true"), by their words. */
+  async sidebarSection(): Promise<string[]> {
+    return (await this.nav.locator('a[aria-current="true"]').allInnerTexts()).map((t) => t.trim());
+  }
+
   /** The open-alert count the sidebar shows next to "Alerts" (0 when there is none). */
   async sidebarAlertCount(): Promise<number> {
     const badge = this.nav.getByRole('link', { name: /^Alerts/ }).locator('.count');

@@ -17,6 +17,7 @@ import {
 } from '../../livechecks/liveCheckSettings.ts';
 import { LIVE_CHECKS } from '../../livechecks/registry.ts';
 import { expiringSoon } from '../../livechecks/expiringSoon.ts';
+import { appLiveChecks } from '../appLiveChecks.ts';
 import { liveCheckShapes } from '../liveCheckShapes.ts';
 import type { Mirror } from '../../mirror/types.ts';
 import { guard, parse } from '../guard.ts';
@@ -25,7 +26,7 @@ import type { Wiring } from '../wiring.ts';
 
 type LiveCheckMethods = Pick<
   BridgeMethods,
-  'domainLiveChecks' | 'liveChecksStatus' | 'updateLiveChecks' | 'expiringSoon'
+  'domainLiveChecks' | 'liveChecksStatus' | 'appLiveChecks' | 'updateLiveChecks' | 'expiringSoon'
 >;
 
 /** What the check saw, as its `shown.details` words it (nothing when its stored result no longer reads). */
@@ -135,6 +136,8 @@ export function liveCheckMethods(w: Wiring): LiveCheckMethods {
       }),
 
     liveChecksStatus: () => guard(() => liveChecksStatus(w)),
+
+    appLiveChecks: () => guard(() => appLiveChecks(w)),
 
     expiringSoon: (a) =>
       guard(() => {

@@ -99,6 +99,6 @@ export default liveCheck('token_expiry', {
   shown: {
     label: 'API token',
     text: (r) => (r.expiresAt ? `${r.when} (${r.expiresAt.slice(0, 10)})` : 'does not expire'),
-    problems: (r) => (r.stage ? [`the API token ${r.when}`] : []),
+    problems: (r) => (r.stage ? [`the API token ${r.when} (${r.expiresAt?.slice(0, 10)})`] : []),
   },
 });
