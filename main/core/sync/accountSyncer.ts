@@ -90,12 +90,13 @@ export class AccountSyncer {
   private async planAndRun(now: number): Promise<boolean> {
     const ctx = this.ctx;
     // The book keeps the jobs between ticks: planning costs what changed since the last tick.
+    const firstDay = ctx.inFirstDay(now);
     const { picked, stretch, allocation } = ctx.book.plan(now, {
       capacityPerMinute: ctx.syncCapacity(),
       spendable: tickSpendable(ctx.o.budget),
       burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
       alertShares: ctx.alertShares(now),
-      firstDay: ctx.inFirstDay(now),
+      firstDay,
     });
     // The backfill's loan (tierAllocation.ts, BACKFILL_LOAN_SHARE) lasts as long as the backfill.
     ctx.o.budget.lend(allocation?.backfillLoanPerMinute ?? 0);
@@ -120,6 +121,8 @@ export class AccountSyncer {
         start,
         now,
         allocation?.keepRoomPerMinute ?? null,
+        // Held at no room during the first day: it starts when the day ends (firstDay.ts).
+        firstDay && allocation?.keepRoomPerMinute === 0 ? ctx.firstDayEndsAt() : null,
       );
     return listed;
   }
