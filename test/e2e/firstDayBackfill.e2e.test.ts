@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_V1_SCOPE_IDS } from '../../service/auth/scopes.ts';
+import { addAccountInView } from './support/accountInView.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
 import { demoSuite } from './support/suite.ts';
 import { FAST_SYNC } from './support/world.ts';
@@ -17,22 +17,10 @@ const app = () => suite.world.app.run.app;
 describe('the first day belongs to the alerts (issue 37)', () => {
   it('says the history backfill waits for the first day’s alert reads, and when it starts', async () => {
     await app().updateSettings({ sync: { ratePerMinute: 24, headroom: 2 } });
-    const issued = (await suite.world.service.sandbox('POST', '/tokens', {
-      scopes: [...ALL_V1_SCOPE_IDS],
-      name: 'e2e first day',
-    })) as { data: { plain_text: string } };
     const label = 'First day';
     const { page } = await suite.window();
-    const { account } = await app().addAccount({
-      label,
-      baseUrl: suite.world.service.baseUrl,
-      token: issued.data.plain_text,
-    });
+    const { accountId, line } = await addAccountInView(suite, page, label, suite.world.service.baseUrl);
     try {
-      const switcher = page.getByRole('combobox', { name: 'Account in view' });
-      await switcher.locator('option', { hasText: label }).waitFor({ state: 'attached' });
-      await switcher.selectOption({ label });
-      const line = page.locator('.sync [data-sync]').filter({ hasText: label });
       await expect
         .poll(() => line.getAttribute('data-sync'), { timeout: 180_000, interval: 1_000 })
         .toBe('history_backfill');
@@ -50,7 +38,7 @@ describe('the first day belongs to the alerts (issue 37)', () => {
       }
       await page.emulateMedia({ colorScheme: 'light' });
     } finally {
-      await app().removeAccount({ accountId: account.id });
+      await app().removeAccount({ accountId });
       await app().updateSettings({ sync: FAST_SYNC });
     }
   }, 240_000);
