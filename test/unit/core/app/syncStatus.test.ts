@@ -40,7 +40,7 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const app = createAuthwatch({ mirror, secretStore: memorySecretStore(), scheduler: manualScheduler() });
     const [status] = (await app.syncStatus()).accounts;
     expect(status!.stretchFactor).toBe(1);
-    // 60/minute shaped as a bucket of 18 refilling 54/minute (sync never above 60 in any minute, 6 kept for edits).
+    // 60/minute shaped as a bucket of 12 refilling 54/minute (sync never above 60 in any minute, 6 kept for edits).
     expect(status!.capacityPerMinute).toBe(54);
     // Health and failed sources of 20 domains (40 polls a period) would share 54 − 1/60 − 80/10080 per
     // minute every 44 s: the one-minute floor holds them. The score (derived from health, confirmed by its
@@ -87,6 +87,6 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const [status] = (await app.syncStatus()).accounts;
     expect(status!.capacityPerMinute).toBe(270);
     expect(status!.stretchFactor).toBe(1);
-    expect(status!.budget).toMatchObject({ capacity: 70, headroom: 10, ratePerMinute: 270 });
+    expect(status!.budget).toMatchObject({ capacity: 40, headroom: 10, ratePerMinute: 270 });
   });
 });

@@ -61,11 +61,10 @@ type Sent = { at: number; tier: string };
 
 /**
  * Runs the account from its first sync (at 0, when it was added) for `hours`, ticking on the scheduler's 5 s
- * marks. Every `slowEvery`-th tick one answer takes 6 s, so the tick outlasts its 5 s and the next mark is
- * skipped (a change's extra reads). `restartAt`: the app restarts then (a new book, a new budget; the mirror
- * and the account's createdAt are kept).
+ * marks (slow ticks: slowTicks.test.ts, through the syncer). `restartAt`: the app restarts then (a new book,
+ * a new budget; the mirror and the account's createdAt are kept).
  */
-function simulate(domains: number, hours: number, restartAt: number | null = null, slowEvery = 7) {
+function simulate(domains: number, hours: number, restartAt: number | null = null) {
   const account = { createdAt: new Date(0).toISOString() };
   const mirror = fakeMirror(domains);
   let now = 0;
@@ -74,7 +73,6 @@ function simulate(domains: number, hours: number, restartAt: number | null = nul
   let budget = new RateBudget({ ...shape, clock });
   let book = new JobBook(mirror, 1, new Map());
   const sent: Sent[] = [];
-  let tickNo = 0;
   for (let mark = 0; mark <= hours * HOUR; mark += DEFAULT_TICK_MS) {
     if (now > mark) continue; // a tick still running at its mark skips it
     now = mark;
@@ -90,7 +88,6 @@ function simulate(domains: number, hours: number, restartAt: number | null = nul
       firstDay: inFirstDay(account, now),
     });
     budget.lend(allocation?.backfillLoanPerMinute ?? 0);
-    const slow = ++tickNo % slowEvery === 0;
     picked.forEach((job, i) => {
       now = Math.max(now, mark + Math.floor(i / WIDTH) * ROUND_TRIP_MS);
       now += budget.waitTimeMs(1, { priority: 'background' });
@@ -98,7 +95,6 @@ function simulate(domains: number, hours: number, restartAt: number | null = nul
       sent.push({ at: now, tier: job.tier! });
       mirror.read(job.domainId, job.signal, now);
     });
-    if (slow && picked.length > 0) now = Math.max(now, mark + 6_000);
   }
   return sent;
 }
