@@ -4,12 +4,7 @@ import type { SignalName } from '../../../../main/core/signals/catalog.ts';
 import { budgetShape, tickSpendable } from '../../../../main/core/sync/budgetShape.ts';
 import { JobBook, type BookPlan } from '../../../../main/core/sync/jobBook.ts';
 import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
-import {
-  CORE_SIGNALS,
-  HISTORY_SIGNALS,
-  jobKey,
-  type SyncJob,
-} from '../../../../main/core/sync/syncJobs.ts';
+import { CORE_SIGNALS, HISTORY_SIGNALS, jobKey, type SyncJob } from '../../../../main/core/sync/syncJobs.ts';
 
 const MIN = 60_000;
 const ACCOUNT = 1;

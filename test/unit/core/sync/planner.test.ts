@@ -52,7 +52,9 @@ describe('planner: the budget and the periods', () => {
     expect(period / MIN).toBeGreaterThan(2000 / 54);
     expect(period / MIN).toBeLessThan(2000 / 52);
     for (const signal of ALERT_SIGNALS) {
-      const perDomain = Array.from({ length: 1000 }, (_, d) => mean(intervalsOf(sent, `${d + 1}:${signal}`, 60 * MIN)));
+      const perDomain = Array.from({ length: 1000 }, (_, d) =>
+        mean(intervalsOf(sent, `${d + 1}:${signal}`, 60 * MIN)),
+      );
       // Observed within 10 % of the tier's period for every alert signal alike; the worst domain within 25 %.
       expect(Math.abs(mean(perDomain) - period) / period).toBeLessThan(0.1);
       expect(Math.max(...perDomain)).toBeLessThan(period * 1.25);
@@ -65,7 +67,8 @@ describe('planner: the budget and the periods', () => {
         before: (world, start) => {
           synced(() => 10 * MIN)(world, start);
           if (stopFailed)
-            for (let d = 1; d <= 500; d++) world.fail(d, 'failed_sources', start - 1_000, start + 86_400_000, true);
+            for (let d = 1; d <= 500; d++)
+              world.fail(d, 'failed_sources', start - 1_000, start + 86_400_000, true);
         },
       }).last.allocation!.alertPeriodMs;
     expect(periodWith(true) / periodWith(false)).toBeCloseTo(0.5, 1);
@@ -195,6 +198,8 @@ describe('planner: order, budget and backoff', () => {
     const jobs = [base({ key: 'a', lastSuccessAt: 0 }), base({ key: 'b', lastSuccessAt: 2 * MIN })];
     expect(nextDueAt(jobs, 1)).toBe(10 * MIN);
     expect(nextDueAt(jobs, 2)).toBe(20 * MIN);
-    expect(nextDueAt([base({ key: 'held', notBefore: 61 * MIN }), base({ stopped: true })], 1)).toBe(61 * MIN);
+    expect(nextDueAt([base({ key: 'held', notBefore: 61 * MIN }), base({ stopped: true })], 1)).toBe(
+      61 * MIN,
+    );
   });
 });
