@@ -123,8 +123,8 @@ describe('planner: order, budget and backoff', () => {
     fail?.(world);
     return world.book();
   }
-  const plan = (book: ReturnType<typeof bookAt>, spendable: number, now = T0) =>
-    book.plan(now, { capacityPerMinute: 54, spendable }).picked.map((j) => j.key);
+  const plan = (book: ReturnType<typeof bookAt>, spendable: number, now = T0, capacityPerMinute = 54) =>
+    book.plan(now, { capacityPerMinute, spendable }).picked.map((j) => j.key);
 
   it('backfills a new portfolio by tier, whole domains in order: the list, then every domain’s alert signals', () => {
     const book = new BookWorld(3, T0).book();
@@ -169,13 +169,23 @@ describe('planner: order, budget and backoff', () => {
   });
 
   it('takes budget nothing due wants for the alert reads read a minute ago or more, the stalest first, never sooner', () => {
-    // Every due job fitted: the alert tier takes the rest early (work-conserving), once a minute at most.
+    // A token of 1 a minute: 6 alert reads come round every ~6 minutes. Once every due job fitted, the alert
+    // tier takes the rest early (work-conserving), once a minute at most.
     const world = new BookWorld(3, T0);
-    const book = bookAt(3, { '2:health': 50_000, '3:health': 70_000, '1:failed_sources': 65_000 }, world);
-    expect(plan(book, 10, T0)).toEqual(['3:health', '1:failed_sources']);
-    world.succeed(3, 'health', T0);
-    world.succeed(1, 'failed_sources', T0);
-    expect(plan(book, 10, T0 + 10_000)).toEqual(['2:health']);
+    const ago = { '1:health': 20 * MIN, '2:health': 50_000, '3:health': 70_000, '1:failed_sources': 65_000 };
+    const book = bookAt(3, ago, world);
+    expect(book.plan(T0, { capacityPerMinute: 1, spendable: 0 }).allocation!.alertPeriodMs).toBeGreaterThan(
+      5 * MIN,
+    );
+    expect(plan(book, 1, T0, 1)).toEqual(['1:health']);
+    expect(plan(book, 10, T0, 1)).toEqual(['1:health', '3:health', '1:failed_sources']);
+    for (const [d, signal] of [
+      [1, 'health'],
+      [3, 'health'],
+      [1, 'failed_sources'],
+    ] as const)
+      world.succeed(d, signal, T0);
+    expect(plan(book, 10, T0 + 10_000, 1)).toEqual(['2:health']);
   });
 
   it('backs off exponentially from one minute, capped at one hour', () => {
