@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  alertLine,
-  notificationText,
-  notificationWhen,
-  type NotifiedAlert,
-} from '../../../../main/core/alerts/notificationWords.ts';
-import { domainStatus } from '../../../../main/core/status/index.ts';
+import { notificationWhen, type NotifiedAlert } from '../../../../main/core/alerts/notificationWords.ts';
+import { alertLine, notificationText } from '../../../../main/core/app/alertText.ts';
+import { domainStatus as deriveStatus } from '../../../../main/core/status/index.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
+
+/** A domain's status in every rule's words, as the runtime's status model derives it. */
+const domainStatus = (input: Parameters<typeof deriveStatus>[0]) => deriveStatus(input, ALERT_CATALOGUE);
 
 const alert: NotifiedAlert = {
   fqdn: 'acme.example',

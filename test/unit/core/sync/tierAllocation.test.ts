@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RateBudget } from '../../../../shared/api/rateBudget.ts';
 import { budgetShape } from '../../../../main/core/sync/budgetShape.ts';
-import { effectivePeriodMs, type PlanJob } from '../../../../main/core/sync/planner.ts';
+import { effectivePeriodMs } from '../../../../main/core/sync/planner.ts';
 import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
 import {
   ALERT_PERIOD_FLOOR_MS,
