@@ -34,7 +34,8 @@ import {
 
 export { AuthwatchError } from './app/authwatchError.ts';
 export type { Notifier } from './app/notificationDelivery.ts';
-export { notificationText, summaryText } from './alerts/notificationWords.ts';
+export { summaryText } from './alerts/notificationWords.ts';
+export { notificationText } from './app/alertText.ts';
 export type { AuthwatchEvent, AuthwatchOptions } from './app/wiring.ts';
 
 /**

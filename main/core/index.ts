@@ -14,7 +14,7 @@ export { addDemoAccount, DEMO_ACCOUNT_ENV } from './app/demoAccount.ts';
 
 // The facade and its events.
 export { AuthwatchError, notificationText, summaryText, type Authwatch, type Notifier } from './app.ts';
-export { alertLine } from './alerts/notificationWords.ts';
+export { alertLine } from './app/alertText.ts';
 
 // Secret stores a shell chains (Electron: the keychain, else its safeStorage file).
 export { fallbackSecretStore } from './accounts/fallbackSecretStore.ts';

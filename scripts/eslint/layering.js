@@ -199,7 +199,8 @@ const publicSurface = {
  * the status model in the registry openMirror is given, never importing status/); signals/defs/ are the
  * signal files the registry loads at run time (they store through the mirror); sync/ polls; accounts/,
  * delivery/, dnswatch/, export/, network/, livechecks/ are services over those (what a lower one needs of a
- * higher one is passed in: the metrics get the live checks); app/ (with app.ts) is the facade — its account
+ * higher one is passed in: the metrics get the live checks; livechecks/ruleRegistry.ts joins the live checks'
+ * rules to alerts/'s and the words of alerts below it are given that catalogue); app/ (with app.ts) is the facade — its account
  * service too, which speaks the facade's errors; runtime/ assembles it (and the registries the mirror is
  * opened with); index.ts is the public surface. Most specific first: a file of signals/defs/ is in "signals/defs".
  */
@@ -222,18 +223,6 @@ export const CORE_ORDER = [
   'index',
 ];
 
-/**
- * Crossings of CORE_ORDER the code still has (file → file, from main/core/), each a debt to pay by moving
- * code, never one to add to: a new import of a higher folder is an error. Listed so the rule holds everywhere
- * else today (issue 33 item 6).
- */
-export const CORE_CROSSINGS = new Set([
-  // The rule registry joins the live checks' rules, and its catalogue (every alert's words) is read by the
-  // mirror's alert store and the alert words below livechecks/. Paid when that catalogue is passed in as the
-  // mirror's registries are (openMirror), assembled in runtime/registry.ts.
-  'alerts/ruleSet.ts -> livechecks/registry.ts',
-]);
-
 /** The folder of CORE_ORDER a path under main/core/ belongs to (app.ts is the facade's, index.ts the top). */
 function coreFolderOf(corePath) {
   if (corePath === 'app.ts') return 'app';
@@ -250,8 +239,9 @@ const coreOrder = {
     schema: [],
     messages: {
       upward:
-        "main/core/{{from}} must not import main/core/{{to}} ({{to}} is above {{from}} in core's order: " +
-        '{{order}}). Move the code to the lower folder, or pass it in.',
+        'main/core/{{from}} must not import main/core/{{to}}: {{fromFile}} imports {{toFile}} ' +
+        "({{to}} is above {{from}} in core's order: {{order}}). Move the code to the lower folder, or pass it in " +
+        '(as openMirror is given its registries).',
     },
   },
   create(context) {
@@ -265,11 +255,16 @@ const coreOrder = {
       const toPath = target.slice('main/core/'.length);
       const to = coreFolderOf(toPath);
       if (!to || to === from || CORE_ORDER.indexOf(to) <= CORE_ORDER.indexOf(from)) return;
-      if (CORE_CROSSINGS.has(`${fromPath} -> ${toPath}`)) return;
       context.report({
         node: source,
         messageId: 'upward',
-        data: { from: `${from}/`, to: `${to}/`, order: CORE_ORDER.join(' < ') },
+        data: {
+          from: `${from}/`,
+          to: `${to}/`,
+          fromFile: here,
+          toFile: target,
+          order: CORE_ORDER.join(' < '),
+        },
       });
     });
   },

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_RULES } from '../../main/core/alerts/ruleSet.ts';
+import { DEFAULT_RULES } from '../../main/core/livechecks/ruleRegistry.ts';
 import { MIRROR_REGISTRY } from '../../main/core/runtime/registry.ts';
 import { openMirror } from '../support/openMirror.ts';
 import { openMirrorDatabase } from '../../main/core/mirror/openMirror.ts';

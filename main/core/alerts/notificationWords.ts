@@ -1,6 +1,7 @@
 import type { Alert } from '../../../shared/bridge/results.ts';
 import { timeInWords, type TimeWordsOptions } from '../../../shared/time/timeWords.ts';
 import { alertWords } from './alertWords.ts';
+import type { AlertCatalogue } from './ruleSet.ts';
 
 /** When an alert was first seen, in the app's one format, for text without hover ("5 minutes ago (…)"). */
 export function notificationWhen(now: () => number, options: TimeWordsOptions = {}): (iso: string) => string {
@@ -21,11 +22,12 @@ export type NotifiedAlert = Pick<Alert, 'fqdn' | 'title' | 'body' | 'details' | 
  */
 export function notificationText(
   alert: NotifiedAlert,
+  catalogue: AlertCatalogue,
   formatWhen: (iso: string) => string = notificationWhen(Date.now),
 ): { title: string; body: string } {
   const { fqdn } = alert;
   // Words the model has none for keep the rule's title, without the domain the title already leads with.
-  const words = alertWords(alert);
+  const words = alertWords(alert, catalogue);
   const title = fqdn
     ? `${fqdn} — ${words === alert.title ? words.replace(` of ${fqdn}`, '').replace(` as ${fqdn}`, '') : words}`
     : words;
@@ -50,8 +52,8 @@ export function summaryText(summary: { count: number; critical: number }): { tit
 }
 
 /** The terminal's line for a new alert: "ALERT [critical] acme.example — SPF disconnected". */
-export function alertLine(alert: NotifiedAlert & Pick<Alert, 'severity'>): string {
-  return withoutControls(`ALERT [${alert.severity}] ${notificationText(alert, () => '').title}`);
+export function alertLine(alert: NotifiedAlert & Pick<Alert, 'severity'>, catalogue: AlertCatalogue): string {
+  return withoutControls(`ALERT [${alert.severity}] ${notificationText(alert, catalogue, () => '').title}`);
 }
 
 /** Control characters (C0 but newline, DEL, C1) from service text shown as U+FFFD in the OS notification. */

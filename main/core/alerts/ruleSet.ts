@@ -1,6 +1,5 @@
 import type { AlertKind, AnyRuleFn, RuleDefinition } from './ruleDefinition.ts';
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
-import { LIVE_CHECKS, liveCheckRules } from '../livechecks/registry.ts';
 import type { SignalDefinition } from '../signals/definition.ts';
 import type { DefinitionFile } from '../signals/definitionFolder.ts';
 import { RULE_FILES } from './ruleFiles.ts';
@@ -74,20 +73,28 @@ const FILE_RULES = RULE_FILES.map(registeredRule);
 const SIGNALS_BY_NAME = SIGNAL_DEFINITIONS as Readonly<Record<string, SignalDefinition>>;
 const SIGNAL_RULES = signalCarriedRules(SIGNALS_BY_NAME, new Set(FILE_RULES.map(([id]) => id)));
 
+/**
+ * The rules of ./rules and of the signals' files, each checked (polledRule). The live checks' rules join them
+ * above, where the live checks are known (livechecks/ruleRegistry.ts assembles the whole registry, which is
+ * passed to whoever needs it: the mirror through openMirror's registry, the alert words as a catalogue).
+ */
+export const OWN_RULES: readonly [string, RuleDefinition][] = [...FILE_RULES, ...SIGNAL_RULES].map((rule) =>
+  polledRule(rule, SIGNALS_BY_NAME),
+);
+
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { critical: 0, warning: 1, info: 2 };
 const loudest = (d: RuleDefinition): number =>
   Math.min(...Object.values(d.alerts).map((kind) => SEVERITY_ORDER[kind.severity]));
 
 /**
- * Every rule, by its file's name, loudest first (a write's events are stored, and delivered, in this order:
- * a disconnection before the score drop it causes); ties in file order.
+ * A rule registry: every rule by id, loudest first (a write's events are stored, and delivered, in this
+ * order: a disconnection before the score drop it causes); ties in the given order.
  */
-export const RULE_DEFINITIONS: Readonly<Record<string, RuleDefinition>> = Object.fromEntries(
-  [
-    ...[...FILE_RULES, ...SIGNAL_RULES].map((rule) => polledRule(rule, SIGNALS_BY_NAME)),
-    ...liveCheckRules(LIVE_CHECKS, new Set([...FILE_RULES, ...SIGNAL_RULES].map(([id]) => id))),
-  ].sort(([, a], [, b]) => loudest(a) - loudest(b)),
-);
+export function ruleRegistry(
+  rules: readonly [string, RuleDefinition][],
+): Readonly<Record<string, RuleDefinition>> {
+  return Object.fromEntries([...rules].sort(([, a], [, b]) => loudest(a) - loudest(b)));
+}
 
 /** The registry name of a rule (its file's name). */
 export type RuleId = string;
@@ -95,24 +102,13 @@ export type RuleId = string;
 /** The rules' decision functions the mirror runs inside its writes, by id. Replaceable (tests inject one). */
 export type AlertRules = Readonly<Record<RuleId, AnyRuleFn>>;
 
-/** Every rule's decision function, by id. */
-export const DEFAULT_RULES: AlertRules = Object.fromEntries(
-  Object.entries(RULE_DEFINITIONS).map(([id, d]) => [id, d.run]),
-);
-
 /** The ids of the rules a live check's writes run, in the registry's order. */
-export function rulesOfLiveCheck(
-  check: string,
-  rules: Readonly<Record<string, RuleDefinition>> = RULE_DEFINITIONS,
-): RuleId[] {
+export function rulesOfLiveCheck(check: string, rules: Readonly<Record<string, RuleDefinition>>): RuleId[] {
   return Object.keys(rules).filter((id) => rules[id]!.liveCheck === check);
 }
 
 /** The ids of the rules a signal's writes run, in the registry's order. */
-export function rulesReading(
-  signal: string,
-  rules: Readonly<Record<string, RuleDefinition>> = RULE_DEFINITIONS,
-): RuleId[] {
+export function rulesReading(signal: string, rules: Readonly<Record<string, RuleDefinition>>): RuleId[] {
   return Object.keys(rules).filter((id) => Object.hasOwn(rules[id]!.on ?? {}, signal));
 }
 
@@ -123,12 +119,13 @@ export interface AlertCatalogueEntry extends AlertKind {
   rule: RuleId;
 }
 
-/** Every alert the rules raise, by name (a name raised by two rules is a mistake the registry refuses). */
-export const ALERT_CATALOGUE: ReadonlyMap<string, AlertCatalogueEntry> = catalogue();
+/** Every alert the rules of a registry raise, by name: their words, details and severities. */
+export type AlertCatalogue = ReadonlyMap<string, AlertCatalogueEntry>;
 
-function catalogue(): Map<string, AlertCatalogueEntry> {
+/** The catalogue of a rule registry (a name raised by two rules is a mistake it refuses, naming both). */
+export function alertCatalogue(rules: Readonly<Record<string, RuleDefinition>>): AlertCatalogue {
   const byName = new Map<string, AlertCatalogueEntry>();
-  for (const [rule, d] of Object.entries(RULE_DEFINITIONS)) {
+  for (const [rule, d] of Object.entries(rules)) {
     for (const [name, kind] of Object.entries(d.alerts)) {
       const other = byName.get(name);
       if (other) throw new Error(`alert ${name} is raised by two rules: ${other.rule} and ${rule}`);
@@ -136,9 +133,4 @@ function catalogue(): Map<string, AlertCatalogueEntry> {
     }
   }
   return byName;
-}
-
-/** True when some rule raises alerts of this name. */
-export function isAlertName(name: string): boolean {
-  return ALERT_CATALOGUE.has(name);
 }

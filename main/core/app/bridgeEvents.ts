@@ -1,6 +1,7 @@
 import type { BridgeEvent } from '../../../shared/bridge/events.ts';
 import { checkedEvent } from '../../../shared/bridge/serve.ts';
-import { notificationText, summaryText } from '../alerts/notificationWords.ts';
+import { summaryText } from '../alerts/notificationWords.ts';
+import { notificationText } from './alertText.ts';
 import type { AuthwatchEvent } from './wiring.ts';
 
 /**

@@ -24,6 +24,7 @@ import { DnsWatchRuntime, type DnsWatchOptions } from '../dnswatch/dnsWatchRunti
 import type { NetworkLayer } from '../network/networkLayer.ts';
 import { LiveCheckRuntime, type LiveCheckOptions } from '../livechecks/liveCheckRuntime.ts';
 import { LIVE_CHECKS } from '../livechecks/registry.ts';
+import { ALERT_CATALOGUE } from '../livechecks/ruleRegistry.ts';
 import { ConnectivityTracker } from './connectivity.ts';
 import { createDelivery, type AlertSummary, type Notifier } from './notificationDelivery.ts';
 import { notificationsHeld } from './preferences.ts';
@@ -208,7 +209,7 @@ export function createWiring(options: AuthwatchOptions): Wiring {
     () => notificationsHeld(mirror, clock.now()),
   );
 
-  const delivery = createDeliveryRuntime(mirror, options.secretStore, () => clock.now(), {
+  const delivery = createDeliveryRuntime(mirror, options.secretStore, () => clock.now(), ALERT_CATALOGUE, {
     ...options.delivery,
     sender: {
       onDelivered: (channel) => emit({ type: 'channel_state', channel: channel.name, error: null }),

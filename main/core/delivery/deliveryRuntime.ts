@@ -1,3 +1,4 @@
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { SecretStore } from '../accounts/secretStore.ts';
 import type { Channel } from '../mirror/deliveryTypes.ts';
@@ -50,6 +51,8 @@ export function createDeliveryRuntime(
   mirror: Mirror,
   fallbackStore: SecretStore,
   now: () => number,
+  /** Every alert's words (the whole rule registry's catalogue, livechecks/ruleRegistry.ts), for the messages. */
+  catalogue: AlertCatalogue,
   options: DeliveryOptions = {},
 ): DeliveryRuntime {
   const secrets = channelSecrets(options.secretStore ?? fallbackStore, options.env ?? process.env);
@@ -58,6 +61,7 @@ export function createDeliveryRuntime(
     fetch: options.fetch ?? fetch,
     nowMs: now,
     timeZone: () => mirror.getAlertSettings().timeZone,
+    catalogue,
     ...(options.smtpTls ? { smtpTls: options.smtpTls } : {}),
   };
   const build = async (channel: Channel) =>

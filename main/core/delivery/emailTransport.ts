@@ -1,3 +1,4 @@
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { SmtpTls } from '../mirror/deliveryTypes.ts';
@@ -17,6 +18,8 @@ export interface EmailTransportOptions {
   from: string;
   to: string[];
   timeZone: () => string | null;
+  /** Every alert's words (the whole rule registry's catalogue). */
+  catalogue: AlertCatalogue;
   /** Extra TLS options (tests: the CA of a local server's certificate). */
   tlsOptions?: SMTPTransport.Options['tls'];
 }
@@ -86,9 +89,9 @@ export function emailTransport(o: EmailTransportOptions): ChannelTransport {
         {
           from: o.from,
           to: o.to,
-          subject: subjectOf(message),
+          subject: subjectOf(message, o.catalogue),
           text: plainTextOf(message, tz),
-          html: htmlOf(message, tz),
+          html: htmlOf(message, tz, o.catalogue),
           messageId: `<${message.id}@authwatch.invalid>`,
           headers: { 'X-Authwatch-Event-Id': message.id, 'X-Authwatch-Type': message.type },
         },

@@ -1,3 +1,4 @@
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import { alertWords } from '../alerts/alertWords.ts';
 import { notificationText, type NotifiedAlert } from '../alerts/notificationWords.ts';
 import { domainsOf, topSeverity, type MessageAlert, type OutgoingMessage } from './message.ts';
@@ -52,16 +53,16 @@ function verbOf(type: OutgoingMessage['type']): string {
  * The subject line (mail) or headline (chat): the domain and what happened, in one line, in the words the
  * app's header, row and desktop notification use ("acme.example — SPF disconnected").
  */
-export function subjectOf(message: OutgoingMessage): string {
+export function subjectOf(message: OutgoingMessage, catalogue: AlertCatalogue): string {
   const { alerts, type } = message;
   if (type === 'test') return 'Authwatch: test message';
   const first = alerts[0]!;
   const tag = UPDATE_TAG[type] ?? SEVERITY_WORD[topSeverity(alerts)];
-  if (alerts.length === 1) return `[${tag}] ${notificationText(worded(first), () => '').title}`;
+  if (alerts.length === 1) return `[${tag}] ${notificationText(worded(first), catalogue, () => '').title}`;
   const domains = domainsOf(alerts);
   const named = domains.slice(0, 3).join(', ') + (domains.length > 3 ? `, +${domains.length - 3} more` : '');
-  const sameWords = new Set(alerts.map((a) => alertWords(worded(a)))).size === 1;
-  const what = sameWords ? alertWords(worded(first)) : `${alerts.length} alerts`;
+  const sameWords = new Set(alerts.map((a) => alertWords(worded(a), catalogue))).size === 1;
+  const what = sameWords ? alertWords(worded(first), catalogue) : `${alerts.length} alerts`;
   const where = domains.length === 1 ? domains[0]! : `${domains.length} domains (${named})`;
   return `[${tag}] ${what} on ${where}`;
 }
@@ -114,11 +115,11 @@ export function escapeHtml(text: string): string {
 }
 
 /** The HTML body: the same content as the text part, as simple inline-styled HTML without links. */
-export function htmlOf(message: OutgoingMessage, timeZone: string | null): string {
+export function htmlOf(message: OutgoingMessage, timeZone: string | null, catalogue: AlertCatalogue): string {
   const { alerts, type } = message;
   const parts: string[] = [
     `<div style="font-family:system-ui,sans-serif;font-size:14px;color:#1a1a1a">`,
-    `<h2 style="font-size:17px;margin:0 0 12px">${escapeHtml(subjectOf(message))}</h2>`,
+    `<h2 style="font-size:17px;margin:0 0 12px">${escapeHtml(subjectOf(message, catalogue))}</h2>`,
   ];
   if (alerts.length > 1) {
     const domains = domainsOf(alerts);

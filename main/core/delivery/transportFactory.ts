@@ -1,3 +1,4 @@
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Channel } from '../mirror/deliveryTypes.ts';
 import { alertmanagerTransport } from './alertmanagerTransport.ts';
@@ -13,6 +14,8 @@ export interface TransportDeps {
   fetch: typeof fetch;
   nowMs: () => number;
   timeZone: () => string | null;
+  /** Every alert's words (the whole rule registry's catalogue). */
+  catalogue: AlertCatalogue;
   /** Extra TLS options for SMTP (tests: trust a local server's certificate). */
   smtpTls?: SMTPTransport.Options['tls'];
 }
@@ -34,6 +37,7 @@ export async function transportFor(channel: Channel, deps: TransportDeps): Promi
         from: c.from,
         to: c.to,
         timeZone: deps.timeZone,
+        catalogue: deps.catalogue,
         ...(deps.smtpTls ? { tlsOptions: deps.smtpTls } : {}),
       });
     }
@@ -49,6 +53,7 @@ export async function transportFor(channel: Channel, deps: TransportDeps): Promi
         fetch: deps.fetch,
         nowMs: deps.nowMs,
         timeZone: deps.timeZone,
+        catalogue: deps.catalogue,
       });
     }
     case 'alertmanager': {

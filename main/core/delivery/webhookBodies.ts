@@ -1,3 +1,4 @@
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import type { WebhookFormat } from '../mirror/deliveryTypes.ts';
 import { domainsOf, type MessageAlert, type OutgoingMessage } from './message.ts';
 import { LISTED_ALERTS, localTime, plainTextOf, subjectOf } from './messageText.ts';
@@ -80,8 +81,8 @@ function slackFollowUp(message: OutgoingMessage, timeZone: string | null): strin
 }
 
 /** Slack's incoming-webhook message: `text` (notifications, fallback) and Block Kit blocks. */
-function slackBody(message: OutgoingMessage, timeZone: string | null): unknown {
-  const subject = subjectOf(message);
+function slackBody(message: OutgoingMessage, timeZone: string | null, catalogue: AlertCatalogue): unknown {
+  const subject = subjectOf(message, catalogue);
   const lines: string[] = [];
   if (message.alerts.length > 1) {
     const domains = domainsOf(message.alerts);
@@ -138,7 +139,7 @@ function teamsText(text: string): string {
 }
 
 /** Teams' incoming-webhook (Workflows) message: one Adaptive Card attachment. */
-function teamsBody(message: OutgoingMessage, timeZone: string | null): unknown {
+function teamsBody(message: OutgoingMessage, timeZone: string | null, catalogue: AlertCatalogue): unknown {
   return {
     type: 'message',
     attachments: [
@@ -155,7 +156,7 @@ function teamsBody(message: OutgoingMessage, timeZone: string | null): unknown {
               size: 'Medium',
               weight: 'Bolder',
               wrap: true,
-              text: teamsText(subjectOf(message)),
+              text: teamsText(subjectOf(message, catalogue)),
             },
             {
               type: 'TextBlock',
@@ -174,12 +175,13 @@ export function webhookBody(
   format: WebhookFormat,
   message: OutgoingMessage,
   timeZone: string | null,
+  catalogue: AlertCatalogue,
 ): string {
   switch (format) {
     case 'slack':
-      return JSON.stringify(slackBody(message, timeZone));
+      return JSON.stringify(slackBody(message, timeZone, catalogue));
     case 'teams':
-      return JSON.stringify(teamsBody(message, timeZone));
+      return JSON.stringify(teamsBody(message, timeZone, catalogue));
     default:
       return JSON.stringify(genericBody(message));
   }

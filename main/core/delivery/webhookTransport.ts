@@ -1,3 +1,4 @@
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import type { WebhookFormat } from '../mirror/deliveryTypes.ts';
 import { DeliveryError } from './deliveryError.ts';
 import type { OutgoingMessage } from './message.ts';
@@ -17,13 +18,15 @@ export interface WebhookTransportOptions {
   fetch: typeof fetch;
   nowMs: () => number;
   timeZone: () => string | null;
+  /** Every alert's words (the whole rule registry's catalogue). */
+  catalogue: AlertCatalogue;
 }
 
 /** POSTs each message as JSON; a generic webhook's body is signed with HMAC-SHA256 over "<ts>.<body>". */
 export function webhookTransport(o: WebhookTransportOptions): ChannelTransport {
   return {
     async send(message: OutgoingMessage, signal: AbortSignal) {
-      const body = webhookBody(o.format, message, o.timeZone());
+      const body = webhookBody(o.format, message, o.timeZone(), o.catalogue);
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': 'Authwatch',

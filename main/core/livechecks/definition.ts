@@ -29,7 +29,7 @@
  *                    a round is blocked the runner says so once, as a setting-level notice, never per domain)
  *        rules       { ruleId: { alerts: { alert_name: AlertKind }, run(before, after, ctx) } } — each rule
  *                    decides from the reading before and after a write (`LiveReading<R> | null`; after = null
- *                    when the check stopped applying). They join the alert rule registry (alerts/ruleSet.ts)
+ *                    when the check stopped applying). They join the alert rule registry (livechecks/ruleRegistry.ts)
  *                    and raise/resolve through the same mirror write path as every rule (inbox, channels,
  *                    silences, status verdict); a rule id must be camelCase and unique among all rules.
  *        shown       { label, text(result) → one line in words, problems(result) → what is wrong, in words

@@ -1,7 +1,7 @@
 /**
  * Every live check, by name: one file each under ./defs (./checkFiles.ts loads the folder), checked here so a
  * file that does not declare a whole check fails every start and every test that reads the registry, naming
- * the file. Their rules join the alert rule registry (alerts/ruleSet.ts: liveCheckRules).
+ * the file. Their rules join the alert rule registry in ./ruleRegistry.ts (liveCheckRules), which is passed down.
  */
 import type { RuleDefinition } from '../alerts/ruleDefinition.ts';
 import type { AnyRuleFn } from '../alerts/ruleDefinition.ts';

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { AlertEvent, AlertRuleName, OpenAlertView, Severity } from '../alerts/types.ts';
-import { ALERT_CATALOGUE } from '../alerts/ruleSet.ts';
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import { MirrorError } from './mirrorError.ts';
 import type { Alert, AlertDelivery, AlertEndReason, ListAlertsQuery, WriteResult } from './types.ts';
 import { prepared } from '../../../shared/sqlite/preparedStatements.ts';
@@ -57,7 +57,11 @@ function toAlert(row: AlertRow): Alert {
 
 /** Alert episodes, their delivery log and domain mutes. */
 export class AlertStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** The catalogue of the rules the mirror was opened with (its registry): what each alert's details are. */
+    private readonly catalogue: AlertCatalogue,
+  ) {}
 
   /** Open alerts of an account (and of one domain plus the account-level ones), keyed by dedupe key. */
   openAlerts(accountId: number, domainPk: number | null): Map<string, OpenAlertView> {
@@ -107,7 +111,7 @@ export class AlertStore {
         resolved.push(...rows.map((r) => r.id));
         continue;
       }
-      const details = JSON.stringify(declaredDetails(event.rule, event.details ?? {}));
+      const details = JSON.stringify(declaredDetails(this.catalogue, event.rule, event.details ?? {}));
       const alertDomainPk = event.domain ? domainPk : null;
       // Seen again: the episode goes on. Keys name the domain by fqdn, so an episode of a domain that left
       // the list continues on the domain now answering for that name, and is no longer marked removed.
@@ -347,8 +351,12 @@ export class AlertStore {
  * An alert's details as its rule file declares them (`details` of the alert in main/core/alerts/rules): a rule
  * raising anything else is a bug, refused here naming the rule and the field, before it reaches a screen.
  */
-function declaredDetails(rule: string, details: Record<string, unknown>): Record<string, unknown> {
-  const declared = ALERT_CATALOGUE.get(rule)?.details;
+function declaredDetails(
+  catalogue: AlertCatalogue,
+  rule: string,
+  details: Record<string, unknown>,
+): Record<string, unknown> {
+  const declared = catalogue.get(rule)?.details;
   if (!declared) throw new MirrorError('invalid_input', `no rule declares the alert ${rule}`);
   const checked = declared.safeParse(details);
   if (checked.success) return details;

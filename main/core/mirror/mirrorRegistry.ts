@@ -9,7 +9,7 @@ import type { StatusModel } from './statusSummary.ts';
  */
 export interface MirrorRegistry {
   signals: { readonly [S in SignalName]: SignalRegistry[S] };
-  /** Every rule by id, in the order a write's events are stored (alerts/ruleSet.ts: loudest first). */
+  /** Every rule by id, in the order a write's events are stored (livechecks/ruleRegistry.ts: loudest first). */
   rules: Readonly<Record<string, RuleDefinition>>;
   /**
    * The status model (status/statusModel.ts's STATUS_MODEL) the mirror keeps each domain's status by: storage

@@ -2,7 +2,7 @@ import type { OverviewPage } from '../../../shared/bridge/overviewPage.ts';
 import { overviewPage, type OverviewPageQuery } from './overviewPage.ts';
 import type { Database } from 'better-sqlite3';
 import type { RuleHandler } from '../alerts/ruleDefinition.ts';
-import { rulesOfLiveCheck, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
+import { alertCatalogue, rulesOfLiveCheck, rulesReading, type AlertRules } from '../alerts/ruleSet.ts';
 import { accountAlertsOnError } from '../alerts/rules/accountAlertsOnError.ts';
 import { accountAlertsOnSuccess } from '../alerts/rules/accountAlertsOnSuccess.ts';
 import { protocolDisconnected } from '../alerts/rules/protocolDisconnected.ts';
@@ -119,7 +119,7 @@ export class SqliteMirror implements Mirror {
     this.accounts = new AccountsStore(db);
     this.domains = new DomainsStore(db);
     this.syncStates = new SyncStateStore(db);
-    this.alertStore = new AlertStore(db);
+    this.alertStore = new AlertStore(db, alertCatalogue(registry.rules));
     this.settings = new SettingsStore(db);
     this.panels = new PanelStore(db);
     this.routes = new RouteStore(db);

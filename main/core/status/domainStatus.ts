@@ -5,6 +5,7 @@ import { dmarcPolicyOf } from '../../../shared/email-auth/dmarcPolicy.ts';
 import { pendingView, type PendingChange } from './pending.ts';
 import { protocolStatus, type ProtocolStatus } from './protocolStatus.ts';
 import { verdict, type VerdictAlert } from './verdict.ts';
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 
 /** Everything the status of one domain is derived from. */
 export interface DomainStatusInput {
@@ -58,8 +59,11 @@ function newestPending(pending: readonly PendingChange[], protocol: Protocol): P
  */
 export const STATUS_MODEL_VERSION = 1;
 
-/** The one status of a domain: per protocol from the newest evidence, the verdict from those and the alerts. */
-export function domainStatus(input: DomainStatusInput): DomainStatus {
+/**
+ * The one status of a domain: per protocol from the newest evidence, the verdict from those and the alerts,
+ * said in the words of `catalogue` (the whole rule registry's, passed in: livechecks/ruleRegistry.ts).
+ */
+export function domainStatus(input: DomainStatusInput, catalogue: AlertCatalogue): DomainStatus {
   const disconnectOpen = new Set(
     input.openAlerts.filter((a) => a.rule === 'protocol_disconnected').map((a) => a.details.protocol),
   );
@@ -74,7 +78,7 @@ export function domainStatus(input: DomainStatusInput): DomainStatus {
   const newest = [...input.evidence].sort(byObservation).at(-1);
   return {
     protocols,
-    verdict: verdict(protocols, input.openAlerts, dmarc),
+    verdict: verdict(protocols, input.openAlerts, dmarc, catalogue),
     dmarc,
     counts: c,
     protocolsText: protocolsText(c),

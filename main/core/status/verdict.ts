@@ -1,5 +1,6 @@
 import { PROTOCOLS, type Protocol } from '../signals/primitives.ts';
 import { alertWords } from '../alerts/alertWords.ts';
+import type { AlertCatalogue } from '../alerts/ruleSet.ts';
 import type { DmarcPolicyView } from '../../../shared/email-auth/dmarcPolicy.ts';
 import { type ProtocolStatus } from './protocolStatus.ts';
 import { PROTOCOL_LABELS } from '../../../shared/email-auth/protocols.ts';
@@ -26,9 +27,9 @@ export const NOT_CHECKED = 'Not checked yet';
 // Alerts whose cause the protocols already show are said once, by the protocol.
 const SAID_BY_PROTOCOLS = new Set(['protocol_disconnected', 'protocol_restored']);
 
-function threatWords(count: number): string {
+function threatWords(count: number, catalogue: AlertCatalogue): string {
   return count === 1
-    ? alertWords({ rule: 'threat_source_appeared', title: '', details: {} })
+    ? alertWords({ rule: 'threat_source_appeared', title: '', details: {} }, catalogue)
     : `${count} threats sending as this domain`;
 }
 
@@ -46,11 +47,12 @@ export function verdict(
   protocols: Record<Protocol, ProtocolStatus>,
   openAlerts: readonly VerdictAlert[],
   dmarc: DmarcPolicyView | null,
+  catalogue: AlertCatalogue,
 ): Verdict {
   const problems: string[] = [];
   const warnings: string[] = [];
   const threats = openAlerts.filter((a) => a.rule === 'threat_source_appeared').length;
-  if (threats > 0) problems.push(threatWords(threats));
+  if (threats > 0) problems.push(threatWords(threats, catalogue));
   for (const p of PROTOCOLS) {
     const s = protocols[p];
     if (s.state !== 'failing') continue;
@@ -62,10 +64,10 @@ export function verdict(
       // A disconnection the protocols do not (yet) show as failing is still said.
       const protocol = a.details.protocol as Protocol | undefined;
       if (protocol && protocols[protocol]?.state === 'failing') continue;
-      (a.severity === 'critical' ? problems : warnings).push(alertWords(a));
+      (a.severity === 'critical' ? problems : warnings).push(alertWords(a, catalogue));
       continue;
     }
-    (a.severity === 'critical' ? problems : warnings).push(alertWords(a));
+    (a.severity === 'critical' ? problems : warnings).push(alertWords(a, catalogue));
   }
   if (dmarc && protocols.dmarc.state === 'passing') {
     if (dmarc.policy === 'none') warnings.push('DMARC not enforced (p=none)');

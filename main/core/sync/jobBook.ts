@@ -13,8 +13,9 @@
  *   at every tick, since time alone changes whether they are due or stopped;
  * - the allocation is computed from the classes' counts, with the very sums a full re-plan makes.
  *
- * A plan merges the heads of those lists in compareUrgency order, so it picks exactly what planTick picks
- * from buildJobs' jobs (the property test replays random ticks against both). A change of the domain list
+ * A plan merges the heads of those lists in compareUrgency order (planner.ts's takeInOrder: the most urgent
+ * due jobs of the account's whole job list, as buildJobs makes it; the property test states it over random
+ * ticks, and checks the kept book against one built afresh). A change of the domain list
  * (hourly at most) or a write by another process rebuilds the book from the mirror, once.
  */
 import type { Mirror, MirrorDomain, RowCursor, SyncState } from '../mirror/types.ts';
@@ -23,8 +24,10 @@ import {
   compareFresh,
   compareUrgency,
   isDue,
+  listSource,
   mayRunEarly,
   stretchOf,
+  takeInOrder,
   TickSpend,
   type Stretch,
 } from './planner.ts';
@@ -167,7 +170,7 @@ export class JobBook {
     private readonly gaps: Map<string, number>,
   ) {}
 
-  /** Brings the book up to the mirror and the clock, then plans a tick as planTick would. */
+  /** Brings the book up to the mirror and the clock, then plans a tick (takeInOrder over its lists). */
   plan(
     now: number,
     options: {
@@ -447,7 +450,7 @@ export class JobBook {
   }
 
   /**
-   * planTick over the book: due jobs in compareUrgency order while they fit (never-fetched first, then the
+   * takeInOrder over the book: due jobs in compareUrgency order while they fit (never-fetched first, then the
    * heads of the classes and the held jobs that are due), then — when every due job fitted — the alert
    * jobs that may run early, likewise.
    */
@@ -458,8 +461,7 @@ export class JobBook {
     burst: number | undefined,
     allocation: TierAllocation | null,
   ): SyncJob[] {
-    const picked: SyncJob[] = [];
-    if (Math.floor(spendable) <= 0) return picked;
+    if (Math.floor(spendable) <= 0) return [];
     const period = (job: SyncJob) => {
       if (allocation) annotate(job, allocation);
       return job;
@@ -483,72 +485,24 @@ export class JobBook {
         : Number.POSITIVE_INFINITY,
       burst,
     );
-    const take = (sources: Source[]): boolean => {
-      for (;;) {
-        if (spend.left <= 0) return true;
-        let best: Source | null = null;
-        for (const s of sources) {
-          const head = s.head();
-          if (head && (!best || cmp(head, best.head()!) < 0)) best = s;
-        }
-        if (!best) return true;
-        const job = best.head()!;
-        const taken = spend.take(job);
-        if (taken !== 'taken') return taken === 'room';
-        picked.push(job);
-        best.next();
-      }
-    };
-    const due: Source[] = [
+    const due = [
       listSource(this.fresh.items, () => true, period),
       listSource(heldDue, () => true, period),
       ...lists.map((b) => listSource(b.stale.items, (job) => isDue(job, now, factor), period)),
     ];
-    if (!take(due) || spend.left <= 0) return picked;
-    const early: Source[] = [listSource(heldEarly, () => true, period)];
-    for (const b of lists) {
-      if (b.cls.tier !== 'alert') continue;
-      const items = b.stale.items;
-      let i = 0;
-      while (i < items.length && isDue(items[i]!, now, factor)) i++;
-      early.push(listSource(items.slice(i, i + spend.left), (job) => mayRunEarly(job, now), period, 0));
-    }
-    take(early);
-    return picked;
+    const early = () => {
+      const sources = [listSource(heldEarly, () => true, period)];
+      for (const b of lists) {
+        if (b.cls.tier !== 'alert') continue;
+        const items = b.stale.items;
+        let i = 0;
+        while (i < items.length && isDue(items[i]!, now, factor)) i++;
+        sources.push(listSource(items.slice(i, i + spend.left), (job) => mayRunEarly(job, now), period));
+      }
+      return sources;
+    };
+    return takeInOrder(spend, cmp, due, early);
   }
-}
-
-/** A cursor over a list while its jobs pass `ok` (the list is ordered, so the first that fails ends it). */
-interface Source {
-  head(): SyncJob | undefined;
-  next(): void;
-}
-
-function listSource(
-  items: readonly SyncJob[],
-  ok: (job: SyncJob) => boolean,
-  prepare: (job: SyncJob) => SyncJob,
-  start = 0,
-): Source {
-  let i = start;
-  let current: SyncJob | undefined;
-  let ready = false;
-  const load = () => {
-    if (ready) return;
-    const job = items[i];
-    current = job !== undefined && ok(prepare(job)) ? job : undefined;
-    ready = true;
-  };
-  return {
-    head() {
-      load();
-      return current;
-    },
-    next() {
-      i++;
-      ready = false;
-    },
-  };
 }
 
 function stoppedAt(job: SyncJob, now: number): boolean {

@@ -1,6 +1,8 @@
 /**
- * The planner decides, at each tick, which (domain, signal) fetches of one account run now. It is pure:
- * the caller passes the jobs, the clock reading and how many requests it may spend.
+ * The rules of a plan: which (domain, signal) fetches of one account are due, in what order they run and
+ * how a tick's budget takes them (takeInOrder). The one planner, the job book (jobBook.ts), keeps the jobs
+ * between ticks and plans by these rules; they are pure (the caller passes the jobs, the clock reading and
+ * how many requests it may spend).
  *
  * Policy:
  * - Each job has a target period (how fresh the user wants it) and a priority weight.
@@ -177,45 +179,94 @@ export interface PlanOptions {
 }
 
 /**
- * The jobs to run this tick, most urgent first, whose summed cost fits `spendable`. The order is strict:
- * planning stops at the first job that does not fit, so an expensive job is never starved by cheap ones.
- *
- * When every due job fits and budget is left, the alert tier takes it early (work-conserving): the stalest
- * alert jobs, polled at least a minute ago, run before their period is up. The allocation sets the alert
- * period from what the other tiers would spend at their targets; between their batches (history comes due
- * every 6 h) that share would otherwise go unspent, while every request the alert tier gets shortens how
- * long a change waits to be seen.
+ * Deprecated: the plan of a plain list of jobs, by the job book's rule (takeInOrder), for the one test that
+ * still plans a hand-made list (test/unit/core/sync/backfillLoan.test.ts). The engine plans with the job book
+ * (jobBook.ts) only; move that test onto it (test/unit/core/sync/bookWorld.ts) and delete this.
+ * @deprecated
  */
 export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJob[] {
   const { now, factor } = options;
-  const due: PlanJob[] = [];
-  const early: PlanJob[] = [];
-  for (const job of jobs) {
-    if (isDue(job, now, factor)) due.push(job);
-    else if (mayRunEarly(job, now)) early.push(job);
-  }
-  const picked: PlanJob[] = [];
-  const spend = new TickSpend(options.spendable, keepLeftOf(jobs, now), options.burst);
-  if (spend.left <= 0) return picked;
-  // Every job costs at least 1, so no more than `spend.left` of them can run: only that many most urgent are
-  // ordered (sorting all due jobs made a tick's planning grow faster than N: 117 ms at 5,000 domains).
   const cmp = (a: PlanJob, b: PlanJob) => compareUrgency(a, b, now, factor);
-  const take = (list: readonly PlanJob[]): boolean => {
-    for (const job of list) {
+  const due = jobs.filter((job) => isDue(job, now, factor)).sort(cmp);
+  const early = jobs.filter((job) => !isDue(job, now, factor) && mayRunEarly(job, now)).sort(cmp);
+  const spend = new TickSpend(options.spendable, keepLeftOf(jobs, now), options.burst);
+  return takeInOrder(spend, cmp, [listSource(due)], () => [listSource(early)]);
+}
+
+/** A cursor over jobs in compareUrgency order; the plan merges the heads of several (the job book's lists). */
+export interface JobSource<J extends PlanJob> {
+  head(): J | undefined;
+  next(): void;
+}
+
+/** A source over a list while its jobs pass `ok` (the list is ordered, so the first that fails ends it). */
+export function listSource<J extends PlanJob>(
+  items: readonly J[],
+  ok: (job: J) => boolean = () => true,
+  prepare: (job: J) => J = (job) => job,
+  start = 0,
+): JobSource<J> {
+  let i = start;
+  let current: J | undefined;
+  let ready = false;
+  const load = () => {
+    if (ready) return;
+    const job = items[i];
+    current = job !== undefined && ok(prepare(job)) ? job : undefined;
+    ready = true;
+  };
+  return {
+    head() {
+      load();
+      return current;
+    },
+    next() {
+      i++;
+      ready = false;
+    },
+  };
+}
+
+/**
+ * The one rule of a plan: the due jobs, merged from `due` in `cmp` (compareUrgency) order, while they fit
+ * (the order is strict: a job that does not fit ends the plan, so an expensive job is never starved by cheap
+ * ones); then — when every due job fitted, or only a large portfolio's backfill was held to its room — the
+ * alert jobs that may run early, from `early()`, likewise.
+ *
+ * Early alert jobs are work-conserving: the allocation sets the alert period from what the other tiers would
+ * spend at their targets; between their batches (history comes due weekly) that share would otherwise go
+ * unspent, while every request the alert tier gets shortens how long a change waits to be seen.
+ */
+export function takeInOrder<J extends PlanJob>(
+  spend: TickSpend,
+  cmp: (a: J, b: J) => number,
+  due: readonly JobSource<J>[],
+  early: () => readonly JobSource<J>[],
+): J[] {
+  const picked: J[] = [];
+  if (spend.left <= 0) return picked;
+  const take = (sources: readonly JobSource<J>[]): boolean => {
+    for (;;) {
+      if (spend.left <= 0) return true;
+      let best: JobSource<J> | null = null;
+      for (const s of sources) {
+        const head = s.head();
+        if (head && (!best || cmp(head, best.head()!) < 0)) best = s;
+      }
+      if (!best) return true;
+      const job = best.head()!;
       const taken = spend.take(job);
       if (taken !== 'taken') return taken === 'room';
       picked.push(job);
+      best.next();
     }
-    return true;
   };
-  if (take(mostUrgent(due, spend.left, cmp)) && spend.left > 0 && early.length > 0)
-    take(mostUrgent(early, spend.left, cmp));
+  if (take(due) && spend.left > 0) take(early());
   return picked;
 }
 
 /**
- * What a tick may still spend, and the one rule of taking the next job in order (planTick and the job book
- * both plan by it). The order is strict: a job that does not fit ends the plan ('full'), so an expensive
+ * What a tick may still spend, and the one rule of taking the next job in order (takeInOrder plans by it). The order is strict: a job that does not fit ends the plan ('full'), so an expensive
  * job is never starved by cheap ones; a large portfolio's context or history job past its room ends the
  * held part ('room': those come last, the rest is the alert reads', early ones included).
  */
@@ -255,19 +306,6 @@ export function keepLeftOf(jobs: readonly PlanJob[], now: number): number {
     if (job.lastSuccessAt !== null && job.lastSuccessAt > now - KEEP_WINDOW_MS) spent += keepCost(job);
   }
   return room === undefined ? Number.POSITIVE_INFINITY : keepAllowance(room, spent);
-}
-
-/** The `k` first of `jobs` in `cmp` order, in that order (a bounded insertion: O(jobs × k), k is small). */
-function mostUrgent(jobs: readonly PlanJob[], k: number, cmp: (a: PlanJob, b: PlanJob) => number): PlanJob[] {
-  const top: PlanJob[] = [];
-  for (const job of jobs) {
-    if (top.length === k && cmp(job, top[k - 1]!) >= 0) continue;
-    let i = top.length;
-    while (i > 0 && cmp(job, top[i - 1]!) < 0) i--;
-    top.splice(i, 0, job);
-    if (top.length > k) top.pop();
-  }
-  return top;
 }
 
 /** An alert job that may take budget nothing due wants: fetched before, not held, not polled in the last minute. */

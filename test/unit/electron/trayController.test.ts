@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createTrayController, type TrayFacade } from '../../../main/electron/tray.ts';
-import { domainStatus } from '../../../main/core/status/index.ts';
+import { domainStatus as deriveStatus } from '../../../main/core/status/index.ts';
 import type { MirrorOverviewRow } from '../../../main/core/mirror/types.ts';
+import { ALERT_CATALOGUE } from '../../../main/core/livechecks/ruleRegistry.ts';
+
+/** A domain's status in every rule's words, as the runtime's status model derives it. */
+const domainStatus = (input: Parameters<typeof deriveStatus>[0]) => deriveStatus(input, ALERT_CATALOGUE);
 
 const AT = '2026-06-15T10:00:00Z';
 function row(fqdn: string, spfRemoved: boolean): MirrorOverviewRow {

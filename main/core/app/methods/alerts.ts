@@ -2,7 +2,7 @@ import * as args from '../../../../shared/bridge/args.ts';
 import type { BridgeMethods } from '../../../../shared/bridge/contract.ts';
 import { listIncidentsArgs } from '../../../../shared/bridge/incidents.ts';
 import { filterIncidents, groupIncidents } from '../../alerts/incidents.ts';
-import { ALERT_CATALOGUE, isAlertName } from '../../alerts/ruleSet.ts';
+import { ALERT_CATALOGUE, isAlertName } from '../../livechecks/ruleRegistry.ts';
 import { withRecordChanges } from '../../alerts/recordChange.ts';
 import { AuthwatchError } from '../authwatchError.ts';
 import { guard, parse } from '../guard.ts';

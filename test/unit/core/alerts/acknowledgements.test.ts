@@ -8,6 +8,7 @@ import { plainTextOf, subjectOf } from '../../../../main/core/delivery/messageTe
 import { openMirror } from '../../../support/openMirror.ts';
 import { fakeClock, health } from '../mirror/payloads.ts';
 import { recordingOutbox, webhookChannel } from '../delivery/recordingOutbox.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 const START = '2025-03-01T10:00:00Z';
 
@@ -56,7 +57,7 @@ describe('acknowledging with a note', () => {
       at: '2025-03-01T10:20:00.000Z',
       note: 'DNS provider ticket #4411',
     });
-    expect(subjectOf(message)).toMatch(/^\[Acknowledged\]/);
+    expect(subjectOf(message, ALERT_CATALOGUE)).toMatch(/^\[Acknowledged\]/);
     expect(plainTextOf(message, 'UTC')).toContain('Acknowledged by alice@acme.example');
     expect(plainTextOf(message, 'UTC')).toContain('DNS provider ticket #4411');
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  alertLine,
-  notificationText,
-  notificationWhen,
-  type NotifiedAlert,
-} from '../../../../main/core/alerts/notificationWords.ts';
-import { domainStatus } from '../../../../main/core/status/index.ts';
+import { notificationWhen, type NotifiedAlert } from '../../../../main/core/alerts/notificationWords.ts';
+import { alertLine, notificationText } from '../../../../main/core/app/alertText.ts';
+import { domainStatus as deriveStatus } from '../../../../main/core/status/index.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
+import { subjectOf } from '../../../../main/core/delivery/messageText.ts';
+
+/** A domain's status in every rule's words, as the runtime's status model derives it. */
+const domainStatus = (input: Parameters<typeof deriveStatus>[0]) => deriveStatus(input, ALERT_CATALOGUE);
 
 const alert: NotifiedAlert = {
   fqdn: 'acme.example',
@@ -17,6 +18,46 @@ const alert: NotifiedAlert = {
 };
 
 describe('notification words', () => {
+  it('words a live check’s alert as its rule does, in the shells, the verdict and the messages (its rules are passed down)', () => {
+    // The live checks' rules are known from livechecks/ up: the words below are given the whole catalogue.
+    // Given only the rules of alerts/rules and the signals, this alert would keep its particular title.
+    const listed: NotifiedAlert = {
+      ...alert,
+      rule: 'dnsbl_listed',
+      details: { ip: '192.0.2.25', zone: 'zen.example', source: 'mx', codes: ['127.0.0.2'], reason: null },
+      title: 'mx.acme.example (192.0.2.25) is listed on zen.example',
+    };
+    expect(notificationText(listed, () => 'now').title).toBe('acme.example — Listed on a blocklist');
+    const status = domainStatus({
+      evidence: [],
+      openAlerts: [
+        { rule: 'dnsbl_listed', severity: 'warning', title: listed.title, details: listed.details },
+      ],
+    });
+    expect(status.verdict.words).toContain('Listed on a blocklist');
+    const message = {
+      id: 'm-1',
+      type: 'alert.raised' as const,
+      alerts: [
+        {
+          eventId: 'e-1',
+          rule: 'dnsbl_listed',
+          severity: 'warning' as const,
+          account: 'Acme',
+          domain: 'acme.example',
+          protocol: null,
+          title: listed.title,
+          body: 'listed',
+          firstSeen: listed.firstSeenAt,
+          resolvedAt: null,
+          endReason: null,
+          details: listed.details,
+        },
+      ],
+    };
+    expect(subjectOf(message, ALERT_CATALOGUE)).toBe('[Warning] acme.example — Listed on a blocklist');
+  });
+
   it('titles by domain first and says when and what changed', () => {
     expect(notificationText(alert, () => '15 Jun 2026, 12:00')).toEqual({
       title: 'acme.example — SPF disconnected',

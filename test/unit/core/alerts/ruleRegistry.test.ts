@@ -2,10 +2,7 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  ALERT_CATALOGUE,
-  DEFAULT_RULES,
   polledRule,
-  RULE_DEFINITIONS,
   registeredRule,
   rulesReading,
   signalCarriedRules,
@@ -15,6 +12,11 @@ import type { RuleDefinition } from '../../../../main/core/alerts/ruleDefinition
 import type { SignalDefinition } from '../../../../main/core/signals/definition.ts';
 import { SIGNAL_DEFINITIONS } from '../../../../main/core/signals/registry.ts';
 import { LIVE_CHECKS } from '../../../../main/core/livechecks/registry.ts';
+import {
+  ALERT_CATALOGUE,
+  DEFAULT_RULES,
+  RULE_DEFINITIONS,
+} from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 const RULES_DIR = join(import.meta.dirname, '../../../../main/core/alerts/rules');
 const ruleFiles = readdirSync(RULES_DIR).filter((f) => f.endsWith('.ts'));
@@ -51,7 +53,7 @@ describe('the rule registry', () => {
           Object.hasOwn(LIVE_CHECKS, RULE_DEFINITIONS[id]!.liveCheck ?? ''),
       ),
     );
-    for (const name of SIGNAL_NAMES) for (const rule of rulesReading(name)) read.add(rule);
+    for (const name of SIGNAL_NAMES) for (const rule of rulesReading(name, RULE_DEFINITIONS)) read.add(rule);
     for (const rule of Object.keys(DEFAULT_RULES)) {
       expect(read.has(rule), `rule ${rule} is registered but no signal's write runs it`).toBe(true);
     }

@@ -12,6 +12,7 @@ import { signWebhook, verifyWebhook } from '../../../../main/core/delivery/signa
 import { webhookBody } from '../../../../main/core/delivery/webhookBodies.ts';
 import { testMessage } from '../../../../main/core/delivery/message.ts';
 import { webhookSchemaErrors } from '../../../support/webhookSchema.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 const ALERT: MessageAlert = {
   eventId: 'ev-1',
@@ -36,7 +37,7 @@ const STORM: OutgoingMessage = {
 
 describe('generic webhook', () => {
   it('posts the one documented, versioned body — `alerts` for one alert and for a pass’s group alike', () => {
-    expect(JSON.parse(webhookBody('generic', ONE, null))).toEqual({
+    expect(JSON.parse(webhookBody('generic', ONE, null, ALERT_CATALOGUE))).toEqual({
       version: '1',
       id: 'ev-1',
       type: 'alert.raised',
@@ -54,7 +55,7 @@ describe('generic webhook', () => {
         },
       ],
     });
-    const group = JSON.parse(webhookBody('generic', STORM, null)) as {
+    const group = JSON.parse(webhookBody('generic', STORM, null, ALERT_CATALOGUE)) as {
       id: string;
       alerts: { event_id: string }[];
     };
@@ -84,7 +85,7 @@ describe('generic webhook', () => {
       testMessage('t-1', '2026-11-26T07:00:00.000Z'),
       { ...ONE, type: 'alert.silenced' as const, alerts: [{ ...ALERT, silence: SILENCE }] },
       { ...ONE, type: 'alert.unsilenced' as const },
-    ].map((m) => JSON.parse(webhookBody('generic', m, null)) as Record<string, unknown>);
+    ].map((m) => JSON.parse(webhookBody('generic', m, null, ALERT_CATALOGUE)) as Record<string, unknown>);
     for (const body of bodies) expect(webhookSchemaErrors(body)).toEqual([]);
     expect(bodies[8]!.alerts).toMatchObject([
       { silenced_by: 'bob', silence_reason: 'moving DNS', silenced_until: SILENCE.until },
@@ -95,7 +96,7 @@ describe('generic webhook', () => {
   });
 
   it('signs "<timestamp>.<raw body>" with HMAC-SHA256; a changed body, secret or stale timestamp fails', () => {
-    const body = webhookBody('generic', ONE, null);
+    const body = webhookBody('generic', ONE, null, ALERT_CATALOGUE);
     const sig = signWebhook('s3cret', 1_800_000_000, body);
     expect(sig).toMatch(/^sha256=[0-9a-f]{64}$/);
     const headers = { timestamp: '1800000000', signature: sig };
@@ -110,8 +111,11 @@ describe('Slack and Teams', () => {
   it('Slack gets an update as a follow-up quoting the alert it follows (incoming webhooks cannot thread)', () => {
     const title = 'SPF of <https://evil.example|x> disconnected';
     const section = (message: OutgoingMessage) =>
-      (JSON.parse(webhookBody('slack', message, 'UTC')) as { blocks: { text?: { text: string } }[] })
-        .blocks[1]!.text!.text;
+      (
+        JSON.parse(webhookBody('slack', message, 'UTC', ALERT_CATALOGUE)) as {
+          blocks: { text?: { text: string } }[];
+        }
+      ).blocks[1]!.text!.text;
     const acknowledged = {
       ...ONE,
       type: 'alert.acknowledged' as const,
@@ -134,11 +138,11 @@ describe('Slack and Teams', () => {
   });
 
   it('Slack gets text plus header/section blocks within its limits', () => {
-    const slack = JSON.parse(webhookBody('slack', STORM, 'UTC')) as {
+    const slack = JSON.parse(webhookBody('slack', STORM, 'UTC', ALERT_CATALOGUE)) as {
       text: string;
       blocks: { type: string; text?: { text: string } }[];
     };
-    expect(slack.text).toBe(subjectOf(STORM));
+    expect(slack.text).toBe(subjectOf(STORM, ALERT_CATALOGUE));
     expect(slack.blocks.map((b) => b.type)).toEqual(['header', 'section', 'context']);
     expect(slack.blocks[0]!.text!.text.length).toBeLessThanOrEqual(150);
     expect(slack.blocks[1]!.text!.text.length).toBeLessThanOrEqual(3000);
@@ -147,7 +151,7 @@ describe('Slack and Teams', () => {
   });
 
   it('Teams gets one Adaptive Card attachment', () => {
-    const teams = JSON.parse(webhookBody('teams', ONE, 'UTC')) as {
+    const teams = JSON.parse(webhookBody('teams', ONE, 'UTC', ALERT_CATALOGUE)) as {
       type: string;
       attachments: { contentType: string; content: { type: string; body: { text: string }[] } }[];
     };
@@ -171,7 +175,7 @@ describe('Slack and Teams', () => {
       { ...ONE, alerts: [hostile] },
       { ...STORM, alerts: [hostile, { ...hostile, domain: 'other.example' }] },
     ]) {
-      const teams = JSON.parse(webhookBody('teams', message, 'UTC')) as {
+      const teams = JSON.parse(webhookBody('teams', message, 'UTC', ALERT_CATALOGUE)) as {
         attachments: { content: { body: { text: string }[] } }[];
       };
       for (const { text } of teams.attachments[0]!.content.body) {
@@ -184,7 +188,7 @@ describe('Slack and Teams', () => {
         expect(card).toMatch(/^1\\. step$/m);
         expect(card).toMatch(/^\\- item$/m);
       }
-      const slack = JSON.parse(webhookBody('slack', message, 'UTC')) as {
+      const slack = JSON.parse(webhookBody('slack', message, 'UTC', ALERT_CATALOGUE)) as {
         text: string;
         blocks: { text?: { type: string; text: string } }[];
       };
@@ -198,9 +202,11 @@ describe('Slack and Teams', () => {
 describe('mail text', () => {
   it('says the domain and what happened in the status words, in local time with the zone, without links', () => {
     // The same words as the app's header, row and desktop notification ("example.com — SPF disconnected").
-    expect(subjectOf(ONE)).toBe('[Critical] example.com — SPF disconnected');
-    expect(subjectOf({ ...ONE, type: 'alert.resolved' })).toBe('[Resolved] example.com — SPF disconnected');
-    expect(subjectOf(STORM)).toBe(
+    expect(subjectOf(ONE, ALERT_CATALOGUE)).toBe('[Critical] example.com — SPF disconnected');
+    expect(subjectOf({ ...ONE, type: 'alert.resolved' }, ALERT_CATALOGUE)).toBe(
+      '[Resolved] example.com — SPF disconnected',
+    );
+    expect(subjectOf(STORM, ALERT_CATALOGUE)).toBe(
       '[Critical] SPF disconnected on 200 domains (d0.example, d1.example, d2.example, +197 more)',
     );
     // Two alerts on one domain name it, not "1 domains".
@@ -210,13 +216,13 @@ describe('mail text', () => {
       protocol: 'dmarc',
       title: 'DMARC record of example.com disconnected',
     };
-    expect(subjectOf({ id: 'batch-2', type: 'alert.raised', alerts: [ALERT, dmarc] })).toBe(
+    expect(subjectOf({ id: 'batch-2', type: 'alert.raised', alerts: [ALERT, dmarc] }, ALERT_CATALOGUE)).toBe(
       '[Critical] 2 alerts on example.com',
     );
     const text = plainTextOf(ONE, 'Europe/Paris');
     expect(text).toContain('First seen: 26 Nov 2026, 08:00:00 CET');
     expect(text).not.toMatch(/https?:\/\//);
-    const html = htmlOf(ONE, 'Europe/Paris');
+    const html = htmlOf(ONE, 'Europe/Paris', ALERT_CATALOGUE);
     expect(html).toContain('&#60;script&#62;');
     expect(html).not.toContain('<script>');
     expect(html).not.toMatch(/<a\s|https?:\/\//);

@@ -14,6 +14,7 @@ import { webhookTransport } from '../../../../main/core/delivery/webhookTranspor
 import type { ChannelDraft } from '../../../../main/core/delivery/channelDraft.ts';
 import { startHostileReceiver, type HostileReceiver } from '../../../support/hostileReceiver.ts';
 import { DOMAIN_ID, FQDN, health, mirrorWithDomain } from '../mirror/payloads.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 const MIB = 1024 * 1024;
 const MESSAGE = testMessage('test-1', '2026-11-29T00:00:00.000Z');
@@ -22,6 +23,7 @@ function transport(kind: 'webhook' | 'alertmanager', url: string): ChannelTransp
   return kind === 'webhook'
     ? webhookTransport({
         format: 'generic',
+        catalogue: ALERT_CATALOGUE,
         url: `${url}/hook`,
         urlShown: url,
         secret: null,
@@ -48,7 +50,7 @@ async function peakGrowth(work: () => Promise<unknown>): Promise<number> {
 /** A mirror with one alert raised (example.com's SPF disconnected) and delivery wired to `draft`'s channel. */
 async function oneAlertFor(draft: ChannelDraft, sendTimeoutMs: number) {
   const { mirror, accountId, clock } = mirrorWithDomain();
-  const delivery = createDeliveryRuntime(mirror, memorySecretStore(), clock.now, {
+  const delivery = createDeliveryRuntime(mirror, memorySecretStore(), clock.now, ALERT_CATALOGUE, {
     sender: { sendTimeoutMs, random: () => 0.5 },
   });
   const { channel } = await delivery.channels.add(draft);

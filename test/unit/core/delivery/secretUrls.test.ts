@@ -14,6 +14,7 @@ import { describeChannel } from '../../../../main/core/delivery/channelWords.ts'
 import { createDeliveryRuntime } from '../../../../main/core/delivery/deliveryRuntime.ts';
 import type { ChannelConfig } from '../../../../main/core/mirror/deliveryTypes.ts';
 import { openMirror } from '../../../support/openMirror.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 const TOKEN = 's3cr3t-t0ken-value';
 
@@ -34,7 +35,11 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 function runtime() {
   const mirror = openMirror(':memory:');
   const store = memorySecretStore();
-  return { mirror, store, delivery: createDeliveryRuntime(mirror, store, Date.now, { env: {} }) };
+  return {
+    mirror,
+    store,
+    delivery: createDeliveryRuntime(mirror, store, Date.now, ALERT_CATALOGUE, { env: {} }),
+  };
 }
 
 /** A channel as an earlier version saved it, written straight to the mirror. */

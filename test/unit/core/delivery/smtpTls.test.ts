@@ -12,6 +12,7 @@ import { emailTransport } from '../../../../main/core/delivery/emailTransport.ts
 import { testMessage } from '../../../../main/core/delivery/message.ts';
 import { withinDeadline } from '../../../../main/core/delivery/sendDeadline.ts';
 import type { SmtpTls } from '../../../../main/core/mirror/deliveryTypes.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 const MESSAGE = testMessage('t-1', '2026-11-29T00:00:00.000Z');
 
@@ -25,6 +26,7 @@ function mailTo(host: string, port: number, tls: SmtpTls) {
     from: 'authwatch@example.net',
     to: ['ops@example.net'],
     timeZone: () => null,
+    catalogue: ALERT_CATALOGUE,
   });
   return withinDeadline(20_000, (signal) => transport.send(MESSAGE, signal)).finally(() =>
     transport.close?.(),

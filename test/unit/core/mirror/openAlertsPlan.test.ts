@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { AlertStore } from '../../../../main/core/mirror/alertStore.ts';
 import { DOMAIN_ID, domainsPayload, health } from './payloads.ts';
 import { bindings, recordingMirror } from './recordingMirror.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 /** A mirror with example.com and example.org, a long resolved alert history, and the SQL it prepares. */
 function mirrorWithAlertHistory() {
@@ -45,7 +46,7 @@ describe('open alerts against a long alert history', () => {
     const account = add(null, null, 'token:expired', null);
     add(org, 'example.org', 'removed:example.org:spf', null);
     add(com, 'example.com', 'removed:example.com:dmarc', '2025-02-03T00:00:00Z');
-    const store = new AlertStore(db);
+    const store = new AlertStore(db, ALERT_CATALOGUE);
     expect([...store.openAlerts(accountId, com).values()].map((a) => a.id).sort()).toEqual(
       [own, account].sort(),
     );

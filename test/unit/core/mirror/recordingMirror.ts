@@ -2,7 +2,7 @@
  * What the query-plan tests share: a mirror whose connection records every SQL statement it prepares, and
  * values for a statement's parameters so `EXPLAIN QUERY PLAN` can run it.
  */
-import { DEFAULT_RULES } from '../../../../main/core/alerts/ruleSet.ts';
+import { DEFAULT_RULES } from '../../../../main/core/livechecks/ruleRegistry.ts';
 import { MIRROR_REGISTRY } from '../../../../main/core/runtime/registry.ts';
 import { openMirrorDatabase } from '../../../../main/core/mirror/openMirror.ts';
 import { SqliteMirror } from '../../../../main/core/mirror/sqliteMirror.ts';

@@ -12,9 +12,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../../../../main/core/mirror/migrations.ts';
 import { statusRows } from '../../../../main/core/mirror/statusRows.ts';
 import { STATUS_MODEL_VERSION } from '../../../../main/core/status/index.ts';
-import { STATUS_MODEL } from '../../../../main/core/status/statusModel.ts';
 import { DOMAIN_ID, dnsEvent, failedSources, health, passingBaseline, source, write } from './payloads.ts';
 import { openMirror } from '../../../support/openMirror.ts';
+import { MIRROR_REGISTRY } from '../../../../main/core/runtime/registry.ts';
 
 let dir: string;
 let file: string;
@@ -47,7 +47,7 @@ function expectInStep(m: Synced) {
     model: number;
     status_json: string;
   };
-  const live = STATUS_MODEL.derive(statusRows(m.db, { domainPk: pk }).get(pk));
+  const live = MIRROR_REGISTRY.status.derive(statusRows(m.db, { domainPk: pk }).get(pk));
   expect(stored.model).toBe(STATUS_MODEL_VERSION);
   expect(JSON.parse(stored.status_json)).toEqual(live);
   expect(m.db.prepare('SELECT count(*) AS n FROM status_dirty').get()).toEqual({ n: 0 });
@@ -219,7 +219,7 @@ describe('the status summary the overview reads', () => {
         status_json: string;
       };
       expect(JSON.parse(stored.status_json)).toEqual(
-        STATUS_MODEL.derive(statusRows(db, { domainPk: pk }).get(pk)!),
+        MIRROR_REGISTRY.status.derive(statusRows(db, { domainPk: pk }).get(pk)!),
       );
     }
     db.close();

@@ -25,6 +25,7 @@ import {
 import { signalName } from '../../../../shared/bridge/results.ts';
 import { decodeSignal } from '../../../../main/core/signals/decode.ts';
 import { answersFile, recordedCases } from '../../../support/recordedAnswers.ts';
+import { RULE_DEFINITIONS } from '../../../../main/core/livechecks/ruleRegistry.ts';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const domain: MirrorDomain = {
@@ -155,7 +156,7 @@ describe('the signal registry', () => {
     expect(d.words).not.toContain('_');
     if (d.per === 'domain') {
       expect(typeof d.store).toBe('function');
-      for (const rule of rulesReading(name)) {
+      for (const rule of rulesReading(name, RULE_DEFINITIONS)) {
         expect(d.ruleState, `rule ${rule} reads ${name}, which has no rule state`).toBeTypeOf('function');
       }
     } else {

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  domainStatus,
+  domainStatus as deriveStatus,
   dnsWatchEvidence,
   pendingView,
   protocolStatus,
   type ProtocolEvidence,
   type WatchedRecord,
 } from '../../../../main/core/status/index.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
+
+/** A domain's status in every rule's words, as the runtime's status model derives it. */
+const domainStatus = (input: Parameters<typeof deriveStatus>[0]) => deriveStatus(input, ALERT_CATALOGUE);
 
 const SPF = 'v=spf1 include:_spf.google.com -all';
 

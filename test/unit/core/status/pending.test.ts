@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  domainStatus,
+  domainStatus as deriveStatus,
   pendingView,
   type PendingChange,
   type ProtocolEvidence,
 } from '../../../../main/core/status/index.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
+
+/** A domain's status in every rule's words, as the runtime's status model derives it. */
+const domainStatus = (input: Parameters<typeof deriveStatus>[0]) => deriveStatus(input, ALERT_CATALOGUE);
 
 const toReject: PendingChange = {
   protocol: 'dmarc',

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { PROTOCOLS, type Protocol } from '../../../../main/core/signals/primitives.ts';
 import {
-  domainStatus,
+  domainStatus as deriveStatus,
   portfolioCounts,
   trayStatus,
   type Finding,
 } from '../../../../main/core/status/index.ts';
+import { ALERT_CATALOGUE } from '../../../../main/core/livechecks/ruleRegistry.ts';
+
+/** A domain's status in every rule's words, as the runtime's status model derives it. */
+const domainStatus = (input: Parameters<typeof deriveStatus>[0]) => deriveStatus(input, ALERT_CATALOGUE);
 
 const AT = '2026-06-15T10:00:00Z';
 function status(findings: Partial<Record<Protocol, Finding>>, threat = false) {
