@@ -414,8 +414,7 @@ export class JobBook {
   }
 
   /**
-   * Requests the context and history jobs took in the last KEEP_WINDOW_MS, as planner.ts's keepLeftOf
-   * counts them (by last success): the recent end of each of their classes' lists, and the held ones.
+   * Requests the context and history jobs took in the last KEEP_WINDOW_MS, counted by last success: the recent end of each of their classes' lists, and the held ones.
    */
   private keepSpent(now: number): number {
     const since = now - KEEP_WINDOW_MS;

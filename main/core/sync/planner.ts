@@ -26,9 +26,7 @@ import {
   classesOf,
   demandOf,
   isKeepTier,
-  keepAllowance,
   keepCost,
-  KEEP_WINDOW_MS,
   TIER_RANK,
   TIER_WEIGHT,
   type PlanTier,
@@ -163,36 +161,6 @@ function weight(job: PlanJob): number {
   return job.tier === undefined ? job.priority : TIER_WEIGHT[job.tier];
 }
 
-/** Options of one planning step. */
-export interface PlanOptions {
-  now: number;
-  /** Requests the tick may spend (budget available minus headroom); ≤ 0 plans nothing. */
-  spendable: number;
-  /** Stretch factor from computeStretch. */
-  factor: number;
-  /**
-   * The most the sync can ever spend at once (bucket minus headroom). A job dearer than that (the domain
-   * list of a large account: one request per 100 domains) is planned as costing it, and its further pages
-   * wait for the budget as they go, rather than never fitting.
-   */
-  burst?: number;
-}
-
-/**
- * Deprecated: the plan of a plain list of jobs, by the job book's rule (takeInOrder), for the one test that
- * still plans a hand-made list (test/unit/core/sync/backfillLoan.test.ts). The engine plans with the job book
- * (jobBook.ts) only; move that test onto it (test/unit/core/sync/bookWorld.ts) and delete this.
- * @deprecated
- */
-export function planTick(jobs: readonly PlanJob[], options: PlanOptions): PlanJob[] {
-  const { now, factor } = options;
-  const cmp = (a: PlanJob, b: PlanJob) => compareUrgency(a, b, now, factor);
-  const due = jobs.filter((job) => isDue(job, now, factor)).sort(cmp);
-  const early = jobs.filter((job) => !isDue(job, now, factor) && mayRunEarly(job, now)).sort(cmp);
-  const spend = new TickSpend(options.spendable, keepLeftOf(jobs, now), options.burst);
-  return takeInOrder(spend, cmp, [listSource(due)], () => [listSource(early)]);
-}
-
 /** A cursor over jobs in compareUrgency order; the plan merges the heads of several (the job book's lists). */
 export interface JobSource<J extends PlanJob> {
   head(): J | undefined;
@@ -291,21 +259,6 @@ export class TickSpend {
     if (held) this.keepLeft -= keepCost(job);
     return 'taken';
   }
-}
-
-/**
- * Requests a large portfolio's context and history jobs may still take this tick (keepAllowance over what
- * they took in the last KEEP_WINDOW_MS); infinite when none is held to a room.
- */
-export function keepLeftOf(jobs: readonly PlanJob[], now: number): number {
-  let room: number | undefined;
-  let spent = 0;
-  for (const job of jobs) {
-    if (!isKeepTier(job.tier)) continue;
-    if (job.keepRoomPerMinute !== undefined && !job.stopped) room = job.keepRoomPerMinute;
-    if (job.lastSuccessAt !== null && job.lastSuccessAt > now - KEEP_WINDOW_MS) spent += keepCost(job);
-  }
-  return room === undefined ? Number.POSITIVE_INFINITY : keepAllowance(room, spent);
 }
 
 /** An alert job that may take budget nothing due wants: fetched before, not held, not polled in the last minute. */

@@ -1,61 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { RateBudget } from '../../../../shared/api/rateBudget.ts';
 import { budgetShape, tickSpendable } from '../../../../main/core/sync/budgetShape.ts';
-import { planTick, type PlanJob } from '../../../../main/core/sync/planner.ts';
 import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
-import { allocateTiers } from '../../../../main/core/sync/tierAllocation.ts';
-import { keptPeriodMs, tierOf } from '../../../../main/core/sync/syncJobs.ts';
-import type { SignalName } from '../../../../main/core/signals/catalog.ts';
+import { BookWorld } from './bookWorld.ts';
 
 const MIN = 60_000;
-const SIGNALS: SignalName[] = ['health', 'failed_sources', 'security_score', 'dns_changes', 'health_history'];
 /** The job runner's width and one request's round trip: a tick's requests go out over its first 100s of ms. */
 const WIDTH = 4;
 const ROUND_TRIP_MS = 100;
 
-function portfolio(domains: number): PlanJob[] {
-  const jobs: PlanJob[] = [];
-  for (let d = 1; d <= domains; d++)
-    for (const signal of SIGNALS)
-      jobs.push({
-        key: `${d}:${signal}`,
-        domainId: d,
-        priority: 3,
-        targetPeriodMs: keptPeriodMs(signal),
-        cost: 1,
-        lastSuccessAt: null,
-        notBefore: null,
-        tier: tierOf(signal),
-      });
-  return jobs;
-}
-
 /**
- * The syncer's ticks at the scheduler's pace with the production budget (60 a minute, headroom 6), each
- * request taking the budget when the runner sends it (WIDTH at a time, one round trip apart) and waiting
- * for it as the API client does. Returns every request's time and tier.
+ * The syncer's ticks at the scheduler's pace with the production budget (60 a minute, headroom 6) and the
+ * production job book (every signal of the registry, tiered; an account past its first day), each request
+ * taking the budget when the runner sends it (WIDTH at a time, one round trip apart) and waiting for it as
+ * the API client does. Returns every request's time and tier.
  */
 function simulate(domains: number, minutes: number) {
   let now = 0;
   const shape = budgetShape(60, 6);
   const budget = new RateBudget({ ...shape, clock: { now: () => now, sleep: async () => undefined } });
-  const jobs = portfolio(domains);
+  const world = new BookWorld(domains, 0);
+  const book = world.book();
   const sent: { at: number; tier: string }[] = [];
   for (let tick = 0; tick <= minutes * MIN; tick += DEFAULT_TICK_MS) {
     now = Math.max(now, tick);
-    const allocation = allocateTiers(jobs, shape.refillPerMinute);
-    budget.lend(allocation.backfillLoanPerMinute);
-    const picked = planTick(jobs, {
-      now,
+    const { picked, allocation } = book.plan(now, {
+      capacityPerMinute: shape.refillPerMinute,
       spendable: tickSpendable(budget),
-      factor: 1,
       burst: shape.capacity - shape.headroom,
     });
+    budget.lend(allocation?.backfillLoanPerMinute ?? 0);
     picked.forEach((job, i) => {
       now = Math.max(now, tick + Math.floor(i / WIDTH) * ROUND_TRIP_MS);
       now += budget.waitTimeMs(1, { priority: 'background' });
       expect(budget.tryReserve(1, { priority: 'background' })).toBe(true);
-      job.lastSuccessAt = now;
+      world.succeed(job.domainId, job.signal, now);
       sent.push({ at: now, tier: job.tier! });
     });
   }

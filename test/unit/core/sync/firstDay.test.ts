@@ -6,56 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RateBudget } from '../../../../shared/api/rateBudget.ts';
-import type { MirrorDomain, RowCursor, SyncState } from '../../../../main/core/mirror/types.ts';
 import { budgetShape, tickSpendable } from '../../../../main/core/sync/budgetShape.ts';
 import { ALERTS_FIRST_DAY_MS, inFirstDay } from '../../../../main/core/sync/firstDay.ts';
-import { JobBook } from '../../../../main/core/sync/jobBook.ts';
 import { DEFAULT_TICK_MS } from '../../../../main/core/sync/scheduler.ts';
+import { BookWorld } from './bookWorld.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 /** The job runner's width and one request's round trip. */
 const WIDTH = 4;
 const ROUND_TRIP_MS = 100;
-
-/** The part of the mirror the job book reads: domains and sync states, with a cursor over what changed. */
-function fakeMirror(domains: number) {
-  const list: MirrorDomain[] = Array.from({ length: domains }, (_, i) => ({
-    accountId: 1,
-    domainId: i + 1,
-    fqdn: `d${i + 1}.example`,
-    removedAt: null,
-  })) as unknown as MirrorDomain[];
-  const log: SyncState[] = [];
-  const latest = new Map<string, SyncState>();
-  const since = <T>(rows: readonly T[], all: () => T[], cursor: RowCursor | null) =>
-    cursor === null
-      ? { full: true as const, rows: all(), cursor: { epoch: 1, offset: rows.length } }
-      : { full: false as const, rows: rows.slice(cursor.offset), cursor: { epoch: 1, offset: rows.length } };
-  return {
-    domainsSince: (_account: number, cursor: RowCursor | null) => since(list, () => [...list], cursor),
-    syncStatesSince: (_account: number, cursor: RowCursor | null) =>
-      since(log, () => [...latest.values()], cursor),
-    /** A successful read of `signal` at `at`. */
-    read(domainId: number | null, signal: SyncState['signal'], at: number) {
-      const iso = new Date(at).toISOString();
-      const state = Object.freeze({
-        accountId: 1,
-        domainId,
-        fqdn: domainId === null ? null : `d${domainId}.example`,
-        signal,
-        lastSuccessAt: iso,
-        lastAttemptAt: iso,
-        lastError: null,
-        consecutiveFailures: 0,
-        nextDueAt: null,
-        periodSeconds: 60,
-      }) as SyncState;
-      log.push(state);
-      latest.set(`${domainId ?? 'account'}:${signal}`, state);
-    },
-  };
-}
 
 type Sent = { at: number; tier: string };
 
@@ -66,12 +26,12 @@ type Sent = { at: number; tier: string };
  */
 function simulate(domains: number, hours: number, restartAt: number | null = null) {
   const account = { createdAt: new Date(0).toISOString() };
-  const mirror = fakeMirror(domains);
+  const world = new BookWorld(domains, 0);
   let now = 0;
   const shape = budgetShape(60, 6);
   const clock = { now: () => now, sleep: async () => undefined };
   let budget = new RateBudget({ ...shape, clock });
-  let book = new JobBook(mirror, 1, new Map());
+  let book = world.book();
   const sent: Sent[] = [];
   for (let mark = 0; mark <= hours * HOUR; mark += DEFAULT_TICK_MS) {
     if (now > mark) continue; // a tick still running at its mark skips it
@@ -79,7 +39,7 @@ function simulate(domains: number, hours: number, restartAt: number | null = nul
     if (restartAt !== null && mark >= restartAt) {
       restartAt = null;
       budget = new RateBudget({ ...shape, clock });
-      book = new JobBook(mirror, 1, new Map());
+      book = world.book();
     }
     const { picked, allocation } = book.plan(now, {
       capacityPerMinute: shape.refillPerMinute,
@@ -93,7 +53,7 @@ function simulate(domains: number, hours: number, restartAt: number | null = nul
       now += budget.waitTimeMs(1, { priority: 'background' });
       expect(budget.tryReserve(1, { priority: 'background' })).toBe(true);
       sent.push({ at: now, tier: job.tier! });
-      mirror.read(job.domainId, job.signal, now);
+      world.succeed(job.domainId, job.signal, now);
     });
   }
   return sent;
