@@ -89,6 +89,8 @@ describe('engine lifecycle against the reference service', () => {
       domainsTotal: 0,
       domainsWatched: 0,
       complete: false,
+      // Nothing waits for the first day's alert reads before there is a domain list to read.
+      startsAt: null,
     });
 
     const [result] = await engine.app.syncNow({ accountId });
