@@ -17,6 +17,12 @@ import {
 } from './tierAllocation.ts';
 
 const MINUTE_MS = 60_000;
+/**
+ * What the promise counts of the backfill's room: the ticks do not spend all of it (5 s ticks, the 60 s
+ * window's slots, re-plans), so the bench measured the loan's 3 a minute at 2.85–2.93 at 1,000 domains over
+ * 50 hours; promised at exactly 3, two of five seeds came in up to an hour late. The ETA keeps the room.
+ */
+const PROMISE_PACE = 0.95;
 /** The sync's sustained rate on the default token (60 a minute, 6 kept for edits): 54. */
 const DEFAULT_SYNC_RATE = budgetShape(60, 6).refillPerMinute;
 
@@ -56,7 +62,7 @@ export function backfillRoomPerMinute(domains: number, syncRatePerMinute = DEFAU
 
 /**
  * How long after an account's first sync starts its backfill is complete, at most: the first day and the
- * backfill's reads at its room; a portfolio that backfills at once, everything read at the sync's whole
+ * backfill's reads at PROMISE_PACE of its room; a portfolio that backfills at once, everything read at the sync's whole
  * rate (the loan included). The README's promise and the bench's target.
  */
 export function backfillPromiseMs(domains: number, syncRatePerMinute = DEFAULT_SYNC_RATE): number {
@@ -66,7 +72,7 @@ export function backfillPromiseMs(domains: number, syncRatePerMinute = DEFAULT_S
     const everything = reads + domains * ALERT_SIGNALS.length + Math.ceil(domains / 100);
     return Math.ceil((everything / (syncRatePerMinute * (1 + BACKFILL_LOAN_SHARE))) * MINUTE_MS);
   }
-  return ALERTS_FIRST_DAY_MS + Math.ceil((reads / room) * MINUTE_MS);
+  return ALERTS_FIRST_DAY_MS + Math.ceil((reads / (room * PROMISE_PACE)) * MINUTE_MS);
 }
 
 /**
