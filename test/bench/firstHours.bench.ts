@@ -33,9 +33,12 @@ export async function benchFirstHours(scale: Scale = 'default'): Promise<void> {
     Number(env.BENCH_FIRST_HOURS ?? 0) ||
     (scale === 'smoke' ? FIRST_HOURS_SMOKE.hours : Math.max(...FIRST_HOURS_WINDOWS));
   const seedCount = new Map(sizes.map((s) => [s.domains, seedsOf(s)]));
+  const pollers = (['engine', 'peer'] as const).filter(
+    (p) => !env.BENCH_FIRST_POLLERS || env.BENCH_FIRST_POLLERS.split(',').includes(p),
+  );
   const runs = sizes.flatMap((s) =>
     Array.from({ length: seedsOf(s) }, (_, seed) =>
-      (['engine', 'peer'] as const).map((poller) => ({ n: s.domains, seed, poller })),
+      pollers.map((poller) => ({ n: s.domains, seed, poller })),
     ).flat(),
   );
   process.stdout.write(

@@ -20,8 +20,11 @@ import type { Mirror } from '../../../main/core/mirror/types.ts';
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-/** The windows, hours from the first sync; the 24 h window is the steady-state grid's (day.bench.ts). */
-export const FIRST_HOURS_WINDOWS: readonly number[] = [1, 3, 6];
+/**
+ * The windows, hours from the first sync. The 24 h window is the account's whole first day (the steady-state
+ * grid, day.bench.ts, starts its changes after the backfill instead).
+ */
+export const FIRST_HOURS_WINDOWS: readonly number[] = [1, 3, 6, 24];
 
 /** Per N: how many seeds the default run takes (`--full` and BENCH_FIRST_* widen it). */
 export const FIRST_HOURS_DEFAULT: readonly { domains: number; seeds: number }[] = [
