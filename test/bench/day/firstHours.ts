@@ -10,6 +10,8 @@
  * can be told. A window's figure is the p95 of the changes made within it (changeLatency on that prefix of
  * the stream: its matching is greedy in change order, so a prefix matches as the whole run does).
  */
+import { backfillPromiseMs } from '../../../main/core/sync/backfillPromise.ts';
+import { overrunMs } from './backfillPace.ts';
 import { ALERT_KINDS, changeLatency, percentile, type AlertKind } from './changeLatency.ts';
 import type { Change } from './changeStream.ts';
 import { dayPlan } from './dayPlan.ts';
@@ -60,6 +62,15 @@ export function firstHoursPlan(domains: number, hours: number, seedIndex = 0): D
     events: Math.round(20 * changingHours),
     quietMs,
   };
+}
+
+/**
+ * How long the engine's run goes on after the changes' tail to watch its backfill (backfillPace.ts), against
+ * the promise at N domains; the peer's runs, which do not backfill, do not.
+ */
+export function firstHoursOverrunMs(domains: number, hours: number): number {
+  const plan = firstHoursPlan(domains, hours);
+  return overrunMs(plan.hours * HOUR, backfillPromiseMs(domains));
 }
 
 /** One window's figures of one poller's run. */
