@@ -95,6 +95,7 @@ export class AccountSyncer {
       spendable: tickSpendable(ctx.o.budget),
       burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
       alertShares: ctx.alertShares(now),
+      firstDay: ctx.inFirstDay(now),
     });
     // The backfill's loan (tierAllocation.ts, BACKFILL_LOAN_SHARE) lasts as long as the backfill.
     ctx.o.budget.lend(allocation?.backfillLoanPerMinute ?? 0);

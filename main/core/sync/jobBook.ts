@@ -175,10 +175,12 @@ export class JobBook {
       spendable: number;
       burst?: number;
       alertShares?: Readonly<Partial<Record<SignalName, number>>>;
+      /** The account's first day (firstDay.ts): the alert reads take the backfill's loan. */
+      firstDay?: boolean;
     },
   ): BookPlan {
     this.update(now, options.alertShares ?? {});
-    const { classes, allocation } = this.allocate(now, options.capacityPerMinute);
+    const { classes, allocation } = this.allocate(now, options.capacityPerMinute, options.firstDay ?? false);
     const stretch = stretchOf(demandOf(classes), options.capacityPerMinute);
     const picked = this.pick(now, stretch.factor, options.spendable, options.burst, allocation);
     return { picked, stretch, allocation };
@@ -427,7 +429,7 @@ export class JobBook {
   }
 
   /** The classes of the live jobs (held ones counted as the clock finds them) and their allocation. */
-  private allocate(now: number, capacityPerMinute: number) {
+  private allocate(now: number, capacityPerMinute: number, firstDay: boolean) {
     const counts = new Map<string, JobClass>();
     for (const [key, bucket] of this.buckets) if (bucket.cls.count > 0) counts.set(key, { ...bucket.cls });
     for (const job of this.held) {
@@ -441,7 +443,7 @@ export class JobBook {
     }
     const classes = sortClasses(counts.values());
     const tiered = classes.some((c) => c.tier !== undefined);
-    return { classes, allocation: tiered ? allocateClasses(classes, capacityPerMinute) : null };
+    return { classes, allocation: tiered ? allocateClasses(classes, capacityPerMinute, { firstDay }) : null };
   }
 
   /**

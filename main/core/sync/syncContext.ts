@@ -4,6 +4,7 @@ import type { BackoffPolicy } from './backoff.ts';
 import type { SyncEvent, SyncEventHandler } from './events.ts';
 import type { LooseApi } from './looseApi.ts';
 import { AlertRates, plannedShares } from './alertShares.ts';
+import { inFirstDay } from './firstDay.ts';
 import { JobBook } from './jobBook.ts';
 import { computeStretch, type Stretch } from './planner.ts';
 import { ALERT_SIGNALS, buildJobs, type SyncJob } from './syncJobs.ts';
@@ -89,6 +90,12 @@ export class SyncContext {
   /** Each alert signal's share of the alert tier's polls now (alertShares.ts; equal while backfilling). */
   alertShares(now: number) {
     return plannedShares(ALERT_SIGNALS, this.alertRates.counts(now), this.book.backfilling());
+  }
+
+  /** True during the account's first day, when its alert reads come before its backfill (firstDay.ts). */
+  inFirstDay(now: number): boolean {
+    const account = this.account();
+    return account !== null && inFirstDay(account, now);
   }
 
   /** The account's row, read fresh: a pause written by another part shows at once. */

@@ -87,8 +87,9 @@ export interface TierAllocation {
   /** Requests per minute set aside for never-fetched context and history jobs (0 when there are none). */
   backfillPerMinute: number;
   /**
-   * Requests per minute the backfill borrows on top of the capacity (BACKFILL_LOAN_SHARE; 0 when nothing
-   * is backfilled): the syncer lends it to the budget, the alert periods do not count on it.
+   * Requests per minute the sync borrows on top of the capacity while a backfill runs (BACKFILL_LOAN_SHARE;
+   * 0 when nothing is backfilled): the syncer lends it to the budget. The backfill's after the first day,
+   * the alert periods do not count on it; during the first day the alert reads' (AllocationOptions).
    */
   backfillLoanPerMinute: number;
   /**
@@ -185,8 +186,21 @@ export function demandOf(classes: readonly JobClass[]): number {
   return demand;
 }
 
+/** What the allocation needs beyond the classes and the capacity. */
+export interface AllocationOptions {
+  /**
+   * True during the account's first day (firstDay.ts, ALERTS_FIRST_DAY_MS): while a backfill runs, the loan
+   * goes to the alert reads and the backfill (of a portfolio that must yield) waits for the first day's end.
+   */
+  firstDay?: boolean;
+}
+
 /** The tiers' periods for `capacityPerMinute`, from the classes of the live jobs (see allocateTiers). */
-export function allocateClasses(classes: readonly JobClass[], capacityPerMinute: number): TierAllocation {
+export function allocateClasses(
+  classes: readonly JobClass[],
+  capacityPerMinute: number,
+  options: AllocationOptions = {},
+): TierAllocation {
   let account = 0;
   let keep = 0;
   let alertCost = 0;
@@ -212,32 +226,43 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
     }
   }
   const capacity = Math.max(capacityPerMinute, Number.EPSILON);
+  // The first day belongs to the alerts: while the first sync's backfill runs, the loan is lent to the sync
+  // as a whole (57 a minute at 60), and the alert reads count on it.
+  const firstDay = (options.firstDay ?? false) && backfilling;
+  const alertCapacity = firstDay ? capacity * (1 + BACKFILL_LOAN_SHARE) : capacity;
   const roomAt = (share: number) => Math.max(Number.EPSILON, capacity * share - account);
-  const alertPeriodAt = (keepSpent: number) =>
+  const alertPeriodAt = (keepSpent: number, total = alertCapacity) =>
     Math.max(
       ALERT_PERIOD_FLOOR_MS,
-      Math.round((alertCost / Math.max(Number.EPSILON, capacity - account - keepSpent)) * MINUTE_MS),
+      Math.round((alertCost / Math.max(Number.EPSILON, total - account - keepSpent)) * MINUTE_MS),
     );
   const fullRoom = roomAt(KEEP_SHARE_MAX);
-  const steadyPeriodMs = alertPeriodAt(Math.min(keep, fullRoom));
+  // The regime is the portfolio's, not the day's: measured at the capacity alone.
+  const steadyPeriodMs = alertPeriodAt(Math.min(keep, fullRoom), capacity);
   // Large: at the whole budget a catch-up would leave some domain's health unread for GAP_REPAIR_MS.
   const catchUpMs = (catchUp / Math.max(Number.EPSILON, capacity - account)) * MINUTE_MS;
   const large =
     alertCost > 0 && steadyPeriodMs > alertTargetMs && catchUpMs + steadyPeriodMs >= GAP_REPAIR_MS;
   // A portfolio small enough for its alert reads to be at their 1-minute floor with budget to spare (27
   // domains and fewer at 54 a minute) has nothing to yield to: its backfill runs at once, as before.
-  const alertsAtFloor = (alertCost * MINUTE_MS) / ALERT_PERIOD_FLOOR_MS < capacity - account;
+  // (28 and fewer during the first day, at 57 a minute.)
+  const alertsAtFloor = (alertCost * MINUTE_MS) / ALERT_PERIOD_FLOOR_MS < alertCapacity - account;
   const yielding = !large && backfilling && alertCost > 0 && !alertsAtFloor;
-  const loan = (large || yielding) && backfilling ? capacity * BACKFILL_LOAN_SHARE : 0;
+  const loan = (firstDay || large || yielding) && backfilling ? capacity * BACKFILL_LOAN_SHARE : 0;
+  // During the first day a portfolio that yields keeps no room for its backfill at all: it runs on what
+  // the alert reads leave (nothing, once they are past their floor) and starts when the day ends.
+  const waits = firstDay && (large || yielding);
   // What the alert reads give up: the loan is on top of the capacity.
-  const keepShare = large
-    ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE)
-    : yielding
-      ? capacity * BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual)
-      : fullRoom;
-  const keepRoom = keepShare + loan;
+  const keepShare = waits
+    ? 0
+    : large
+      ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE)
+      : yielding
+        ? capacity * BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual)
+        : fullRoom;
+  const keepRoom = waits ? 0 : keepShare + loan;
   // Re-reads share the room behind the backfill (planner.ts, orderRank); the loan ends with the backfill.
-  const keepFactor = Math.max(1, keep / keepRoom);
+  const keepFactor = waits ? 1 : Math.max(1, keep / keepRoom);
   const keepAtPeriods = keep / keepFactor;
   const keepSpent = (large || yielding) && backfilling ? keepShare : keepAtPeriods;
   // A large portfolio's domain list is read once an alert period, not more often: a domain added waits for
@@ -262,7 +287,7 @@ export function allocateClasses(classes: readonly JobClass[], capacityPerMinute:
       context,
       history,
     },
-    backfillPerMinute: keepSpent + loan - keepAtPeriods,
+    backfillPerMinute: waits ? 0 : keepSpent + loan - keepAtPeriods,
     backfillLoanPerMinute: loan,
     keepRoomPerMinute: large || yielding ? keepRoom : null,
     listPeriodMs,
@@ -327,8 +352,12 @@ function allocatedPeriodMs(
  * (`periodMs`), where effectivePeriodMs reads it. Jobs are built afresh for every planning step, so the
  * annotation never outlives the allocation it came from. Untiered and stopped jobs are left alone.
  */
-export function allocateTiers(jobs: readonly PlanJob[], capacityPerMinute: number): TierAllocation {
-  const allocation = allocateClasses(classesOf(jobs), capacityPerMinute);
+export function allocateTiers(
+  jobs: readonly PlanJob[],
+  capacityPerMinute: number,
+  options: AllocationOptions = {},
+): TierAllocation {
+  const allocation = allocateClasses(classesOf(jobs), capacityPerMinute, options);
   for (const job of jobs) annotate(job, allocation);
   return allocation;
 }
