@@ -5,7 +5,7 @@
  * its promise (backfillPromiseMs), observed or — when the run ends first — extrapolated, met / NOT met.
  *
  * Every run covers the 24 h window and a tail (24.5 simulated h at 50 and 200 domains, 25.3 at 1,000, 30.2 at
- * 5,000); an engine run goes on past it, watching only the backfill, to its promise when that is at most 8 h
+ * 5,000); an engine run goes on past it, watching only the backfill, to its promise when that is at most 10 h
  * further (else to 26 h, for a pace after the first day's yielding): day/backfillPace.ts.
  *   default (`npm run bench`): 5 seeds at 50 and 200 domains, 1 at 1,000 (22 runs, ~1 h of CPU);
  *   `--full` (or BENCH_FIRST_FULL=1): 5 seeds at 50, 200, 1,000 and 5,000 (40 runs, hours);
@@ -69,9 +69,7 @@ export async function benchFirstHours(scale: Scale = 'default'): Promise<void> {
           ['first', String(r.n), String(hours), r.poller, String(r.seed)],
           { BENCH_DAY_SEEDS_OF: String(seedCount.get(r.n)) },
           keepOf(r.poller),
-          r.poller === 'engine'
-            ? { accept: (kept) => sameEngine(kept, commit), stamp: { commit } }
-            : {},
+          r.poller === 'engine' ? { accept: (kept) => sameEngine(kept, commit), stamp: { commit } } : {},
         ),
     ),
     Number(env.BENCH_DAY_WIDTH ?? 0) || 2,

@@ -41,7 +41,8 @@ export function backfillEnd(
   samples: readonly BackfillSample[],
   signals: number,
 ): BackfillEnd | null {
-  if (backfilledMs !== null) return { ms: backfilledMs, extrapolated: false, perMinute: null, paceHours: null };
+  if (backfilledMs !== null)
+    return { ms: backfilledMs, extrapolated: false, perMinute: null, paceHours: null };
   if (samples.length < 2) return null;
   const last = samples[samples.length - 1]!;
   const pace = lastPace(samples, 2 * HOUR, 24 * HOUR);
@@ -56,12 +57,12 @@ export function backfillEnd(
 
 /**
  * How long an engine run goes on after its changes' tail, watching only the backfill: to its promise and an
- * hour beyond when that is at most 8 h away (the verdict then observed, not extrapolated), else until 2 h
+ * hour beyond when that is at most 10 h away (the verdict then observed, not extrapolated), else until 2 h
  * after the account's first 24 h (a pace without the first day's yielding to extrapolate from); it stops
  * early once the backfill is in. BENCH_FIRST_OVERRUN_H sets it.
  */
 export function overrunMs(runMs: number, promiseMs: number, env = process.env.BENCH_FIRST_OVERRUN_H): number {
   if (env !== undefined && env !== '') return Number(env) * HOUR;
-  if (promiseMs - runMs <= 8 * HOUR) return Math.max(0, promiseMs - runMs + HOUR);
+  if (promiseMs - runMs <= 10 * HOUR) return Math.max(0, promiseMs - runMs + HOUR);
   return Math.max(0, 26 * HOUR - runMs);
 }

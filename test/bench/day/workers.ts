@@ -18,12 +18,7 @@ export function runWorker(
   keep = process.env.BENCH_DAY_KEEP,
   kept: { accept?: (figures: Record<string, unknown>) => boolean; stamp?: Record<string, unknown> } = {},
 ): Promise<Record<string, unknown>> {
-  return keptDay(
-    keep,
-    args,
-    async () => ({ ...(await spawnWorker(args, env)), ...kept.stamp }),
-    kept.accept,
-  );
+  return keptDay(keep, args, async () => ({ ...(await spawnWorker(args, env)), ...kept.stamp }), kept.accept);
 }
 
 function spawnWorker(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {

@@ -37,18 +37,24 @@ describe('the backfill against its promise', () => {
   it('says NOT met when one seed misses the promise, and labels the extrapolation', () => {
     const v = backfillVerdict(
       [
-        { firstSync: { backfilledMs: 20 * HOUR, backfillSignals: 200 }, backfillSamples: samples(20, 10, 10) },
+        {
+          firstSync: { backfilledMs: 20 * HOUR, backfillSignals: 200 },
+          backfillSamples: samples(20, 10, 10),
+        },
         { firstSync: { backfilledMs: null, backfillSignals: 1_000 }, backfillSamples: samples(26, 10, 40) },
       ],
       27 * HOUR,
     );
     expect(v.met).toBe(false);
-    expect(backfillLine(v, 2)).toMatch(/20\.0\/20\.0\/20\.0 h \(observed\).*extrapolated.*promise 27\.0 h: NOT met/);
+    expect(backfillLine(v, 2)).toMatch(
+      /20\.0\/20\.0\/20\.0 h \(observed\).*extrapolated.*promise 27\.0 h: NOT met/,
+    );
   });
 
-  it('runs an engine on to its promise when that is near, else to 2 h past the first day', () => {
+  it('runs an engine on to its promise when that is within 10 h, else to 2 h past the first day', () => {
     expect(overrunMs(24.5 * HOUR, 27 * HOUR, undefined) / HOUR).toBeCloseTo(3.5, 5);
-    expect(overrunMs(24.5 * HOUR, 100 * HOUR, undefined) / HOUR).toBeCloseTo(1.5, 5);
+    expect(overrunMs(24.5 * HOUR, 34 * HOUR, undefined) / HOUR).toBeCloseTo(10.5, 5);
+    expect(overrunMs(25.3 * HOUR, 74 * HOUR, undefined) / HOUR).toBeCloseTo(0.7, 5);
     expect(overrunMs(30.2 * HOUR, 400 * HOUR, undefined)).toBe(0);
     expect(overrunMs(24.5 * HOUR, 27 * HOUR, '0')).toBe(0);
   });
