@@ -10,8 +10,8 @@
  *   default (`npm run bench`): 5 seeds at 50 and 200 domains, 1 at 1,000 (22 runs, ~1 h of CPU);
  *   `--full` (or BENCH_FIRST_FULL=1): 5 seeds at 50, 200, 1,000 and 5,000 (40 runs, hours);
  *   `--smoke`: 50 domains, the 1 h window, one seed.
- * BENCH_FIRST_DOMAINS=1000,5000 / BENCH_FIRST_SEEDS=k / BENCH_FIRST_HOURS=h / BENCH_FIRST_POLLERS=peer narrow
- * it. BENCH_FIRST_KEEP=<dir> keeps each run's figures and reuses them — an engine's only when made at the same
+ * BENCH_FIRST_DOMAINS=1000,5000:2 (2 seeds at 5,000) / BENCH_FIRST_SEEDS=k / BENCH_FIRST_HOURS=h /
+ * BENCH_FIRST_POLLERS=peer narrow it. BENCH_FIRST_KEEP=<dir> keeps each run's figures and reuses them — an engine's only when made at the same
  * clean commit (day/engineCommit.ts); BENCH_FIRST_REUSE=<dir> takes the peer's runs (same N, seed and hours)
  * from <dir>, keeping new ones there, so they run once across engine changes. Every run is its own process,
  * two at a time (BENCH_DAY_WIDTH).
@@ -36,10 +36,15 @@ export async function benchFirstHours(scale: Scale = 'default'): Promise<void> {
   const wall = performance.now();
   const full = scale === 'full' || env.BENCH_FIRST_FULL === '1';
   const presets = scale === 'smoke' ? [FIRST_HOURS_SMOKE] : full ? FIRST_HOURS_FULL : FIRST_HOURS_DEFAULT;
+  // "5000:1,1000": 1 seed at 5,000 domains, 5 (or BENCH_FIRST_SEEDS) at 1,000.
   const sizes = env.BENCH_FIRST_DOMAINS
-    ? env.BENCH_FIRST_DOMAINS.split(',').map((n) => ({ domains: Number(n), seeds: 5 }))
+    ? env.BENCH_FIRST_DOMAINS.split(',').map((size) => {
+        const [n, seeds] = size.split(':');
+        return { domains: Number(n), seeds: Number(seeds ?? 0) || 5, own: seeds !== undefined };
+      })
     : presets;
-  const seedsOf = (s: { seeds: number }) => Number(env.BENCH_FIRST_SEEDS ?? 0) || s.seeds;
+  const seedsOf = (s: { seeds: number; own?: boolean }) =>
+    (!s.own && Number(env.BENCH_FIRST_SEEDS ?? 0)) || s.seeds;
   const hours =
     Number(env.BENCH_FIRST_HOURS ?? 0) ||
     (scale === 'smoke' ? FIRST_HOURS_SMOKE.hours : Math.max(...FIRST_HOURS_WINDOWS));
