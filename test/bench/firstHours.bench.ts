@@ -52,11 +52,15 @@ export async function benchFirstHours(scale: Scale = 'default'): Promise<void> {
   const pollers = (['engine', 'peer'] as const).filter(
     (p) => !env.BENCH_FIRST_POLLERS || env.BENCH_FIRST_POLLERS.split(',').includes(p),
   );
-  const runs = sizes.flatMap((s) =>
-    Array.from({ length: seedsOf(s) }, (_, seed) =>
-      pollers.map((poller) => ({ n: s.domains, seed, poller })),
-    ).flat(),
-  );
+  // Seed by seed across the sizes (every size's first seed, then every size's second, …): a run stopped
+  // part-way (a shared machine's deadline) leaves each size with its first seeds, engine and peer paired.
+  const runs = sizes
+    .flatMap((s) =>
+      Array.from({ length: seedsOf(s) }, (_, seed) =>
+        pollers.map((poller) => ({ n: s.domains, seed, poller })),
+      ).flat(),
+    )
+    .sort((a, b) => a.seed - b.seed);
   process.stdout.write(
     `\nfirst hours — engine vs 30-line round-robin peer (health + failed sources at 54/min, list hourly), windows ${FIRST_HOURS_WINDOWS.filter((w) => w <= hours).join(' / ')} h from the first sync\n`,
   );
