@@ -438,6 +438,8 @@ export const accountSyncStatusSchema = z.object({
     /** Domains whose health and failed sources were read once (absent from a main older than it). */
     domainsWatched: z.number().optional(),
     complete: z.boolean(),
+    /** While the backfill waits for the account's first day to end, when it starts (absent from older mains). */
+    startsAt: isoOrNull.optional(),
   }),
   requestsSpent: z.number(),
   lastSuccessAt: isoOrNull,

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { ALL_V1_SCOPE_IDS } from '../../service/auth/scopes.ts';
+import { addAccountInView } from './support/accountInView.ts';
 import { domainChangeForm } from './support/editForms.ts';
 import { SCREENSHOT_DIR } from './support/paths.ts';
 import { startHoldingProxy, type HoldingProxy } from './support/holdingProxy.ts';
@@ -161,24 +161,10 @@ describe('the first sync of an account', () => {
     const pay = await domainIdOf('acme-pay.example');
     const domainHeld = new RegExp(`^/api/v1/domains/${pay}/`);
     proxy.hold(domainHeld);
-    const issued = (await suite.world.service.sandbox('POST', '/tokens', {
-      scopes: [...ALL_V1_SCOPE_IDS],
-      name: 'e2e first sync',
-    })) as { data: { plain_text: string } };
     const label = 'Second look';
-
     const { page } = await suite.window();
-    const { account } = await app().addAccount({
-      label,
-      baseUrl: `${proxy.origin}/api/v1`,
-      token: issued.data.plain_text,
-    });
+    const { accountId, line } = await addAccountInView(suite, page, label, `${proxy.origin}/api/v1`);
     try {
-      // The user looks at the new account (the sidebar's switcher appears with a second account).
-      const switcher = page.getByRole('combobox', { name: 'Account in view' });
-      await switcher.locator('option', { hasText: label }).waitFor({ state: 'attached' });
-      await switcher.selectOption({ label });
-      const line = page.locator('.sync [data-sync]').filter({ hasText: label });
       await expect.poll(() => line.getAttribute('data-sync'), { timeout: 20_000 }).toBe('waiting_for_list');
       expect((await line.innerText()).replace(/\s+/g, ' ')).toBe(
         `${label} First sync: waiting for the domain list`,
@@ -205,7 +191,7 @@ describe('the first sync of an account', () => {
         /Last synced (just now|\d+ seconds? ago)/,
       );
     } finally {
-      await app().removeAccount({ accountId: account.id });
+      await app().removeAccount({ accountId });
     }
   });
 });
@@ -217,22 +203,10 @@ describe('the history backfill of a watched account (issue 37)', () => {
     proxy ??= await startHoldingProxy(suite.world.service.origin);
     const historyHeld = /^\/api\/v1\/domains\/\d+\/(health|security-score)\/history/;
     proxy.hold(historyHeld);
-    const issued = (await suite.world.service.sandbox('POST', '/tokens', {
-      scopes: [...ALL_V1_SCOPE_IDS],
-      name: 'e2e history backfill',
-    })) as { data: { plain_text: string } };
     const label = 'Third look';
     const { page } = await suite.window();
-    const { account } = await app().addAccount({
-      label,
-      baseUrl: `${proxy.origin}/api/v1`,
-      token: issued.data.plain_text,
-    });
+    const { accountId, line } = await addAccountInView(suite, page, label, `${proxy.origin}/api/v1`);
     try {
-      const switcher = page.getByRole('combobox', { name: 'Account in view' });
-      await switcher.locator('option', { hasText: label }).waitFor({ state: 'attached' });
-      await switcher.selectOption({ label });
-      const line = page.locator('.sync [data-sync]').filter({ hasText: label });
       await expect.poll(() => line.getAttribute('data-sync'), { timeout: 30_000 }).toBe('history_backfill');
       const total = (await app().overview()).filter((r) => r.accountId === suite.world.accountId).length;
       const text = (await line.innerText()).replace(/\s+/g, ' ');
@@ -250,7 +224,7 @@ describe('the history backfill of a watched account (issue 37)', () => {
       proxy.release();
       await expect.poll(() => line.getAttribute('data-sync'), { timeout: 60_000 }).toBe('synced');
     } finally {
-      await app().removeAccount({ accountId: account.id });
+      await app().removeAccount({ accountId });
     }
   });
 });

@@ -29,6 +29,15 @@ function networkLines(n: NetworkStatus): string {
   );
 }
 
+/**
+ * While the backfill waits for the first day's alert reads (issue 37), when it starts, in the user's
+ * locale: the sidebar says the same.
+ */
+function backfillWait(startsAt: string | null | undefined): string {
+  if (!startsAt) return '';
+  return ` (the first day's alert reads come first; starts ${new Date(startsAt).toLocaleString()})`;
+}
+
 /** The DNS watch's freshness and pace, as `status` prints it. */
 export function dnsWatchLines(d: DnsWatchStatus, now: number): string {
   const s = d.settings;
@@ -105,7 +114,7 @@ export async function status(options: CommonOptions & { json: boolean }, io: Cli
             : 'active';
       io.stdout.write(`${a.label}  ${a.baseUrl}  ${state}\n`);
       io.stdout.write(
-        `  domains watched ${a.backfill.domainsWatched ?? a.backfill.domainsDone}/${a.backfill.domainsTotal}, history back-filled ${a.backfill.domainsDone}/${a.backfill.domainsTotal}; last success ${a.lastSuccessAt ?? 'never'}; ` +
+        `  domains watched ${a.backfill.domainsWatched ?? a.backfill.domainsDone}/${a.backfill.domainsTotal}, history back-filled ${a.backfill.domainsDone}/${a.backfill.domainsTotal}${backfillWait(a.backfill.startsAt)}; last success ${a.lastSuccessAt ?? 'never'}; ` +
           `open alerts ${openAlerts.filter((x) => x.accountId === a.accountId).length}\n`,
       );
       const d = domainsOf(a.accountId);

@@ -13,15 +13,13 @@ export interface BudgetShape {
 }
 
 /**
- * Shapes the bucket and the 60 s window. The window (windowLimit, windowReserve) is what keeps every 60 s
- * within the service's limit: background sync to the limit less windowReserve (57 at 60), everything,
- * edits included, to the limit. The sustained rate is nine tenths of the limit (the last tenth is the
- * edits' share of the rate), 90 %: what the planner counts on. The bucket's part for the sync (capacity −
- * headroom) holds two tenths of the limit, over two 5-second ticks of refill (a twelfth each): a tick that
- * outlasts its 5 s (a change's extra reads waiting for the budget) makes the scheduler skip the next, and a
- * bucket of one tenth then lost that tick's refill (the sync at 56.3 a minute where 57 was lent; 56.9 with
- * the larger bucket in a 2 h trial). The bucket no longer bounds the minute: the window does.
- *   60/minute, headroom 6 → bucket 18, refill 54/minute, window 60 (57 for the sync).
+ * Shapes the bucket so that background sync alone never exceeds the service's limit in ANY 60 s: sync can
+ * take at most (capacity − headroom) + refill within a minute, and that sum is the limit. The sync's burst
+ * is a tenth of the limit, more than one 5-second tick of refill (a twelfth), so no refill is lost between
+ * ticks, and the sustained rate is the other nine tenths: 90 % of the limit, the share left once the
+ * headroom is kept for the user's edits. The user's edits may use the headroom on top (worst case limit +
+ * headroom in a minute, only while editing during a burst; a 429 then is backed off as usual).
+ *   60/minute, headroom 6 → bucket 12, refill 54/minute; the planner counts on the 54/minute.
  * The limit's last tenth is the edits' share of the rate. While a first sync's backfill runs, the sync
  * borrows part of it (RateBudget.lend, tierAllocation.ts's BACKFILL_LOAN_SHARE, 3 a minute) for the backfill
  * alone; a window over every 60 s then keeps the sync to the limit less windowReserve (57), and every
@@ -40,7 +38,7 @@ export function budgetShape(limitPerMinute: number, headroom: number): BudgetSha
   const keep = Math.max(0, Math.min(Math.floor(headroom), limit - 3));
   const burst = Math.ceil(limit / 10);
   return {
-    capacity: keep + 2 * burst,
+    capacity: keep + burst,
     refillPerMinute: limit - burst,
     headroom: keep,
     windowLimit: limit,

@@ -1,3 +1,4 @@
+import { backfillEtaMs, backfillRoomPerMinute } from './backfillPromise.ts';
 import type { SyncContext } from './syncContext.ts';
 import { ALERT_SIGNALS, CORE_SIGNALS, HISTORY_SIGNALS, type SyncJob } from './syncJobs.ts';
 
@@ -50,11 +51,19 @@ export function emitBackfillProgress(
   startedAt: number,
   /** A large portfolio's room for its context and history (tierAllocation.ts), else null. */
   keepRoomPerMinute: number | null,
+  /** When the first day ends, while the backfill waits for it (firstDay.ts), else null. */
+  waitsUntil: number | null = null,
 ): void {
   // A large portfolio's score and history backfill at their room, not at the whole budget: at 5,000
-  // domains weeks, not hours, and the ETA says so.
-  const held = keepRoomPerMinute === null ? 0 : figures.remainingKeep;
-  const heldWait = held === 0 ? 0 : (held / keepRoomPerMinute!) * 60;
+  // domains weeks, not hours, and the ETA says so. One that waits for the first day's end starts then, at
+  // the room the promise counts on (backfillPromise.ts).
+  const room =
+    waitsUntil === null
+      ? keepRoomPerMinute
+      : (backfillRoomPerMinute(figures.domainsTotal, ctx.syncCapacity()) ?? keepRoomPerMinute);
+  const held = room === null || room <= 0 ? 0 : figures.remainingKeep;
+  const dayLeft = waitsUntil === null ? 0 : waitsUntil - ctx.o.clock.now();
+  const heldWait = held === 0 ? 0 : backfillEtaMs(held, room!, dayLeft) / 1000;
   emitProgress(
     ctx,
     'backfill',

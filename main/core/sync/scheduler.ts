@@ -7,9 +7,9 @@ export interface TickScheduler {
 }
 
 /**
- * Every 5 seconds: two ticks' refill (a twelfth of the rate each: a slow tick skips the next) must fit the
- * sync's burst (two tenths of the limit, see budgetShape) or refill is lost; fine enough to spend the budget
- * evenly, coarse enough to cost nothing idle.
+ * Every 5 seconds: a tick's refill (a twelfth of the rate) must fit the sync's burst (a tenth of the limit,
+ * see budgetShape) or refill is lost; fine enough to spend the budget evenly, coarse enough to cost nothing
+ * idle.
  */
 export const DEFAULT_TICK_CRON = '*/5 * * * * *';
 /** The interval DEFAULT_TICK_CRON ticks at (simulations tick the engine at the same pace). */

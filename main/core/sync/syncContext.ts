@@ -4,7 +4,7 @@ import type { BackoffPolicy } from './backoff.ts';
 import type { SyncEvent, SyncEventHandler } from './events.ts';
 import type { LooseApi } from './looseApi.ts';
 import { AlertRates, plannedShares } from './alertShares.ts';
-import { inFirstDay } from './firstDay.ts';
+import { firstDayEndsAt, inFirstDay } from './firstDay.ts';
 import { JobBook } from './jobBook.ts';
 import { computeStretch, type Stretch } from './planner.ts';
 import { ALERT_SIGNALS, buildJobs, type SyncJob } from './syncJobs.ts';
@@ -96,6 +96,12 @@ export class SyncContext {
   inFirstDay(now: number): boolean {
     const account = this.account();
     return account !== null && inFirstDay(account, now);
+  }
+
+  /** When the account's first day ends (epoch ms), or null. */
+  firstDayEndsAt(): number | null {
+    const account = this.account();
+    return account === null ? null : firstDayEndsAt(account);
   }
 
   /** The account's row, read fresh: a pause written by another part shows at once. */

@@ -1,6 +1,8 @@
 import type { SignalName } from '../signals/catalog.ts';
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { PassError } from './passRunner.ts';
+import { backfillRoomPerMinute } from './backfillPromise.ts';
+import { firstDayEndsAt, inFirstDay } from './firstDay.ts';
 import { effectivePeriodMs, nextDueAt } from './planner.ts';
 import { backfillProgress } from './progress.ts';
 import type { SyncContext } from './syncContext.ts';
@@ -24,7 +26,17 @@ export interface AccountSyncStatus {
    * The first sync (and a new domain's): domains whose every core and history signal was read (done), of
    * those whose alert-bearing reads were (watched); the history backfill fills what the alert reads leave.
    */
-  backfill: { domainsDone: number; domainsTotal: number; domainsWatched: number; complete: boolean };
+  backfill: {
+    domainsDone: number;
+    domainsTotal: number;
+    domainsWatched: number;
+    complete: boolean;
+    /**
+     * While the backfill waits for the account's first day to end (firstDay.ts), when it starts (ISO); null
+     * when it does not wait (it runs, or the portfolio's alert reads leave it room at once).
+     */
+    startsAt: string | null;
+  };
   requestsSpent: number;
   lastSuccessAt: string | null;
   nextDueAt: string | null;
@@ -58,6 +70,7 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
   const progress = backfillProgress(jobs);
   // Before the domain list has arrived there is nothing to count: "0 of 0 domains" is not a finished sync.
   const listed = jobs.some((j) => j.signal === 'domains' && j.domainId === null && j.state?.lastSuccessAt);
+  const complete = listed && progress.domainsDone === progress.domainsTotal;
   return {
     accountId: ctx.o.accountId,
     state: account?.pausedReason ? 'paused' : heldUntil > now ? 'rate_limited' : 'active',
@@ -74,7 +87,7 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
     stretchFactor: round2(stretch.factor),
     periods,
     words,
-    backfill: { ...progress, complete: listed && progress.domainsDone === progress.domainsTotal },
+    backfill: { ...progress, complete, startsAt: complete ? null : backfillStartsAt(ctx, progress, now) },
     requestsSpent: ctx.requests,
     lastSuccessAt: successes.length ? successes.reduce((a, b) => (a > b ? a : b)) : null,
     nextDueAt: next === null ? null : new Date(Math.max(next, now)).toISOString(),
@@ -89,6 +102,14 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
         missingScope: job.state!.lastError!.missingScope,
       })),
   };
+}
+
+/** When a backfill that waits for the first day starts (ISO), else null: the same rule as the allocation's. */
+function backfillStartsAt(ctx: SyncContext, progress: { domainsTotal: number }, now: number): string | null {
+  const account = ctx.account();
+  if (!account || !inFirstDay(account, now) || progress.domainsTotal === 0) return null;
+  if (backfillRoomPerMinute(progress.domainsTotal, ctx.syncCapacity()) === null) return null;
+  return new Date(firstDayEndsAt(account)!).toISOString();
 }
 
 function round2(n: number): number {

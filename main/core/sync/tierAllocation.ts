@@ -20,14 +20,14 @@
  * fast as DNS changes. When the budget exceeds what the tiers want at their targets and the floor, the rest
  * stays unspent.
  *
- * Why the large-portfolio share: at 5,000 domains the backfill (6 reads a domain, 30,000 requests) ran
+ * Why the large-portfolio share: at 5,000 domains the backfill (then 6 reads a domain, 30,000 requests) ran
  * before any due alert job, 9 hours without a health poll; every domain then had a gap in its derived
  * history, whose repairs took half the capacity, which kept the alert period (6.2 h) above the 6 h that
  * makes a gap, so the histories were read again and again (2.7 a domain in the first day). Even once
  * backfilled, keeping every weekly read and MTA-STS every 2 days at 5,000 domains takes 4.2 a minute (8 %
  * of the budget), which a round-robin over the alert reads alone spends on them. The test is the
  * portfolio's size, not what is left to fetch, so the regime does not flip back to a burst at the end of a
- * backfill. A short catch-up (1,000 domains: 6,000 reads, 111 minutes) still runs at once: it delays the
+ * backfill. A short catch-up (1,000 domains: then 6,000 reads, 111 minutes) still ran at once: it delayed the
  * alert reads once, by less than that.
  */
 import { ALERT_SHARE_QUANTILE } from './alertShares.ts';
@@ -62,8 +62,9 @@ export const LARGE_PORTFOLIO_SHARE = 0.01;
  * edits' share of the limit (budgetShape.ts, RateBudget.lend: 3 a minute of the 6 the 54 leave under 60) for
  * the backfill alone, so the alert reads keep the whole capacity — a round-robin's rate — from the first
  * minute. A floor taken from the alert reads instead (1 % of them) cost the first hours 1 % and still made
- * 1,000 domains' backfill a week; the loan backfills 6 reads a domain at 3 a minute (50 domains in ~1.7 h,
- * 200 ~6.7 h, 1,000 ~33 h at most; sooner as the shares lean).
+ * 1,000 domains' backfill a week; the loan backfills 9 reads a domain at 3 a minute (50 domains in ~2.5 h,
+ * 200 ~10 h, 1,000 ~50 h). During the account's first day the loan is the alert reads' instead and the
+ * backfill waits (firstDay.ts; AllocationOptions): backfillPromise.ts adds the two up, per size.
  */
 export const BACKFILL_LOAN_SHARE = 1 / 18;
 /** The part of the alert shares' saving the backfill takes (the rest shortens the alert period). */

@@ -138,9 +138,9 @@ describe('edits through the facade, against the reference service', () => {
   it('edits use the headroom the sync leaves: they go out at once while background sync waits', async () => {
     await engine.app.updateSettings({ sync: { ratePerMinute: 12, headroom: 4 } });
     world.svc.clock.advance(3 * 60 * MIN); // everything is due
-    await engine.scheduler.tick(); // spends the bucket (8 for a limit of 12) down to the headroom of 4
+    await engine.scheduler.tick(); // spends the bucket (6 for a limit of 12) down to the headroom of 4
     const status = (await engine.app.syncStatus()).accounts[0]!;
-    expect(status.budget).toMatchObject({ capacity: 8, headroom: 4 });
+    expect(status.budget).toMatchObject({ capacity: 6, headroom: 4 });
     expect(status.budget.available).toBeLessThanOrEqual(4);
 
     const before = world.svc.clock.now().getTime();

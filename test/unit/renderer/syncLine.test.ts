@@ -61,7 +61,7 @@ describe('the sidebar sync line', () => {
     const backfill = { domainsDone: 312, domainsTotal: 1000, domainsWatched: 1000, complete: false };
     expect(
       syncLine(account({ backfill }), online, { domainsDone: 312, domainsTotal: 1000, etaSeconds: 7200 }),
-    ).toEqual({ kind: 'history_backfill', done: 312, total: 1000, etaSeconds: 7200 });
+    ).toEqual({ kind: 'history_backfill', done: 312, total: 1000, etaSeconds: 7200, startsAt: null });
     // Still watching: the first sync counts the domains watched, not the ones whose history is in.
     const watching = { domainsDone: 0, domainsTotal: 1000, domainsWatched: 420, complete: false };
     expect(syncLine(account({ backfill: watching }), online, undefined)).toEqual({

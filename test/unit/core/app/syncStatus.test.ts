@@ -87,6 +87,6 @@ describe('syncStatus: the freshness the budget can achieve', () => {
     const [status] = (await app.syncStatus()).accounts;
     expect(status!.capacityPerMinute).toBe(270);
     expect(status!.stretchFactor).toBe(1);
-    expect(status!.budget).toMatchObject({ capacity: 70, headroom: 10, ratePerMinute: 270 });
+    expect(status!.budget).toMatchObject({ capacity: 40, headroom: 10, ratePerMinute: 270 });
   });
 });

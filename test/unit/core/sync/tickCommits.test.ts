@@ -208,7 +208,7 @@ describe('one mirror transaction per sync tick', () => {
     // alert asks for at once are fetched after that commit and stored in a second one.
     expect(service.problems, 'GETs the fake service could not answer').toEqual([]);
     const last = perTick.pop()!;
-    expect(last).toEqual({ commits: 2, stored: 13 });
+    expect(last).toEqual({ commits: 2, stored: 7 });
     // The first tick reads the domain list, commits it, and plans again for the domains it listed (the
     // re-plan needs the list stored): two runs, two commits.
     const first = perTick.shift()!;
