@@ -7,8 +7,8 @@
  * Every run covers the 24 h window and a tail (24.5 simulated h at 50 and 200 domains, 25.3 at 1,000, 30.2 at
  * 5,000); an engine run goes on past it, watching only the backfill, to its promise when that is at most 10 h
  * further (else to 26 h, for a pace after the first day's yielding): day/backfillPace.ts.
- *   default (`npm run bench`): 5 seeds at 50 and 200 domains, 1 at 1,000 (22 runs, ~1 h of CPU);
- *   `--full` (or BENCH_FIRST_FULL=1): 5 seeds at 50, 200, 1,000 and 5,000 (40 runs, hours);
+ *   default (`npm run bench`): 5 seeds at 50 and 200 domains, 1 at 1,000 (22 runs, ~40 min of CPU);
+ *   `--full` (or BENCH_FIRST_FULL=1): 5 seeds at 50, 200, 1,000 and 5,000 (40 runs, ~75 min of CPU);
  *   `--smoke`: 50 domains, the 1 h window, one seed.
  * BENCH_FIRST_DOMAINS=1000,5000:2 (2 seeds at 5,000) / BENCH_FIRST_SEEDS=k / BENCH_FIRST_HOURS=h /
  * BENCH_FIRST_POLLERS=peer narrow it. BENCH_FIRST_KEEP=<dir> keeps each run's figures and reuses them — an engine's only when made at the same
