@@ -8,7 +8,7 @@
 import { progress, simulated } from '../progress.ts';
 import { mirrorAtScale } from './mirrorAtScale.ts';
 import { dayPlan } from './dayPlan.ts';
-import { FIRST_HOURS_WINDOWS, firstHoursPlan } from './firstHours.ts';
+import { FIRST_HOURS_WINDOWS, firstHoursPlan, firstHoursOverrunMs } from './firstHours.ts';
 import { POLLER_KINDS, simulateDay, type PollerKind } from './simulatedDay.ts';
 
 const argv = process.argv.slice(2);
@@ -30,23 +30,28 @@ if (what === 'mirror') {
     ? {
         ...firstHoursPlan(Number(what), Number(hoursArg), seed),
         windowsHours: FIRST_HOURS_WINDOWS.filter((w) => w <= Number(hoursArg)),
+        backfillOverrunMs: firstHoursOverrunMs(Number(what), Number(hoursArg)),
       }
     : dayPlan(Number(what), Number(hoursArg), seed);
   const shown = progress(
     `${first ? 'first hours' : 'day'}: ${what} domains, ${poller}, seed ${seed + 1}${seedsArg ? ` of ${seedsArg}` : ''}`,
   );
-  const { mirror, figures, ...day } = await simulateDay(plan, poller, (done, total) =>
-    shown(simulated(done, total)),
-  );
+  // The heap's peak, sampled every simulated quarter of an hour (the end's alone misses a day's growth).
+  let peakHeap = 0;
+  const { mirror, figures, ...day } = await simulateDay(plan, poller, (done, total) => {
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    shown(simulated(done, total));
+  });
   mirror.close();
   const { samples: _samples, unmatched: _unmatched, ...latency } = figures.latency;
   const memory = process.memoryUsage();
   const rssMiB = memory.rss / 1024 / 1024;
   const heapMiB = memory.heapUsed / 1024 / 1024;
+  const peakHeapMiB = Math.max(peakHeap, memory.heapUsed) / 1024 / 1024;
   // The process's CPU (service, harness and poller together): what a day costs a shared machine.
   const cpu = process.cpuUsage();
   const cpuS = (cpu.user + cpu.system) / 1e6;
   process.stdout.write(
-    `${JSON.stringify({ ...day, seed: plan.seed, figures: { ...figures, latency }, rssMiB, heapMiB, cpuS })}\n`,
+    `${JSON.stringify({ ...day, seed: plan.seed, figures: { ...figures, latency }, rssMiB, heapMiB, peakHeapMiB, cpuS })}\n`,
   );
 }

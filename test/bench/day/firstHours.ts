@@ -10,6 +10,8 @@
  * can be told. A window's figure is the p95 of the changes made within it (changeLatency on that prefix of
  * the stream: its matching is greedy in change order, so a prefix matches as the whole run does).
  */
+import { backfillPromiseMs } from '../../../main/core/sync/backfillPromise.ts';
+import { overrunMs } from './backfillPace.ts';
 import { ALERT_KINDS, changeLatency, percentile, type AlertKind } from './changeLatency.ts';
 import type { Change } from './changeStream.ts';
 import { dayPlan } from './dayPlan.ts';
@@ -20,8 +22,11 @@ import type { Mirror } from '../../../main/core/mirror/types.ts';
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
-/** The windows, hours from the first sync; the 24 h window is the steady-state grid's (day.bench.ts). */
-export const FIRST_HOURS_WINDOWS: readonly number[] = [1, 3, 6];
+/**
+ * The windows, hours from the first sync. The 24 h window is the account's whole first day (the steady-state
+ * grid, day.bench.ts, starts its changes after the backfill instead).
+ */
+export const FIRST_HOURS_WINDOWS: readonly number[] = [1, 3, 6, 24];
 
 /** Per N: how many seeds the default run takes (`--full` and BENCH_FIRST_* widen it). */
 export const FIRST_HOURS_DEFAULT: readonly { domains: number; seeds: number }[] = [
@@ -57,6 +62,17 @@ export function firstHoursPlan(domains: number, hours: number, seedIndex = 0): D
     events: Math.round(20 * changingHours),
     quietMs,
   };
+}
+
+/**
+ * How long the engine's run goes on after the changes' tail to watch its backfill (backfillPace.ts), against
+ * the promise at N domains; none for a run shorter than the first day (the smoke's hour, a narrowed run:
+ * the backfill waits for the day's end, so there is nothing to watch) unless BENCH_FIRST_OVERRUN_H asks.
+ */
+export function firstHoursOverrunMs(domains: number, hours: number): number {
+  if (hours < 24 && !process.env.BENCH_FIRST_OVERRUN_H) return 0;
+  const plan = firstHoursPlan(domains, hours);
+  return overrunMs(plan.hours * HOUR, backfillPromiseMs(domains));
 }
 
 /** One window's figures of one poller's run. */

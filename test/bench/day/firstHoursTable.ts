@@ -3,6 +3,8 @@
  * peer's p95 change→alert, min / median / max across seeds, the bound, per alert kind, and whether the
  * engine met the target (its p95 ≤ the peer's on the seeds' median) — the steady-state grid is the 24 h row.
  */
+import type { BackfillSample } from './backfillPace.ts';
+import { backfillLine, backfillVerdict } from './backfillVerdict.ts';
 import { ALERT_KINDS, type AlertKind } from './changeLatency.ts';
 import { windowBoundMs, type WindowFigures } from './firstHours.ts';
 import { spread, type Spread } from './seedSummary.ts';
@@ -20,7 +22,15 @@ export interface FirstHoursRun {
     backfillDone?: number;
     backfillSignals?: number;
   } | null;
+  /** The engine's backfill every simulated quarter of an hour (absent in figures kept before it was). */
+  backfillSamples?: BackfillSample[];
+  /** Simulated hours the run covered (its changes' window and tail; the engine's backfill overrun not in). */
+  hours?: number;
   cpuS?: number;
+  wallMs?: number;
+  heapMiB?: number;
+  peakHeapMiB?: number;
+  rssMiB?: number;
 }
 
 /** One window of one N across the seeds. */
@@ -79,6 +89,7 @@ export function firstHoursTable(
   domains: number,
   runs: readonly FirstHoursRun[],
   firstChangeMs: number,
+  backfillPromiseMs: number,
 ): string {
   const rows = windowRows(domains, runs);
   const engine = runs.filter((r) => r.poller === 'engine' && r.domains === domains);
@@ -118,15 +129,6 @@ export function firstHoursTable(
   const widths = cols.map((c, i) => Math.max(c.length, ...lines.map((l) => l[i]!.length)) + 2);
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('');
-  const backfill = spread(engine.map((r) => r.firstSync?.backfilledMs ?? null));
-  const open = engine.filter((r) => r.firstSync && r.firstSync.backfilledMs === null);
-  const got = spread(open.map((r) => r.firstSync?.backfillDone ?? null));
-  const backfillLine =
-    `engine's backfill (every domain's score, DNS changes, histories): ` +
-    (backfill ? `in at ${three(backfill, min)} min` : '') +
-    (open.length
-      ? `${backfill ? '; ' : ''}not in by the run's end on ${open.length} seeds (${three(got, (x) => x.toFixed(0))} of ${open[0]!.firstSync?.backfillSignals ?? '?'} signals in)`
-      : '');
   const limits =
     `429s engine ${engine.reduce((s, r) => s + r.figures.status429, 0)}, ` +
     `busiest sliding 60 s engine ${Math.max(0, ...engine.map((r) => r.figures.busiest60s))}`;
@@ -135,7 +137,20 @@ export function firstHoursTable(
     "min/median/max across seeds, minutes; per kind the engine's median p95 (the peer's); target: engine ≤ peer (seed median)",
     line(cols),
     ...lines.map(line),
-    backfillLine,
+    backfillLine(backfillVerdict(engine, backfillPromiseMs), engine.length),
     limits,
+    ...runs.filter((r) => r.domains === domains).map(runCost),
   ].join('\n');
+}
+
+/** One run's cost: CPU, wall, heap (the worker's process holds the service and its domains too). */
+function runCost(r: FirstHoursRun): string {
+  const mib = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(0));
+  const last = r.backfillSamples?.[r.backfillSamples.length - 1];
+  const simulatedH = Math.max(r.hours ?? 0, (last?.atMs ?? 0) / 3_600_000);
+  return (
+    `  run ${r.poller}, seed ${r.seed}: ${simulatedH.toFixed(1)} simulated h, CPU ${r.cpuS?.toFixed(0) ?? '—'} s, ` +
+    `wall ${r.wallMs === undefined ? '—' : (r.wallMs / 1000).toFixed(0)} s, heap ${mib(r.heapMiB)} MiB at the end ` +
+    `(peak ${mib(r.peakHeapMiB)}), RSS ${mib(r.rssMiB)} MiB`
+  );
 }

@@ -8,18 +8,22 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Runs `run` for `args` unless `dir` holds its figures already; keeps what it returns in `dir`. */
+/**
+ * Runs `run` for `args` unless `dir` holds its figures already (and `accept` takes them); keeps what it
+ * returns in `dir`.
+ */
 export async function keptDay(
   dir: string | undefined,
   args: readonly string[],
   run: () => Promise<Record<string, unknown>>,
+  accept: (kept: Record<string, unknown>) => boolean = () => true,
 ): Promise<Record<string, unknown>> {
   if (!dir) return run();
   const file = join(dir, `${args.join('-')}.json`);
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     // A file without figures marks a day that never finished (an outside runner's placeholder): run it.
-    if ('figures' in kept || 'mirror' in kept) return kept;
+    if (('figures' in kept || 'mirror' in kept) && accept(kept)) return kept;
   }
   const figures = await run();
   mkdirSync(dir, { recursive: true });

@@ -7,6 +7,7 @@ import { changeLatency, type LatencyFigures } from './changeLatency.ts';
 import { changeStream, type Change } from './changeStream.ts';
 import { RECORDS as RECORD_VALUES, startDayService } from './dayService.ts';
 import { startEngine } from './enginePoller.ts';
+import type { BackfillSample } from './backfillPace.ts';
 import { windowFigures, type WindowFigures } from './firstHours.ts';
 import { firstSyncWatch, type FirstSyncFigures } from './firstSync.ts';
 import { injectFetch, newTally, type RequestTally } from './injectFetch.ts';
@@ -34,6 +35,11 @@ export interface DayOptions {
   tailMs: number;
   /** Windows from the first sync (hours) to measure apart (firstHours.ts); none for the steady-state day. */
   windowsHours?: readonly number[];
+  /**
+   * The engine's run goes on this long after `hours` while its backfill is not in, watching only the
+   * backfill (backfillPace.ts); the figures above are taken at `hours`, before it.
+   */
+  backfillOverrunMs?: number;
 }
 
 /** Which poller a day runs: each runs in its own process against its own copy of the same seeded day. */
@@ -66,6 +72,8 @@ export interface DayFigures {
   firstSync: FirstSyncFigures | null;
   /** The figures of each of o.windowsHours (firstHours.ts). */
   windows: WindowFigures[];
+  /** The engine's backfill every simulated quarter of an hour, to its end or the overrun's (empty for others). */
+  backfillSamples: BackfillSample[];
   /** The poller's mirror after the day (for the read benchmarks); closed by the caller. */
   mirror: Mirror;
   wallMs: number;
@@ -166,17 +174,26 @@ export async function simulateDay(
     }
   };
 
-  let finished = false;
-  const runs = Promise.all([running.run(end), apply()]).finally(() => (finished = true));
-  // In steps, to tell how far it got: the same wake-ups in the same order as one runUntil(end).
-  for (let at = start; at < end;) {
-    at = Math.min(end, at + PROGRESS_STEP_MS);
-    await time.runUntil(at);
-    onProgress(at - start, end - start);
-  }
-  // A tick or request mid-way at the end may still wait on the clock (the budget's wait): let it finish.
-  await time.drain(() => finished, 5 * 60_000);
-  await runs;
+  const backfillSamples: BackfillSample[] = [];
+  const sample = () => {
+    if (poller === 'engine')
+      backfillSamples.push({ atMs: time.now() - start, done: watch.figures().backfillDone });
+  };
+  /** Runs `work` to `until` in progress steps, then lets a tick or request still waiting on the clock finish. */
+  const runTo = async (until: number, work: Promise<unknown>) => {
+    let finished = false;
+    const all = work.finally(() => (finished = true));
+    // In steps, to tell how far it got: the same wake-ups in the same order as one runUntil(until).
+    for (let at = time.now(); at < until;) {
+      at = Math.min(until, at + PROGRESS_STEP_MS);
+      await time.runUntil(at);
+      sample();
+      onProgress(at - start, until - start);
+    }
+    await time.drain(() => finished, 5 * 60_000);
+    await all;
+  };
+  await runTo(end, Promise.all([running.run(end), apply()]));
 
   const fqdnOf = (i: number) => svc.domains[i]!.fqdn;
   const firstSync = poller === 'engine' ? watch.figures() : null;
@@ -198,9 +215,21 @@ export async function simulateDay(
     ),
     firstSync,
     windows: windowFigures(running.mirror, running.accountId, changes, fqdnOf, start, o.windowsHours ?? []),
+    backfillSamples,
     mirror: running.mirror,
     wallMs: performance.now() - wall,
   };
+  const overrun = poller === 'engine' ? (o.backfillOverrunMs ?? 0) : 0;
+  if (overrun > 0 && firstSync?.backfilledMs === null) {
+    // Only the backfill is watched from here: the ticks go on a quarter of an hour at a time, to the
+    // overrun's end or until it is in.
+    for (let at = end; at < end + overrun && watch.figures().backfilledAt === null;) {
+      at += PROGRESS_STEP_MS;
+      await runTo(at, running.run(at));
+    }
+    result.firstSync = watch.figures();
+    result.wallMs = performance.now() - wall;
+  }
   await svc.close();
   return result;
 }

@@ -9,15 +9,16 @@ import { keptDay } from './keptDays.ts';
 const worker = fileURLToPath(new URL('./dayWorker.ts', import.meta.url));
 
 /**
- * One worker's figures, kept under `args` in `keep` (BENCH_DAY_KEEP by default) when set; `env` only for its
- * progress line.
+ * One worker's figures, kept under `args` in `keep` (BENCH_DAY_KEEP by default) when set and read back when
+ * `accept` takes them; `env` only for its progress line, `stamp` added to what is kept.
  */
 export function runWorker(
   args: string[],
   env: Record<string, string> = {},
   keep = process.env.BENCH_DAY_KEEP,
+  kept: { accept?: (figures: Record<string, unknown>) => boolean; stamp?: Record<string, unknown> } = {},
 ): Promise<Record<string, unknown>> {
-  return keptDay(keep, args, () => spawnWorker(args, env));
+  return keptDay(keep, args, async () => ({ ...(await spawnWorker(args, env)), ...kept.stamp }), kept.accept);
 }
 
 function spawnWorker(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
