@@ -104,7 +104,9 @@ export class AccountSyncer {
   private async planAndRun(now: number): Promise<boolean> {
     const ctx = this.ctx;
     // The book keeps the jobs between ticks: planning costs what changed since the last tick.
-    const firstDay = ctx.inFirstDay(now);
+    // The account's row is read once a plan: when its first day ends decides both the plan and the ETA.
+    const firstDayEnds = ctx.firstDayEndsAt();
+    const firstDay = firstDayEnds !== null && now < firstDayEnds;
     const { picked, stretch, allocation } = ctx.book.plan(now, {
       capacityPerMinute: ctx.syncCapacity(),
       spendable: tickSpendable(ctx.o.budget),
@@ -136,7 +138,7 @@ export class AccountSyncer {
         now,
         allocation?.keepRoomPerMinute ?? null,
         // Held at no room during the first day: it starts when the day ends (firstDay.ts).
-        firstDay && allocation?.keepRoomPerMinute === 0 ? ctx.firstDayEndsAt() : null,
+        firstDay && allocation?.keepRoomPerMinute === 0 ? firstDayEnds : null,
       );
     return listed;
   }

@@ -4,7 +4,7 @@ import type { BackoffPolicy } from './backoff.ts';
 import type { SyncEvent, SyncEventHandler } from './events.ts';
 import type { LooseApi } from './looseApi.ts';
 import { AlertRates, plannedShares } from './alertShares.ts';
-import { firstDayEndsAt, inFirstDay } from './firstDay.ts';
+import { firstDayEndsAt } from './firstDay.ts';
 import { JobBook } from './jobBook.ts';
 import { computeStretch, type Stretch } from './planner.ts';
 import { ALERT_SIGNALS, buildJobs, type SyncJob } from './syncJobs.ts';
@@ -92,13 +92,7 @@ export class SyncContext {
     return plannedShares(ALERT_SIGNALS, this.alertRates.counts(now), this.book.backfilling());
   }
 
-  /** True during the account's first day, when its alert reads come before its backfill (firstDay.ts). */
-  inFirstDay(now: number): boolean {
-    const account = this.account();
-    return account !== null && inFirstDay(account, now);
-  }
-
-  /** When the account's first day ends (epoch ms), or null. */
+  /** When the account's first day ends (epoch ms), while its alert reads come before its backfill; or null. */
   firstDayEndsAt(): number | null {
     const account = this.account();
     return account === null ? null : firstDayEndsAt(account);

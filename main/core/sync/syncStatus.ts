@@ -2,7 +2,6 @@ import type { SignalName } from '../signals/catalog.ts';
 import { SIGNAL_DEFINITIONS } from '../signals/registry.ts';
 import type { PassError } from './passRunner.ts';
 import { backfillRoomPerMinute } from './backfillPromise.ts';
-import { firstDayEndsAt, inFirstDay } from './firstDay.ts';
 import { effectivePeriodMs, nextDueAt } from './planner.ts';
 import { backfillProgress } from './progress.ts';
 import type { SyncContext } from './syncContext.ts';
@@ -106,10 +105,10 @@ export function buildStatus(ctx: SyncContext): AccountSyncStatus {
 
 /** When a backfill that waits for the first day starts (ISO), else null: the same rule as the allocation's. */
 function backfillStartsAt(ctx: SyncContext, progress: { domainsTotal: number }, now: number): string | null {
-  const account = ctx.account();
-  if (!account || !inFirstDay(account, now) || progress.domainsTotal === 0) return null;
+  const endsAt = ctx.firstDayEndsAt();
+  if (endsAt === null || now >= endsAt || progress.domainsTotal === 0) return null;
   if (backfillRoomPerMinute(progress.domainsTotal, ctx.syncCapacity()) === null) return null;
-  return new Date(firstDayEndsAt(account)!).toISOString();
+  return new Date(endsAt).toISOString();
 }
 
 function round2(n: number): number {
