@@ -86,9 +86,10 @@ Commands:
                             sent together once none came for this long (default 20)
   status [--json]           accounts, sync freshness, effective periods and errors, the DNS watch
   alerts [--json] [--open]  alerts from the local mirror (--open: unresolved only)
-  checks [--json] [--domain D]
+  checks [--json] [--domain D | --app]
                             each live check's last result (MTA-STS over HTTPS, MX STARTTLS…): what it
-                            saw, when, and what is wrong, from the local mirror
+                            saw, when, and what is wrong, from the local mirror (--app: only the
+                            accounts' API tokens and the app's delivery channels)
   export --format csv|json  every domain's posture from the local mirror [--out FILE]
 ${CHANNELS_USAGE}
 ${DIGEST_USAGE}

@@ -23,14 +23,18 @@ export function liveChecksLines(s: LiveChecksStatus): string {
   return lines.join('\n') + '\n';
 }
 
+/** The checks of the accounts shown, and the app's own always. */
+function shownAppChecks(view: AppLiveChecks, accounts: ReadonlySet<number>) {
+  return view.checks.filter((c) => !c.account || accounts.has(c.account.id));
+}
+
 /**
  * The checks of no domain — each account's API token, the app's delivery channels — for the accounts shown
  * (`accounts`; the app's own always): what the last look said, when, and when the next is.
  */
 export function appChecksLines(view: AppLiveChecks, accounts: ReadonlySet<number>, now: number): string {
   const lines = ['App and account checks'];
-  for (const c of view.checks) {
-    if (c.account && !accounts.has(c.account.id)) continue;
+  for (const c of shownAppChecks(view, accounts)) {
     const mark = c.status ? MARK[c.status] : ' ';
     lines.push(`  ${mark} ${c.label} of ${appCheckWhose(c)}: ${c.result ?? 'not checked yet'}`);
     const checked = c.checkedAt
@@ -41,11 +45,21 @@ export function appChecksLines(view: AppLiveChecks, accounts: ReadonlySet<number
   return lines.join('\n') + '\n';
 }
 
-/** `authwatch checks [--json] [--domain D]`: every live check's last result, from the mirror. */
+/** `authwatch checks [--json] [--domain D | --app]`: every live check's last result, from the mirror. */
 export async function checks(options: ChecksCommand, io: CliIo): Promise<number> {
   const ctx = openContext(options, io);
   try {
     const accounts = new Set(selectAccounts(ctx.app, options.label).map((a) => a.id));
+    if (options.app) {
+      const view = await ctx.app.appLiveChecks();
+      io.stdout.write(
+        options.json
+          ? // An object, not a bare array, so that more may join it; no `running`: this command runs no checks.
+            JSON.stringify({ appChecks: shownAppChecks(view, accounts) }, null, 2) + '\n'
+          : appChecksLines(view, accounts, Date.now()),
+      );
+      return 0;
+    }
     const rows: { accountId: number; domainId: number; fqdn: string }[] = ctx.app
       .domainPostures()
       .filter((d) => accounts.has(d.accountId))

@@ -104,6 +104,48 @@ describe('authwatch checks: the app’s and the accounts’ own checks', () => {
     expect(section(out)).toMatch(/Delivery channels of this app/);
   });
 
+  it('--app --json gives them under appChecks: the expiring token with its words and date, each account’s and the app’s', async () => {
+    const { code, out, err } = await checks('--app', '--json');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const { appChecks } = JSON.parse(out) as { appChecks: Record<string, unknown>[] };
+    const clientB = appChecks.find(
+      (c) => c['check'] === 'token_expiry' && (c['account'] as { label: string }).label === 'Client B',
+    );
+    expect(clientB).toMatchObject({
+      label: 'API token',
+      status: 'problem',
+      result: expect.stringMatching(/^the API token expires in 12 days \(\d{4}-\d\d-\d\d\)$/),
+      checkedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      nextAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      enabled: true,
+    });
+    expect(appChecks).toContainEqual(
+      expect.objectContaining({
+        check: 'channel_failing',
+        account: null,
+        status: 'ok',
+        result: 'every channel delivers',
+      }),
+    );
+    expect(appChecks.map((c) => (c['account'] as { label: string } | null)?.label ?? 'app')).toEqual(
+      expect.arrayContaining(['Acme MSP', 'Client B', 'app']),
+    );
+    // Without --app, --json stays the per-domain array scripts already read.
+    expect(Array.isArray(JSON.parse((await checks('--json')).out))).toBe(true);
+  });
+
+  it('--app with --label leaves out the other accounts’ tokens; --app with --domain is refused', async () => {
+    const { out } = await checks('--app', '--json', '--label', 'Client B');
+    const labels = (JSON.parse(out) as { appChecks: { account: { label: string } | null }[] }).appChecks.map(
+      (c) => c.account?.label ?? 'app',
+    );
+    expect(labels.sort()).toEqual(['Client B', 'app']);
+    const refused = await checks('--app', '--domain', 'example.com');
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/--app shows the checks of no domain; leave out --domain/);
+  });
+
   it('a kind turned off in Settings says so instead of a next look', async () => {
     const mirror = openMirror(db);
     mirror.setSetting(LIVE_CHECK_SETTINGS_KEY, {
