@@ -23,7 +23,7 @@ import {
   watchFor,
   type EngineWorld,
   type TestEngine,
-} from '../integration/engine/engineFixture.ts';
+} from './engineWorld.ts';
 import { createManualClock } from './manualClock.ts';
 import type { HarnessOptions } from './serviceHarness.ts';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMain } from '../../../scripts/build-main.ts';
 import { CORE_SIGNALS, HISTORY_SIGNALS } from '../../../main/core/sync/syncJobs.ts';
 import { cliEnv, REPO_ROOT, runCliProcess } from '../../support/cliProcess.ts';
-import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 describe('built main bundles, run outside the repository', () => {
   let dir: string;

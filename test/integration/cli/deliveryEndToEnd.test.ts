@@ -26,7 +26,7 @@ import { cliEnv, runCliProcess, startCli, type RunningCli } from '../../support/
 import { createRealTimeClock } from '../../support/manualClock.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../../support/smtpReceiver.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
-import { publish, scan, startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { publish, scan, startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 const SECRET = 'e2e-hook-secret-91b2';
 const PASSWORD = 'e2e-smtp-pass-44c1';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { cliEnv, runCliProcess } from '../../support/cliProcess.ts';
 import { nxdomainForEverything, startForgingDnsServer } from '../../support/forgingDnsServer.ts';
-import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 describe('authwatch sync --dns-server', () => {
   let world: EngineWorld;

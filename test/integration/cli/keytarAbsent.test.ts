@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCliProcess } from '../../support/cliProcess.ts';
-import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 const withoutKeytar = ['--import', fileURLToPath(new URL('./fixtures/keytarMissing.mjs', import.meta.url))];
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, startCli, type RunningCli } from '../../support/cliProcess.ts';
 import { promtoolCheck, startPrometheus, type RunningPrometheus } from '../../support/prometheus.ts';
-import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 const TOKEN = 'metrics-bearer-5d1c0e';
 

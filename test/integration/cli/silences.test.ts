@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCliProcess, startCli } from '../../support/cliProcess.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
-import { publish, scan, startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { publish, scan, startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 const SECRET = 'whsec-test-silences-0123';
 

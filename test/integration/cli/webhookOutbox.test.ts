@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCliProcess, startCli } from '../../support/cliProcess.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhookReceiver.ts';
-import { publish, scan, startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { publish, scan, startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 const SECRET = 'whsec-test-0123456789';
 const SPF = 'v=spf1 ip4:192.0.2.0/24 -all';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writerLockPath } from '../../../main/core/mirror/writerLock.ts';
 import { cliEnv, runCliProcess, startCli, type RunningCli } from '../../support/cliProcess.ts';
-import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 import { startZoneDnsServer, type ZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 
 describe('writer lock between two authwatch processes', () => {

@@ -11,7 +11,7 @@ import {
   startWorld,
   type EngineWorld,
   type TestEngine,
-} from './engineFixture.ts';
+} from '../../support/engineWorld.ts';
 
 const MIN = 60_000;
 const THREAT_IP = '198.51.100.66';

@@ -4,7 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_V1_SCOPE_IDS } from '../../../service/auth/scopes.ts';
-import { openEngine, publish, scan, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import {
+  openEngine,
+  publish,
+  scan,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from '../../support/engineWorld.ts';
 
 const MIN = 60_000;
 

@@ -16,7 +16,7 @@ import {
   startWorld,
   type EngineWorld,
   type TestEngine,
-} from './engineFixture.ts';
+} from '../../support/engineWorld.ts';
 
 let world: EngineWorld;
 let engine: TestEngine;

@@ -9,7 +9,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import * as packet from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
-import { publish, scan, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { publish, scan, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 const DOMAINS = ['watched.example', 'flaky.example', 'odd.example'];
 const DMARC = 'v=DMARC1; p=reject; rua=mailto:dmarc@example.net';

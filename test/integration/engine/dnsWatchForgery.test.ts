@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerQuery } from '../../../service/dns/zoneAnswers.ts';
 import { FORGERIES, startForgingDnsServer, type ForgingDnsServer } from '../../support/forgingDnsServer.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
-import { publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { publish, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 const DOMAINS = ['one.example', 'two.example', 'three.example'];
 const DMARC = 'v=DMARC1; p=reject; rua=mailto:dmarc@example.net';

@@ -14,7 +14,7 @@ import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore
 import type { SecretStore } from '../../../main/core/accounts/secretStore.ts';
 import { freePort } from '../../support/freePort.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
-import { addSyncedAccount, publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { addSyncedAccount, publish, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 let live: LiveCheckWorld;
 let world: EngineWorld;

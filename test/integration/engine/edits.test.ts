@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEngine, publish, scan, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import {
+  openEngine,
+  publish,
+  scan,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from '../../support/engineWorld.ts';
 
 const MIN = 60_000;
 

@@ -17,7 +17,7 @@ import {
   startWorld,
   type EngineWorld,
   type TestEngine,
-} from './engineFixture.ts';
+} from '../../support/engineWorld.ts';
 
 const PASSWORD = 'smtp-pass-7f3a9c';
 const SPF = 'v=spf1 ip4:192.0.2.0/24 -all';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 describe('the first tick of a new account', () => {
   let world: EngineWorld;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncState } from '../../../main/core/mirror/types.ts';
-import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 type Mode = 'pass' | 'garbage' | 'truncated' | 'html' | 'empty' | 'wrong_types' | 'error500' | 'hang';
 

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
 import type { AuthwatchEvent } from '../../../main/core/app.ts';
 import { TEST_SANDBOX_KEY } from '../../support/serviceHarness.ts';
-import { openEngine, publish, scan, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import {
+  openEngine,
+  publish,
+  scan,
+  startWorld,
+  type EngineWorld,
+  type TestEngine,
+} from '../../support/engineWorld.ts';
 
 const DOMAINS = ['alpha.example', 'beta.example', 'gamma.example'];
 /** 2026-06-14T00:00:00Z, the day before the harness clock's start. */

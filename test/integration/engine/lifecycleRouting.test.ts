@@ -16,7 +16,7 @@ import {
   startWorld,
   type EngineWorld,
   type TestEngine,
-} from './engineFixture.ts';
+} from '../../support/engineWorld.ts';
 
 /** The domains of the protocol_disconnected alerts a receiver got. */
 function domainsAt(hook: WebhookReceiver): string[] {

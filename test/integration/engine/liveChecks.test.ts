@@ -13,7 +13,7 @@ import { nxdomainForEverything, startForgingDnsServer } from '../../support/forg
 import { freePort } from '../../support/freePort.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
 import { pointWorldHosts } from '../../../service/tls/worldHosts.ts';
-import { enforceMtaSts, publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { enforceMtaSts, publish, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 const FQDN = 'sts.example';
 /**

@@ -11,7 +11,7 @@ import { LIVE_CHECK_SETTINGS_KEY } from '../../../main/core/livechecks/liveCheck
 import { TEST_DNSBL_ZONE } from '../../../service/dns/testDnsbl.ts';
 import { startZoneDnsServer } from '../../../service/dns/zoneDnsServer.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
-import { publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { publish, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 const FQDN = 'spf-live.example';
 const MX_IP = '192.0.2.25';

@@ -9,7 +9,7 @@ import { DEFAULT_NETWORK_SETTINGS, type NetworkSettings } from '../../../shared/
 import { LIVE_CHECK_NOTICES_KEY } from '../../../main/core/livechecks/liveCheckSettings.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
 import { startTinyproxy, type Tinyproxy } from '../../support/tinyproxy.ts';
-import { enforceMtaSts, publish, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { enforceMtaSts, publish, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 const FQDN = 'proxied.example';
 let live: LiveCheckWorld;

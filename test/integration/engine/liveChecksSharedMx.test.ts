@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_CHECKS } from '../../../main/core/livechecks/registry.ts';
 import { startLiveCheckWorld, type LiveCheckWorld } from '../../support/liveCheckWorld.ts';
-import { publish, type TestEngine } from './engineFixture.ts';
+import { publish, type TestEngine } from '../../support/engineWorld.ts';
 
 const DOMAINS = ['one.example', 'two.example', 'three.example'];
 const MX = 'mx.one.example';

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncState } from '../../../main/core/mirror/types.ts';
-import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 type Mode = 'pass' | 'negative' | 'other_domain';
 

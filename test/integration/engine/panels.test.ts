@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 // readPanel: the domain page's on-demand panels and the audit log, live when the service answers and from
 // the mirror (with their age and the reason) when it does not.

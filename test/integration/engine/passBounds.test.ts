@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../../../main/cli/args.ts';
 import { PASS_RATE_LIMIT_PATIENCE_MS, passTimeLimitMs } from '../../../main/core/sync/failurePolicy.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 /**
  * A manual pass ("Sync now", `sync --once`) is bounded however the service misbehaves: endless 429s with a

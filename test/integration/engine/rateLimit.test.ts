@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 const DOMAINS = ['one.example', 'two.example', 'three.example'];
 

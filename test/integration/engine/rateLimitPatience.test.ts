@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USAGE } from '../../../main/cli/args.ts';
 import { PASS_RATE_LIMIT_PATIENCE_MS } from '../../../main/core/sync/failurePolicy.ts';
 import type { FetchLike } from '../../../shared/api/timeoutFetch.ts';
-import { openEngine, startWorld, type EngineWorld, type TestEngine } from './engineFixture.ts';
+import { openEngine, startWorld, type EngineWorld, type TestEngine } from '../../support/engineWorld.ts';
 
 /** Refusals before the stand-in lets calls through again, so that a pass without a bound still ends. */
 const GIVE_IN_AFTER = 400;

@@ -13,7 +13,7 @@ import {
   startWorld,
   type EngineWorld,
   type TestEngine,
-} from './engineFixture.ts';
+} from '../../support/engineWorld.ts';
 
 const MIN = 60_000;
 

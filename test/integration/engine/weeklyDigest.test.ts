@@ -17,7 +17,7 @@ import {
   startWorld,
   type EngineWorld,
   type TestEngine,
-} from './engineFixture.ts';
+} from '../../support/engineWorld.ts';
 
 const PASSWORD = 'digest-smtp-pass-51e0';
 const MINUTE = 60_000;

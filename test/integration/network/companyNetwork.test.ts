@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCliProcess } from '../../support/cliProcess.ts';
 import { startForwardProxy, type ForwardProxy } from '../../support/forwardProxy.ts';
 import { startTinyproxy } from '../../support/tinyproxy.ts';
-import { startWorld, type EngineWorld } from '../engine/engineFixture.ts';
+import { startWorld, type EngineWorld } from '../../support/engineWorld.ts';
 
 const CA_DIR = new URL('../../fixtures/corp-ca/', import.meta.url);
 const CA_FILE = new URL('corp-inspection-ca.crt', CA_DIR).pathname;

@@ -1,23 +1,24 @@
 /**
- * Shared set-up of the engine's integration tests: a reference service over real HTTP on 127.0.0.1 with
- * domains whose DNS the sandbox publishes, and facades over a mirror FILE that run on the service's manual
- * clock. Sleeping advances that clock ("virtual time"), so rate-limit waits cost no real time.
+ * Shared set-up of the integration tests that drive the engine (engine, CLI, network, build, and the live
+ * checks' world): a reference service over real HTTP on 127.0.0.1 with domains whose DNS the sandbox
+ * publishes, and facades over a mirror FILE that run on the service's manual clock. Sleeping advances that
+ * clock ("virtual time"), so rate-limit waits cost no real time.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { memorySecretStore } from '../../../main/core/accounts/memorySecretStore.ts';
-import type { SecretStore } from '../../../main/core/accounts/secretStore.ts';
+import { memorySecretStore } from '../../main/core/accounts/memorySecretStore.ts';
+import type { SecretStore } from '../../main/core/accounts/secretStore.ts';
 import {
   createAuthwatch,
   type Authwatch,
   type AuthwatchEvent,
   type AuthwatchOptions,
-} from '../../../main/core/app.ts';
-import { openMirror } from '../../support/openMirror.ts';
-import type { Alert, Mirror } from '../../../main/core/mirror/types.ts';
-import { manualScheduler, type ManualScheduler } from '../../../main/core/sync/scheduler.ts';
-import { startService, type HarnessOptions, type ServiceHarness } from '../../support/serviceHarness.ts';
+} from '../../main/core/app.ts';
+import { openMirror } from './openMirror.ts';
+import type { Alert, Mirror } from '../../main/core/mirror/types.ts';
+import { manualScheduler, type ManualScheduler } from '../../main/core/sync/scheduler.ts';
+import { startService, type HarnessOptions, type ServiceHarness } from './serviceHarness.ts';
 
 /** Scopes a read-and-edit token carries. */
 export const FULL_SCOPES = ['account:read', 'me:read', 'domains:read', 'domains:write'];
