@@ -4,7 +4,11 @@
  */
 import type { DnsRecordType, StaticResolver } from '../../../../shared/email-auth/dns.ts';
 import type { Lookup } from '../../../../main/core/dnswatch/watchResolver.ts';
-import type { LiveCheckDefinition, ProbeContext } from '../../../../main/core/livechecks/definition.ts';
+import type {
+  LiveCheckDefinition,
+  ProbeContext,
+  ProbeOutcome,
+} from '../../../../main/core/livechecks/definition.ts';
 import type { Mirror } from '../../../../main/core/mirror/types.ts';
 import { DOMAIN_ID } from '../mirror/payloads.ts';
 
@@ -48,6 +52,9 @@ export async function probeAndWrite<R, S>(
     settings?: S;
     now?: number;
     at?: string;
+    /** What a dial answers (default: dial for real); MX STARTTLS dials through it, so a test answers each host. */
+    shared?: ProbeContext<S>['shared'];
+    proxyFor?: ProbeContext<S>['proxyFor'];
   },
 ) {
   const perDomain = check.per === 'domain';
@@ -62,7 +69,7 @@ export async function probeAndWrite<R, S>(
     ports: { smtp: 25, https: 443 },
     lookup: o.lookup,
     // One probe: nothing to share with.
-    shared: (_key, make) => make(),
+    shared: o.shared ?? ((_key, make) => make()),
     addresses: async (name) => {
       const values: string[] = [];
       for (const type of ['A', 'AAAA'] as const) {
@@ -74,7 +81,7 @@ export async function probeAndWrite<R, S>(
     },
     connection: async () => {},
     ca: undefined,
-    proxyFor: () => null,
+    proxyFor: o.proxyFor ?? (() => null),
     timeoutMs: 1000,
     previous: null,
     mirror: o.mirror,
@@ -82,6 +89,18 @@ export async function probeAndWrite<R, S>(
     signal: new AbortController().signal,
   };
   const outcome = await check.probe(ctx);
+  const written = writeOutcome(check, o.mirror, o.accountId, outcome, o.at);
+  return { outcome, written };
+}
+
+/** Writes a probe's outcome for example.com (or the account) as the runner does: its words, status and alerts. */
+export function writeOutcome<R, S>(
+  check: LiveCheckDefinition<R, S>,
+  mirror: Mirror,
+  accountId: number,
+  outcome: ProbeOutcome<R>,
+  at?: string,
+) {
   const write =
     outcome.status === 'checked'
       ? {
@@ -92,9 +111,6 @@ export async function probeAndWrite<R, S>(
       : outcome.status === 'not_applicable'
         ? { status: 'not_applicable' as const, words: outcome.words, result: null }
         : { status: 'unknown' as const, words: outcome.words };
-  const written = o.mirror.writeLiveCheck(
-    { check: check.name, accountId: o.accountId, domainId: target.domainId, dnsSeen: null, ...write },
-    o.at,
-  );
-  return { outcome, written };
+  const domainId = check.per === 'domain' ? DOMAIN_ID : null;
+  return mirror.writeLiveCheck({ check: check.name, accountId, domainId, dnsSeen: null, ...write }, at);
 }
