@@ -131,6 +131,10 @@ describe('authwatch checks: the app’s and the accounts’ own checks', () => {
     expect(appChecks.map((c) => (c['account'] as { label: string } | null)?.label ?? 'app')).toEqual(
       expect.arrayContaining(['Acme MSP', 'Client B', 'app']),
     );
+    // --app without --json: the section alone, no summary line of the domains' checks before it.
+    const text = await checks('--app');
+    expect(text.out.startsWith('App and account checks\n')).toBe(true);
+    expect(text.out).toMatch(/API token of Client B: the API token expires in 12 days/);
     // Without --app, --json stays the per-domain array scripts already read.
     expect(Array.isArray(JSON.parse((await checks('--json')).out))).toBe(true);
   });
