@@ -121,15 +121,18 @@ export function firstHoursTable(
     (r) => r.poller === 'engine' && r.domains === domains && r.cutHours === undefined,
   );
   const whole = new Set(engine.map((r) => r.seed)).size;
+  const ofN = runs.filter((r) => r.domains === domains);
+  const wholeSeeds = new Set(ofN.filter((r) => r.cutHours === undefined).map((r) => r.seed));
+  // Seeds only a cut run measured (a seed with a whole run counts once, whole).
   const cutSeeds = new Set(
-    runs.filter((r) => r.domains === domains && r.cutHours !== undefined).map((r) => r.seed),
+    ofN.filter((r) => r.cutHours !== undefined && !wholeSeeds.has(r.seed)).map((r) => r.seed),
   );
-  const cutHours = runs.find((r) => r.domains === domains && r.cutHours !== undefined)?.cutHours;
+  const cutHours = ofN.find((r) => r.cutHours !== undefined)?.cutHours;
   const cpu = runs.filter((r) => r.domains === domains).reduce((s, r) => s + (r.cpuS ?? 0), 0);
   const head =
     `first hours, N = ${domains.toLocaleString('en')} domains × ${whole} seeds` +
     (cutSeeds.size
-      ? ` (the windows up to ${cutHours} h: ${whole + cutSeeds.size} seeds, ${cutSeeds.size} of them cut after ${cutHours} h)`
+      ? ` (the windows up to ${cutHours} h: ${wholeSeeds.size + cutSeeds.size} seeds, ${cutSeeds.size} of them cut after ${cutHours} h)`
       : '') +
     `: windows from the account's first sync; ` +
     `changes from ${min(firstChangeMs)} min (every domain read once at 54/min); CPU ${cpu.toFixed(0)} s`;
