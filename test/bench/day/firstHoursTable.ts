@@ -65,7 +65,7 @@ export function windowRows(domains: number, runs: readonly FirstHoursRun[]): Win
   const hours = [...new Set(runs.flatMap((r) => r.windows.map((w) => w.hours)))].sort((a, b) => a - b);
   return hours.map((h) => {
     const paired = engine.flatMap((e) => {
-      const p = peer.find((x) => x.seed === e.seed);
+      const p = peer.find((x) => x.seed === e.seed && windowOf(x, h));
       const a = windowOf(e, h);
       const b = p && windowOf(p, h);
       return a && b ? [{ engine: a, peer: b }] : [];
