@@ -2,7 +2,8 @@
  * One poller's simulated day at one N and seed in its own process (the benchmark runs two at a time on two
  * cores): prints the day's figures as one JSON line on stdout.
  * Usage: dayWorker.ts <domains> <hours> <engine|peer|naive> <seed index>  |  dayWorker.ts mirror [domains]
- *   |  dayWorker.ts first <domains> <hours> <engine|peer> <seed index> (the first hours: firstHours.ts)
+ *   |  dayWorker.ts first <domains> <hours> <engine|peer> <seed index> [cut hours] (the first hours:
+ *      firstHours.ts; with cut hours, only the changes of that many first hours: simulatedDay's cutHours)
  * Progress (how far in simulated time) goes to stderr.
  */
 import { progress, simulated } from '../progress.ts';
@@ -14,7 +15,7 @@ import { POLLER_KINDS, simulateDay, type PollerKind } from './simulatedDay.ts';
 const argv = process.argv.slice(2);
 // `first …`: the same day's worker on a first-hours plan (its windows measured apart).
 const first = argv[0] === 'first';
-const [what, hoursArg, pollerArg, seedArg] = first ? argv.slice(1) : argv;
+const [what, hoursArg, pollerArg, seedArg, cutArg] = first ? argv.slice(1) : argv;
 /** How many seeds this N runs (for the progress line only; not part of the day). */
 const seedsArg = process.env.BENCH_DAY_SEEDS_OF;
 if (what === 'mirror') {
@@ -26,11 +27,16 @@ if (what === 'mirror') {
   const poller = pollerArg as PollerKind;
   if (!POLLER_KINDS.includes(poller)) throw new Error(`dayWorker: unknown poller ${pollerArg}`);
   const seed = Number(seedArg ?? 0);
+  const cutHours = cutArg === undefined ? undefined : Number(cutArg);
   const plan = first
     ? {
         ...firstHoursPlan(Number(what), Number(hoursArg), seed),
-        windowsHours: FIRST_HOURS_WINDOWS.filter((w) => w <= Number(hoursArg)),
-        backfillOverrunMs: firstHoursOverrunMs(Number(what), Number(hoursArg)),
+        windowsHours: FIRST_HOURS_WINDOWS.filter(
+          (w) => w <= Math.min(Number(hoursArg), cutHours ?? Infinity),
+        ),
+        // A cut run measures its windows only: the backfill is watched by the whole runs.
+        backfillOverrunMs: cutHours === undefined ? firstHoursOverrunMs(Number(what), Number(hoursArg)) : 0,
+        ...(cutHours === undefined ? {} : { cutHours }),
       }
     : dayPlan(Number(what), Number(hoursArg), seed);
   const shown = progress(

@@ -5,7 +5,7 @@
  */
 import type { BackfillSample } from './backfillPace.ts';
 import { backfillLine, backfillVerdict } from './backfillVerdict.ts';
-import { ALERT_KINDS, type AlertKind } from './changeLatency.ts';
+import { ALERT_KINDS, percentile, type AlertKind } from './changeLatency.ts';
 import { windowBoundMs, type WindowFigures } from './firstHours.ts';
 import { spread, type Spread } from './seedSummary.ts';
 
@@ -26,6 +26,8 @@ export interface FirstHoursRun {
   backfillSamples?: BackfillSample[];
   /** Simulated hours the run covered (its changes' window and tail; the engine's backfill overrun not in). */
   hours?: number;
+  /** Set when the run was cut after its first hours (their windows only: firstHours.ts SHORT_CUT_HOURS). */
+  cutHours?: number;
   cpuS?: number;
   wallMs?: number;
   heapMiB?: number;
@@ -41,6 +43,13 @@ export interface WindowRow {
   peer: Spread | null;
   boundMs: number;
   ratio: Spread | null;
+  /**
+   * The p95 of every seed's changes pooled, engine ÷ peer: steadier than a seed's p95 when a window holds a
+   * few changes a seed (null when a run lacks its latencies, as runs kept before they were do).
+   */
+  pooledRatio: number | null;
+  /** Seeds the window was taken over (engine and peer both ran). */
+  seeds: number;
   /** Median across seeds of each kind's p95: engine, peer. */
   byKind: Record<AlertKind, { engine: Spread | null; peer: Spread | null }>;
   met: boolean | null;
@@ -55,14 +64,27 @@ export function windowRows(domains: number, runs: readonly FirstHoursRun[]): Win
   const peer = of('peer');
   const hours = [...new Set(runs.flatMap((r) => r.windows.map((w) => w.hours)))].sort((a, b) => a - b);
   return hours.map((h) => {
+    const paired = engine.flatMap((e) => {
+      const p = peer.find((x) => x.seed === e.seed && windowOf(x, h));
+      const a = windowOf(e, h);
+      const b = p && windowOf(p, h);
+      return a && b ? [{ engine: a, peer: b }] : [];
+    });
     const ratio = spread(
-      engine.map((e) => {
-        const p = peer.find((x) => x.seed === e.seed);
-        const a = windowOf(e, h)?.p95Ms ?? null;
-        const b = p ? (windowOf(p, h)?.p95Ms ?? null) : null;
-        return a === null || b === null ? null : a / b;
-      }),
+      paired.map(({ engine: a, peer: b }) =>
+        a.p95Ms === null || b.p95Ms === null ? null : a.p95Ms / b.p95Ms,
+      ),
     );
+    const pooled = (side: 'engine' | 'peer') => {
+      const all = paired.map((pair) => pair[side].latenciesMs);
+      if (all.some((l) => l === undefined)) return null;
+      return percentile(
+        all.flatMap((l) => l!).sort((a, b) => a - b),
+        95,
+      );
+    };
+    const pe = pooled('engine');
+    const pp = pooled('peer');
     const p95 = (list: readonly FirstHoursRun[], k?: AlertKind) =>
       spread(list.map((r) => (k ? windowOf(r, h)?.p95ByKindMs[k] : windowOf(r, h)?.p95Ms) ?? null));
     return {
@@ -72,6 +94,8 @@ export function windowRows(domains: number, runs: readonly FirstHoursRun[]): Win
       peer: p95(peer),
       boundMs: windowBoundMs(domains),
       ratio,
+      pooledRatio: pe === null || pp === null || pp === 0 ? null : pe / pp,
+      seeds: paired.length,
       byKind: Object.fromEntries(
         ALERT_KINDS.map((k) => [k, { engine: p95(engine, k), peer: p95(peer, k) }]),
       ) as WindowRow['byKind'],
@@ -92,11 +116,25 @@ export function firstHoursTable(
   backfillPromiseMs: number,
 ): string {
   const rows = windowRows(domains, runs);
-  const engine = runs.filter((r) => r.poller === 'engine' && r.domains === domains);
-  const seeds = new Set(runs.filter((r) => r.domains === domains).map((r) => r.seed)).size;
+  // The backfill is watched by the whole runs alone: a cut run stops after its short windows.
+  const engine = runs.filter(
+    (r) => r.poller === 'engine' && r.domains === domains && r.cutHours === undefined,
+  );
+  const whole = new Set(engine.map((r) => r.seed)).size;
+  const ofN = runs.filter((r) => r.domains === domains);
+  const wholeSeeds = new Set(ofN.filter((r) => r.cutHours === undefined).map((r) => r.seed));
+  // Seeds only a cut run measured (a seed with a whole run counts once, whole).
+  const cutSeeds = new Set(
+    ofN.filter((r) => r.cutHours !== undefined && !wholeSeeds.has(r.seed)).map((r) => r.seed),
+  );
+  const cutHours = ofN.find((r) => r.cutHours !== undefined)?.cutHours;
   const cpu = runs.filter((r) => r.domains === domains).reduce((s, r) => s + (r.cpuS ?? 0), 0);
   const head =
-    `first hours, N = ${domains.toLocaleString('en')} domains × ${seeds} seeds: windows from the account's first sync; ` +
+    `first hours, N = ${domains.toLocaleString('en')} domains × ${whole} seeds` +
+    (cutSeeds.size
+      ? ` (the windows up to ${cutHours} h: ${wholeSeeds.size + cutSeeds.size} seeds, ${cutSeeds.size} of them cut after ${cutHours} h)`
+      : '') +
+    `: windows from the account's first sync; ` +
     `changes from ${min(firstChangeMs)} min (every domain read once at 54/min); CPU ${cpu.toFixed(0)} s`;
   const cols = [
     'window',
@@ -104,7 +142,9 @@ export function firstHoursTable(
     'engine p95',
     'peer p95',
     'bound',
+    'seeds',
     'engine ÷ peer',
+    'pooled ÷',
     'removed',
     'restored',
     'threat',
@@ -122,7 +162,9 @@ export function firstHoursTable(
     three(r.engine, min),
     three(r.peer, min),
     min(r.boundMs),
+    String(r.seeds),
     three(r.ratio, (x) => x.toFixed(2)),
+    r.pooledRatio === null ? '—' : r.pooledRatio.toFixed(2),
     ...(['removed', 'restored', 'threat', 'score_drop'] as const).map((k) => kind(r, k)),
     r.met === null ? 'no change yet' : r.met ? 'met' : 'NOT met',
   ]);
@@ -134,7 +176,7 @@ export function firstHoursTable(
     `busiest sliding 60 s engine ${Math.max(0, ...engine.map((r) => r.figures.busiest60s))}`;
   return [
     head,
-    "min/median/max across seeds, minutes; per kind the engine's median p95 (the peer's); target: engine ≤ peer (seed median)",
+    "min/median/max across seeds, minutes; pooled ÷: the p95 of every seed's changes together, engine ÷ peer; per kind the engine's median p95 (the peer's); target: engine ≤ peer (seed median)",
     line(cols),
     ...lines.map(line),
     backfillLine(backfillVerdict(engine, backfillPromiseMs), engine.length),
@@ -149,7 +191,7 @@ function runCost(r: FirstHoursRun): string {
   const last = r.backfillSamples?.[r.backfillSamples.length - 1];
   const simulatedH = Math.max(r.hours ?? 0, (last?.atMs ?? 0) / 3_600_000);
   return (
-    `  run ${r.poller}, seed ${r.seed}: ${simulatedH.toFixed(1)} simulated h, CPU ${r.cpuS?.toFixed(0) ?? '—'} s, ` +
+    `  run ${r.poller}, seed ${r.seed}${r.cutHours === undefined ? '' : ` (cut after ${r.cutHours} h)`}: ${simulatedH.toFixed(1)} simulated h, CPU ${r.cpuS?.toFixed(0) ?? '—'} s, ` +
     `wall ${r.wallMs === undefined ? '—' : (r.wallMs / 1000).toFixed(0)} s, heap ${mib(r.heapMiB)} MiB at the end ` +
     `(peak ${mib(r.peakHeapMiB)}), RSS ${mib(r.rssMiB)} MiB`
   );

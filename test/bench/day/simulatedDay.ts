@@ -36,6 +36,13 @@ export interface DayOptions {
   /** Windows from the first sync (hours) to measure apart (firstHours.ts); none for the steady-state day. */
   windowsHours?: readonly number[];
   /**
+   * Only the changes of the day's first `cutHours` happen (the same seeded stream, cut there) and the run
+   * ends a tail after them: the windows up to the cut at a fraction of the whole day's cost. Nothing a
+   * poller does before an instant depends on changes after it, so those windows' figures are the whole
+   * run's (firstHours.ts: the first hours' extra seeds).
+   */
+  cutHours?: number;
+  /**
    * The engine's run goes on this long after `hours` while its backfill is not in, watching only the
    * backfill (backfillPace.ts); the figures above are taken at `hours`, before it.
    */
@@ -72,6 +79,8 @@ export interface DayFigures {
   firstSync: FirstSyncFigures | null;
   /** The figures of each of o.windowsHours (firstHours.ts). */
   windows: WindowFigures[];
+  /** o.cutHours, when the run was cut. */
+  cutHours?: number;
   /** The engine's backfill every simulated quarter of an hour, to its end or the overrun's (empty for others). */
   backfillSamples: BackfillSample[];
   /** The poller's mirror after the day (for the read benchmarks); closed by the caller. */
@@ -129,7 +138,8 @@ export async function simulateDay(
   // Set-up calls age out of the service's rate-limit window before the day starts.
   await time.runUntil(Math.ceil((time.now() + 60_000) / 60_000) * 60_000);
   const start = time.now();
-  const end = start + o.hours * 3_600_000;
+  const cutAt = o.cutHours === undefined ? Number.POSITIVE_INFINITY : start + o.cutHours * 3_600_000;
+  const end = Math.min(start + o.hours * 3_600_000, cutAt + o.tailMs);
 
   const tally = newTally();
   const fetch = injectFetch(
@@ -156,7 +166,7 @@ export async function simulateDay(
     quietMs: o.quietMs,
     tailMs: o.tailMs,
     minBreakMs: o.minBreakMs,
-  });
+  }).filter((c) => c.at < cutAt);
   const applyChange = async (change: Change) => {
     const domain = svc.domains[change.domainIndex]!;
     if (change.kind === 'threat') await svc.threatSends(domain, change.ip, `bench-${change.at}`);
@@ -205,6 +215,7 @@ export async function simulateDay(
   const result: DayFigures = {
     domains: o.domains,
     hours: o.hours,
+    ...(o.cutHours === undefined ? {} : { cutHours: o.cutHours }),
     changes: changes.length,
     poller,
     figures: figures(

@@ -28,9 +28,9 @@ const TABLES: Record<string, RegExp[]> = {
   // Reads the days the day part kept (BENCH_DAY_KEEP below).
   grid: [/the grid from 3 days kept/, /\| 50 \(0\.25\) \| 1 \/ 1 \/ 1 \|/],
   'first-hours': [
-    /first hours, N = 50 domains × 1 seeds/,
+    /first hours, N = 50 domains × 1 seeds \(the windows up to 1 h: 2 seeds, 1 of them cut after 1 h\)/,
     /^1 h\s+\d+\/\d+\/\d+\s+\d/m,
-    /N=50, 1 h: engine ÷ peer \d/,
+    /N=50, 1 h: engine ÷ peer \d\.\d\d× over 2 seeds, pooled \d/,
   ],
   livechecks: [
     /^50 \| spf_lookups \| [\d.]+ s \|/m,
