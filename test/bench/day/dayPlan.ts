@@ -7,9 +7,18 @@
  */
 import type { DayOptions } from './simulatedDay.ts';
 import { LIMIT_PER_MINUTE, lowerBound } from './lowerBound.ts';
+import { ALERTS_FIRST_DAY_MS } from '../../../main/core/sync/firstDay.ts';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
+
+/**
+ * The steady-state day's account was added a day and a minute before its first sync: a portfolio added
+ * yesterday whose first sync starts now, past its first day (main/core/sync/firstDay.ts), so the backfill
+ * takes its loan from the start — the world the 24 h grid measured before the first day's rule. The
+ * first-hours runs (firstHours.ts, `windowsHours` set) add the account at the first sync instead.
+ */
+export const STEADY_ACCOUNT_ADDED_BEFORE_MS = ALERTS_FIRST_DAY_MS + MINUTE;
 
 /**
  * The default run per N: what fits `npm run bench` in a few minutes on 2 cores (a simulated hour costs

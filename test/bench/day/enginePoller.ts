@@ -34,10 +34,19 @@ export function startEngine(
   fetch: FetchLike,
   token: string,
   onEvent: (event: SyncEvent) => void = () => undefined,
+  /**
+   * How long before now the account was added (its createdAt in the mirror, which starts its first day:
+   * main/core/sync/firstDay.ts); 0 — added now, its first sync starting at once — as the app does it.
+   */
+  addedBeforeMs = 0,
 ): EngineUnderTest {
   const clock = { now: time.now, sleep: time.sleep, random: () => 0.5 };
-  const mirror = openMirror(':memory:', { clock });
+  // The mirror's clock stands `addedBeforeMs` back while the account is added, then keeps the day's time:
+  // the account's row is what the app wrote the day it was added, and nothing was synced since.
+  let behindMs = addedBeforeMs;
+  const mirror = openMirror(':memory:', { clock: { now: () => time.now() - behindMs } });
   const account = mirror.upsertAccount({ label: 'Bench MSP', baseUrl: 'http://service.bench/api/v1' });
+  behindMs = 0;
   const shape = budgetShape(LIMIT_PER_MINUTE, EDIT_HEADROOM);
   const budget = new RateBudget({ ...shape, clock });
   const engine = new SyncEngine({

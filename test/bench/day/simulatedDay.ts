@@ -6,6 +6,7 @@
 import { changeLatency, type LatencyFigures } from './changeLatency.ts';
 import { changeStream, type Change } from './changeStream.ts';
 import { RECORDS as RECORD_VALUES, startDayService } from './dayService.ts';
+import { STEADY_ACCOUNT_ADDED_BEFORE_MS } from './dayPlan.ts';
 import { startEngine } from './enginePoller.ts';
 import type { BackfillSample } from './backfillPace.ts';
 import { windowFigures, type WindowFigures } from './firstHours.ts';
@@ -150,9 +151,11 @@ export async function simulateDay(
     process.env.BENCH_DAY_WHOLE_SERIES === '1' ? wholeSeries : undefined,
   );
   const watch = firstSyncWatch(time.now, start, o.domains);
+  // The steady-state day's account was added yesterday (dayPlan.ts); a first-hours run's, at its first sync.
+  const addedBeforeMs = o.windowsHours === undefined ? STEADY_ACCOUNT_ADDED_BEFORE_MS : 0;
   const running =
     poller === 'engine'
-      ? startEngine(time, fetch, token, (e) => watch.observe(e))
+      ? startEngine(time, fetch, token, (e) => watch.observe(e), addedBeforeMs)
       : poller === 'peer'
         ? startRoundRobin(time, fetch, token, svc.domains, LIMIT_PER_MINUTE - EDIT_RESERVE)
         : startNaive(time, fetch, token, svc.domains);
