@@ -111,7 +111,7 @@ export class AccountSyncer {
       capacityPerMinute: ctx.syncCapacity(),
       spendable: tickSpendable(ctx.o.budget),
       burst: ctx.o.budget.capacity - ctx.o.budget.headroom,
-      alertShares: ctx.alertShares(now),
+      alertShares: ctx.alertShares(now, firstDay),
       firstDay,
     });
     // The backfill's loan (tierAllocation.ts, BACKFILL_LOAN_SHARE) lasts as long as the backfill.

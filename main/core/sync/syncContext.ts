@@ -87,9 +87,18 @@ export class SyncContext {
     this.book = new JobBook(options.mirror, options.accountId, this.historyGaps);
   }
 
-  /** Each alert signal's share of the alert tier's polls now (alertShares.ts; equal while backfilling). */
-  alertShares(now: number) {
-    return plannedShares(ALERT_SIGNALS, this.alertRates.counts(now), this.book.backfilling());
+  /**
+   * Each alert signal's share of the alert tier's polls now (alertShares.ts; equal during the account's first
+   * day: the caller knows it, a plan reading the account's row once).
+   */
+  alertShares(now: number, firstDay: boolean) {
+    return plannedShares(ALERT_SIGNALS, this.alertRates.counts(now), firstDay);
+  }
+
+  /** Whether `now` is within the account's first day. */
+  inFirstDay(now: number): boolean {
+    const ends = this.firstDayEndsAt();
+    return ends !== null && now < ends;
   }
 
   /** When the account's first day ends (epoch ms), while its alert reads come before its backfill; or null. */
@@ -112,7 +121,7 @@ export class SyncContext {
       states: this.o.mirror.getSyncStates(this.o.accountId),
       now,
       gaps: this.historyGaps,
-      alertShares: this.alertShares(now),
+      alertShares: this.alertShares(now, this.inFirstDay(now)),
     });
   }
 

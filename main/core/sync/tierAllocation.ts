@@ -30,7 +30,6 @@
  * backfill. A short catch-up (1,000 domains: then 6,000 reads, 111 minutes) still ran at once: it delayed the
  * alert reads once, by less than that.
  */
-import { ALERT_SHARE_QUANTILE } from './alertShares.ts';
 import type { PlanJob } from './planner.ts';
 import type { PlanTier } from '../signals/definition.ts';
 
@@ -53,9 +52,11 @@ export const LARGE_PORTFOLIO_SHARE = 0.01;
  * Any other portfolio's backfill (the first sync's: every domain's score, BIMI, MTA-STS, DNS changes and
  * histories; a new domain's) yields too, from the moment every domain is watched (issue 37): at the whole
  * budget it held every alert read back (1,000 domains: 111 minutes without a health poll), so the first
- * hours were slower than a round-robin over the alert reads alone. Its room is the loan below plus
- * BACKFILL_SLACK_PART of what the alert shares save (alertShares.ts: leaning to the signal that carries most
- * changes gives the same p95 for fewer requests).
+ * hours were slower than a round-robin over the alert reads alone. Its room is the loan below, no more: what
+ * the alert shares save (alertShares.ts: leaning to the signal that carries most changes gives the same p95
+ * for fewer requests) stays with the alert reads. Half of it went to the backfill once; on a day-two account,
+ * whose backfill runs all day at 1,000 domains, that kept the lean's gain from the alerts (the grid's engine ÷
+ * peer 0.99 with it against 0.96 without).
  */
 /**
  * While any backfill runs (a large portfolio's too), the sync borrows this share of its capacity from the
@@ -67,8 +68,6 @@ export const LARGE_PORTFOLIO_SHARE = 0.01;
  * backfill waits (firstDay.ts; AllocationOptions): backfillPromise.ts adds the two up, per size.
  */
 export const BACKFILL_LOAN_SHARE = 1 / 18;
-/** The part of the alert shares' saving the backfill takes (the rest shortens the alert period). */
-export const BACKFILL_SLACK_PART = 0.5;
 /**
  * A domain's health unread this long leaves a gap in the history derived from it (syncJobs.ts repairs it):
  * a portfolio whose catch-up would hold the alert reads back this long is large, and is shared out instead.
@@ -107,7 +106,7 @@ export interface TierAllocation {
   large: boolean;
   /**
    * True while another portfolio backfills: context and history keep within the backfill's room
-   * (the loan and half what the alert shares save), after the due alert reads.
+   * (the loan), after the due alert reads.
    */
   yielding: boolean;
 }
@@ -205,8 +204,6 @@ export function allocateClasses(
   let account = 0;
   let keep = 0;
   let alertCost = 0;
-  /** The alert reads' cost at equal shares (what the shares save is the backfill's slack). */
-  let alertCostEqual = 0;
   let alertTargetMs = Number.POSITIVE_INFINITY;
   /** Requests it takes to read every context and history job once (a whole backfill, or every gap repair). */
   let catchUp = 0;
@@ -218,7 +215,6 @@ export function allocateClasses(
     if (c.tier === 'account') account += c.count * rate(c.cost, c.targetPeriodMs);
     else if (c.tier === 'alert') {
       alertCost += c.count * Math.max(1, c.cost) * c.share;
-      alertCostEqual += c.count * Math.max(1, c.cost);
       alertTargetMs = Math.min(alertTargetMs, c.targetPeriodMs);
     } else {
       keep += c.count * rate(c.cost, c.targetPeriodMs);
@@ -253,14 +249,9 @@ export function allocateClasses(
   // During the first day a portfolio that yields keeps no room for its backfill at all: it runs on what
   // the alert reads leave (nothing, once they are past their floor) and starts when the day ends.
   const waits = firstDay && (large || yielding);
-  // What the alert reads give up: the loan is on top of the capacity.
-  const keepShare = waits
-    ? 0
-    : large
-      ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE)
-      : yielding
-        ? capacity * BACKFILL_SLACK_PART * sharesSaving(alertCost, alertCostEqual)
-        : fullRoom;
+  // What the alert reads give up: the loan is on top of the capacity (a yielding backfill's whole room).
+  const keepShare =
+    waits || yielding ? 0 : large ? Math.max(Number.EPSILON, capacity * LARGE_PORTFOLIO_SHARE) : fullRoom;
   const keepRoom = waits ? 0 : keepShare + loan;
   // Re-reads share the room behind the backfill (planner.ts, orderRank); the loan ends with the backfill.
   const keepFactor = waits ? 1 : Math.max(1, keep / keepRoom);
@@ -295,15 +286,6 @@ export function allocateClasses(
     large,
     yielding,
   };
-}
-
-/**
- * The share of the alert reads' budget the alert shares save: equal shares give a p95 of QUANTILE × their
- * period, the learned shares the same p95 at their (shorter) period for `cost` requests instead of
- * QUANTILE × `costEqual` (alertShares.ts); 0 when they do not lean.
- */
-function sharesSaving(cost: number, costEqual: number): number {
-  return costEqual <= 0 ? 0 : Math.max(0, 1 - cost / (ALERT_SHARE_QUANTILE * costEqual));
 }
 
 /**

@@ -54,8 +54,9 @@ describe('alert shares', () => {
     });
   });
 
-  it('keeps the round-robin’s equal shares while the first sync backfills, whatever was told, and leans after', () => {
-    // In the first hours a lean made threats the p95's tail: 1.2 × the round-robin's wait (issue 37).
+  it('keeps the round-robin’s equal shares in the account’s first day, whatever was told, and leans after it, backfill or not', () => {
+    // In the first hours a lean made threats the p95's tail: 1.2 × the round-robin's wait (issue 37); held
+    // for the whole backfill, equal shares cost the day-two grid its lean (0.93 → 0.99 × the peer at 200).
     const told = { health: 40, failed_sources: 2 };
     expect(plannedShares(ALERT_SIGNALS, told, true)).toEqual({ health: 1, failed_sources: 1 });
     expect(plannedShares(ALERT_SIGNALS, told, false)).toEqual(alertShares(ALERT_SIGNALS, told));

@@ -357,7 +357,7 @@ describe('the first sync: every portfolio’s backfill yields to the alert reads
       expect(sent.filter((x) => x.at > s.at - MIN && x.at <= s.at).length).toBeLessThanOrEqual(57);
   });
 
-  it('gives the backfill half of what the alert shares save; a portfolio whose alert reads are at their floor does not yield', () => {
+  it('leaves what the alert shares save to the alert reads, the backfill on its loan; a portfolio whose alert reads are at their floor does not yield', () => {
     const room = (domains: number, shares: Partial<Record<SignalName, number>> = {}) => {
       const jobs = portfolio(domains).map((job) =>
         job.tier === 'alert' ? { ...job, lastSuccessAt: 0, alertShare: shares[job.signal] ?? 1 } : job,
@@ -370,9 +370,11 @@ describe('the first sync: every portfolio’s backfill yields to the alert reads
     expect(room(200).backfillLoanPerMinute).toBeCloseTo(3, 6);
     expect(room(200).alertPeriodMs / MIN).toBeCloseTo(400 / (54 - 2 / 60), 3);
     // Failed sources polled at 2/3 of the common rate: the same p95 for 1 − (5/3)/(0.95 × 2) = 12.3 % fewer
-    // requests, half of which (3.3 a minute) goes to the backfill, on top of the loan.
+    // requests, which stay with the alert reads — the common period shortens by the lean's 5/3 for 2 — and
+    // the backfill keeps its loan alone (half of the saving went to it once: the day-two grid lost the lean).
     const leaned = room(200, { failed_sources: 2 / 3 });
-    expect(leaned.keepRoomPerMinute!).toBeCloseTo(3 + 54 * 0.5 * (1 - 5 / 3 / 1.9), 6);
+    expect(leaned.keepRoomPerMinute!).toBeCloseTo(3, 6);
+    expect(leaned.alertPeriodMs / MIN).toBeCloseTo((200 * (5 / 3)) / (54 - 2 / 60), 3);
     // 8 domains: their 16 alert reads a minute are at the floor period with budget to spare: nothing to
     // yield to, the backfill runs at once.
     expect(room(8).yielding).toBe(false);
