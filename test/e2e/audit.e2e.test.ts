@@ -94,7 +94,8 @@ describe('audit log', () => {
   });
 
   it('the domain and person filters search the whole log, not only the page on screen', async () => {
-    // 30 newer entries by the owner push Adam's and acme-pay's entries off the first page of 25.
+    // 30 newer entries by the owner push acme-pay's policy edit off the first page of 25. (The app's own
+    // reads, with Adam's token, may still land on it: under load its backfill runs into this test.)
     for (let i = 0; i < 30; i++) await ownerCall('PATCH', '/me', { name: `Owner ${i}` });
     const { page } = await suite.window('#/audit');
     const filters = page.getByRole('form', { name: 'Audit log filters' });
@@ -102,7 +103,7 @@ describe('audit log', () => {
     await page.waitForFunction(() => !document.querySelector('main [aria-busy=true]'));
     const rows = page.locator('table.data tbody tr');
     await expect.poll(() => rows.count()).toBe(25);
-    expect(await page.locator('table.data').innerText()).not.toContain('acme-pay.example');
+    expect(await rows.filter({ hasText: 'Policy: quarantine → reject' }).count()).toBe(0);
 
     await filters.getByLabel('Domain', { exact: true }).selectOption({ label: 'acme-pay.example' });
     await applyFilters(page);
